@@ -1,0 +1,137 @@
+// HistoryBuffer: the one tick-indexed store (house rule 4). A fixed-capacity ring
+// keyed by Tick: prediction history, confirmed history and input buffers are all
+// instances of it. Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
+
+import { NetcodeError } from './errors.ts';
+import { isNewer, tickDiff, type Tick } from './tick.ts';
+
+export class HistoryBuffer<T> {
+  readonly capacity: number;
+  private readonly ticks: Int32Array;
+  private readonly present: Uint8Array;
+  private readonly values: (T | undefined)[];
+  private newest: Tick | undefined;
+  private count = 0;
+
+  constructor(capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new NetcodeError('usage', `react-netcode: HistoryBuffer capacity must be a positive integer (got ${capacity}).`);
+    }
+    this.capacity = capacity;
+    this.ticks = new Int32Array(capacity);
+    this.present = new Uint8Array(capacity);
+    this.values = new Array<T | undefined>(capacity).fill(undefined);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The newest tick stored, or undefined when empty. */
+  get newestTick(): Tick | undefined {
+    return this.newest;
+  }
+
+  /** The oldest tick still stored, or undefined when empty. */
+  get oldestTick(): Tick | undefined {
+    if (this.newest === undefined) return undefined;
+    for (let back = this.capacity - 1; back >= 0; back--) {
+      const tick = (this.newest - back) >>> 0;
+      if (this.has(tick)) return tick;
+    }
+    return undefined;
+  }
+
+  private slot(tick: Tick): number {
+    return tick % this.capacity;
+  }
+
+  /**
+   * Store `value` at `tick`. Storing a tick newer than the newest evicts every tick that
+   * falls out of the window (newest - capacity, newest]. A tick older than the window is ignored (returns false).
+   */
+  set(tick: Tick, value: T): boolean {
+    tick = tick >>> 0;
+    if (this.newest !== undefined && tickDiff(this.newest, tick) >= this.capacity) return false;
+    if (this.newest === undefined || isNewer(tick, this.newest)) {
+      if (this.newest !== undefined) {
+        const gap = Math.min(tickDiff(tick, this.newest), this.capacity);
+        for (let i = 1; i <= gap; i++) this.clearSlot(this.slot((this.newest + i) >>> 0));
+      }
+      this.newest = tick;
+    }
+    const s = this.slot(tick);
+    if (this.present[s] === 0) this.count++;
+    this.present[s] = 1;
+    this.ticks[s] = tick | 0;
+    this.values[s] = value;
+    return true;
+  }
+
+  has(tick: Tick): boolean {
+    const s = this.slot(tick >>> 0);
+    return this.present[s] === 1 && (this.ticks[s]! >>> 0) === tick >>> 0;
+  }
+
+  /** The value stored at exactly `tick`, or undefined. */
+  get(tick: Tick): T | undefined {
+    return this.has(tick) ? this.values[this.slot(tick >>> 0)] : undefined;
+  }
+
+  /** The newest stored tick at or before `tick`, or undefined. */
+  tickAtOrBefore(tick: Tick): Tick | undefined {
+    if (this.newest === undefined) return undefined;
+    let t = isNewer(tick, this.newest) ? this.newest : tick >>> 0;
+    for (let i = 0; i < this.capacity; i++, t = (t - 1) >>> 0) {
+      if (tickDiff(this.newest, t) >= this.capacity) return undefined;
+      if (this.has(t)) return t;
+    }
+    return undefined;
+  }
+
+  /** The oldest stored tick strictly after `tick`, or undefined. */
+  tickAfter(tick: Tick): Tick | undefined {
+    if (this.newest === undefined || !isNewer(this.newest, tick)) return undefined;
+    const start = Math.max(1, tickDiff(this.newest, tick) - this.capacity + 1);
+    for (let i = start; ; i++) {
+      const t = (tick + i) >>> 0;
+      if (this.has(t)) return t;
+      if (t === this.newest) return undefined;
+    }
+  }
+
+  /** Remove `tick` if stored. */
+  delete(tick: Tick): void {
+    if (this.has(tick)) this.clearSlot(this.slot(tick >>> 0));
+  }
+
+  /** Evict every tick strictly older than `tick`. */
+  evictBefore(tick: Tick): void {
+    if (this.newest === undefined) return;
+    for (let s = 0; s < this.capacity; s++) {
+      if (this.present[s] === 1 && isNewer(tick, this.ticks[s]! >>> 0)) this.clearSlot(s);
+    }
+  }
+
+  clear(): void {
+    this.present.fill(0);
+    this.values.fill(undefined);
+    this.newest = undefined;
+    this.count = 0;
+  }
+
+  /** Visit stored entries from oldest to newest. */
+  forEach(visit: (value: T, tick: Tick) => void): void {
+    if (this.newest === undefined) return;
+    for (let back = this.capacity - 1; back >= 0; back--) {
+      const tick = (this.newest - back) >>> 0;
+      if (this.has(tick)) visit(this.values[this.slot(tick)] as T, tick);
+    }
+  }
+
+  private clearSlot(s: number): void {
+    if (this.present[s] === 1) this.count--;
+    this.present[s] = 0;
+    this.values[s] = undefined;
+  }
+}

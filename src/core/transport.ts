@@ -1,0 +1,58 @@
+// The Transport interface: the only way the engines talk to the network. A
+// transport moves opaque binary messages on two channels. Implementations: the
+// in-memory loopback (src/transport), socket.io (src/socket-io), and decorators
+// such as the LinkConditioner that wrap any of them.
+
+/** `reliable`: ordered, never dropped (TCP-like). `unreliable`: may be lost, duplicated or reordered (UDP-like, socket.io volatile). */
+export type Channel = 'reliable' | 'unreliable';
+
+/** Server-side identifier of one transport-level peer (not the netcode networkId). */
+export type PeerId = number;
+
+/** Callbacks a client transport reports to. Messages may be Node Buffers from a pool (non-zero byteOffset): read them through their view, never `.buffer` alone. */
+export interface ClientTransportHandler {
+  onOpen(): void;
+  onMessage(data: Uint8Array, channel: Channel): void;
+  /** The link closed (by either side or by failure). Called at most once per `connect`. */
+  onClose(reason: string): void;
+}
+
+export interface ClientTransport {
+  /** Open the link; the handler receives everything from now on. Calling it again after close reconnects. */
+  connect(handler: ClientTransportHandler): void;
+  /** Send a message. The transport may keep a reference to `data` until sent: pass a buffer you do not reuse. Ignored when not open. */
+  send(data: Uint8Array, channel: Channel): void;
+  /** Close the link. `onClose` fires with `reason`. */
+  close(reason: string): void;
+}
+
+export interface ServerTransportHandler {
+  onConnect(peer: PeerId): void;
+  onMessage(peer: PeerId, data: Uint8Array, channel: Channel): void;
+  /** Called at most once per peer. */
+  onDisconnect(peer: PeerId, reason: string): void;
+}
+
+export interface ServerTransport {
+  /** Start accepting peers. */
+  listen(handler: ServerTransportHandler): void;
+  /** Send to one peer; ignored when the peer is gone. Same buffer ownership rule as the client. */
+  send(peer: PeerId, data: Uint8Array, channel: Channel): void;
+  /** Drop one peer; its `onDisconnect` fires with `reason`. */
+  disconnect(peer: PeerId, reason: string): void;
+  /** Stop accepting and drop every peer. */
+  close(): void;
+}
+
+/**
+ * Time and timers, injected so that the same code runs on a virtual clock in tests
+ * and on the real clock in production. `now()` is monotonic milliseconds.
+ */
+export interface Scheduler {
+  now(): number;
+  /** Run `fn` once at or after `now() + delayMs`. Tasks due at the same time run in the order they were scheduled. */
+  setTimeout(fn: () => void, delayMs: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+export type TimerHandle = { readonly __timer: unique symbol } | number | object;

@@ -1,0 +1,51 @@
+// Wire format constants, in one place (house rule 9). Every message starts with
+// one byte giving its kind; the rest is a bit stream (LSB first within each byte,
+// see bits.ts). Changing anything here changes the protocol hash's VERSION.
+
+/** Bumped whenever the framing below changes; part of the handshake hash. */
+export const WIRE_VERSION = 1;
+
+/** First byte of every message. */
+export const MessageKind = {
+  /** client → server, reliable: u32 protocol hash, u8 wire version, resume token (varuint, 0 = none). */
+  Hello: 1,
+  /** server → client, reliable: varuint networkId, u32 resume token, varuint server tick. */
+  Welcome: 2,
+  /** server → client, reliable: string reason. The server closes after it. */
+  Refuse: 3,
+  /** client → server, reliable: the protocol's join payload. */
+  Join: 4,
+  /** server → client, reliable: join accepted (connection is now in game). */
+  Joined: 5,
+  /** server → client, reliable: string reason; the connection stays connected and may join again. */
+  JoinRefused: 6,
+  /** either way, reliable: varuint rpc index, then the RPC's payload. */
+  Rpc: 7,
+  /** either way, reliable: string reason; the sender closes after it. */
+  Close: 8,
+} as const;
+export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
+
+/** Largest message accepted on any channel; a bigger one closes the connection. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Default cap on one RPC payload (bytes), overridable per RPC. */
+export const DEFAULT_RPC_MAX_BYTES = 1024;
+/** Longest close/refuse reason sent on the wire (UTF-16 code units). */
+export const MAX_REASON_LENGTH = 256;
+
+// ---------------------------------------------------------------------------
+// Codec limits (bits.ts, field.ts, schema.ts). Changing any of these changes the
+// encoding of fields, so it changes the wire too.
+
+/** Initial BitWriter capacity in bytes (it grows by doubling). */
+export const DEFAULT_WRITER_CAPACITY = 1536;
+/** A varuint is at most 5 groups of 7 bits (uint32). */
+export const MAX_VARUINT_GROUPS = 5;
+/** Bits per smallest-three quaternion component: default and allowed range. */
+export const DEFAULT_QUAT_BITS = 12;
+export const MIN_QUAT_BITS = 4;
+export const MAX_QUAT_BITS = 16;
+/** A decoded quaternion whose three small components' squares sum above 1 + this is rejected. */
+export const QUAT_SUM_EPSILON = 1e-6;
+/** Worst-case UTF-8 bytes per UTF-16 code unit (a surrogate pair is 2 units, 4 bytes). */
+export const MAX_UTF8_BYTES_PER_UNIT = 3;

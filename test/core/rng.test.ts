@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { createRng, deriveSeed, Rng } from '../../src/core/rng.ts';
+
+describe('Rng', () => {
+  it('is reproducible for a seed and differs between seeds', () => {
+    const a = createRng(42);
+    const b = createRng(42);
+    const c = createRng(43);
+    const seqA = Array.from({ length: 20 }, () => a.nextUint32());
+    const seqB = Array.from({ length: 20 }, () => b.nextUint32());
+    const seqC = Array.from({ length: 20 }, () => c.nextUint32());
+    expect(seqA).toEqual(seqB);
+    expect(seqA).not.toEqual(seqC);
+  });
+
+  it('is roughly uniform in [0, 1)', () => {
+    const rng = new Rng(7);
+    const buckets = new Array<number>(10).fill(0);
+    const n = 100_000;
+    for (let i = 0; i < n; i++) {
+      const v = rng.next();
+      expect(v >= 0 && v < 1).toBe(true);
+      buckets[Math.floor(v * 10)]!++;
+    }
+    // Expected 10,000 per bucket; σ = sqrt(n p (1-p)) ≈ 95, allow ±5σ ≈ ±475.
+    for (const count of buckets) expect(Math.abs(count - 10_000)).toBeLessThan(475);
+  });
+
+  it('derives independent streams per tick and per entity', () => {
+    const seed = 1234;
+    const t1e1 = createRng(seed, 1, 1).nextUint32();
+    expect(createRng(seed, 1, 1).nextUint32()).toBe(t1e1);
+    expect(createRng(seed, 1, 2).nextUint32()).not.toBe(t1e1);
+    expect(createRng(seed, 2, 1).nextUint32()).not.toBe(t1e1);
+    expect(deriveSeed(seed, 1, 2)).not.toBe(deriveSeed(seed, 2, 1)); // order matters
+    const seen = new Set<number>();
+    for (let tick = 0; tick < 1000; tick++) seen.add(deriveSeed(seed, tick));
+    expect(seen.size).toBe(1000);
+  });
+
+  it('reseeds without allocating a new generator', () => {
+    const rng = new Rng(5);
+    const first = rng.nextUint32();
+    rng.nextUint32();
+    expect(rng.reseed(5).nextUint32()).toBe(first);
+  });
+
+  it('gives integers and ranges in bounds', () => {
+    const rng = new Rng(9);
+    for (let i = 0; i < 1000; i++) {
+      const n = rng.int(6);
+      expect(Number.isInteger(n) && n >= 0 && n < 6).toBe(true);
+      const r = rng.range(-2, 3);
+      expect(r >= -2 && r < 3).toBe(true);
+    }
+    expect(rng.chance(0)).toBe(false);
+  });
+});
