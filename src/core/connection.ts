@@ -1,0 +1,47 @@
+// A server-side Connection: one client that completed the handshake. It carries
+// the networkId (NFE NetworkId), whether it is in game (NetworkStreamInGame), the
+// join payload, app data, traffic counters and, once closed, the reason.
+
+import type { PeerId } from './transport.ts';
+
+export type ConnectionState = 'connected' | 'in-game' | 'closed';
+
+export interface ConnectionStats {
+  messagesIn: number;
+  bytesIn: number;
+  messagesOut: number;
+  bytesOut: number;
+  /** RPCs dropped because the connection was not in game yet. */
+  droppedRpcs: number;
+}
+
+export class Connection<JoinData = unknown> {
+  state: ConnectionState = 'connected';
+  closeReason: string | undefined;
+  /** The payload the client joined with (after `onJoin` accepted it). */
+  joinPayload: JoinData | undefined;
+  /** Free slot for the app's per-connection data (player name, team …). */
+  data: Record<string, unknown> = {};
+  readonly stats: ConnectionStats = { messagesIn: 0, bytesIn: 0, messagesOut: 0, bytesOut: 0, droppedRpcs: 0 };
+  /** @internal a join decision is pending (async onJoin) */
+  joining = false;
+  /** @internal server time (ms) after which a closing link is forcibly dropped */
+  lingerUntil = 0;
+
+  constructor(
+    readonly networkId: number,
+    /** @internal transport peer */
+    readonly peer: PeerId,
+    /** Secret a client presents to resume this connection after a drop. */
+    readonly resumeToken: number,
+  ) {}
+
+  get inGame(): boolean {
+    return this.state === 'in-game';
+  }
+
+  /** True when this connection has the given networkId (NFE GhostOwner check). */
+  is(networkId: number): boolean {
+    return this.networkId === networkId;
+  }
+}

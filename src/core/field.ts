@@ -1,0 +1,303 @@
+// Field codecs: the typed building blocks of schemas (ghost fields, inputs, RPC
+// payloads). Each knows its wire encoding, exact quantization, default, equality
+// and distance, plus the ghost options later stages read (sendTo, smoothing...).
+
+import { quantizeQuat, utf8Length, type BitReader, type BitWriter } from './bits.ts';
+import { NetcodeError, WireError } from './errors.ts';
+import { DEFAULT_QUAT_BITS, MAX_QUAT_BITS, MIN_QUAT_BITS } from './wire.ts';
+
+export type SendTo = 'all' | 'owner' | 'nonOwner';
+export type Smoothing = 'clamp' | 'interpolate' | 'extrapolate';
+export type FieldKind = 'bool' | 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'vec2' | 'vec3' | 'quat' | 'string' | 'enum' | 'event';
+export type Vec2 = { x: number; y: number };
+export type Vec3 = { x: number; y: number; z: number };
+export type Quat = { x: number; y: number; z: number; w: number };
+
+export interface FieldOptions {
+  /** Which clients receive the field (default 'all'). */
+  sendTo?: SendTo;
+  /** Default 'clamp' for bool/int/enum/string/event, 'interpolate' for f32/vec/quat. */
+  smoothing?: Smoothing;
+  /** A jump beyond this distance is not interpolated (default Infinity). */
+  maxSmoothingDistance?: number;
+  /** false = predicted-only, never sent (default true). */
+  replicated?: boolean;
+  /** Prediction tolerance in `distance` units (default 0; half a quantization step for quantized floats). */
+  tolerance?: number;
+}
+export type FloatOptions = FieldOptions & { quantize?: number };
+export type QuatOptions = FieldOptions & { bits?: number };
+export type ResolvedFieldOptions = Readonly<Required<FieldOptions>>;
+
+export interface Field<T> {
+  readonly kind: FieldKind;
+  readonly options: ResolvedFieldOptions;
+  /** Canonical text of everything that affects the wire (protocol hash input). */
+  readonly describe: string;
+  /** Throws WireError bad-value / too-large on values it cannot encode. */
+  write(w: BitWriter, value: T): void;
+  /** A new value; throws WireError on bad data. */
+  read(r: BitReader): T;
+  /** Like `read`, but decodes objects into `to` (returned); primitives are returned. */
+  readInto(r: BitReader, to: T): T;
+  /** A fresh default value. */
+  defaultValue(): T;
+  /** The value exactly as it decodes after a round trip (a new object for vectors). */
+  quantize(value: T): T;
+  equals(a: T, b: T): boolean;
+  /** |a-b|, Euclidean for vectors, radians for quat, 0/1 for bool/string/enum. */
+  distance(a: T, b: T): number;
+  /** Copy into `to` for objects (returns to); returns `from` for primitives. */
+  copy(from: T, to: T): T;
+  /** Problem with an untrusted value ("must be ..., got ..."), or null when `write` accepts it. */
+  validate(value: unknown): string | null;
+}
+
+export type FieldValue<F> = F extends Field<infer T> ? T : never;
+
+function invalid(message: string): NetcodeError {
+  return new NetcodeError('protocol/invalid', `react-netcode: ${message}`);
+}
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? 'an object' : String(v);
+}
+
+/** An identifier-like token as-is, anything else JSON-quoted, so describe strings stay unambiguous. */
+export function describeToken(s: string): string {
+  return /^[\w$.-]+$/.test(s) ? s : JSON.stringify(s);
+}
+
+function resolve(kind: FieldKind, opts: FieldOptions, smoothing: Smoothing, tolerance: number): ResolvedFieldOptions {
+  const r: Required<FieldOptions> = {
+    sendTo: opts.sendTo ?? 'all',
+    smoothing: opts.smoothing ?? smoothing,
+    maxSmoothingDistance: opts.maxSmoothingDistance ?? Infinity,
+    replicated: opts.replicated ?? true,
+    tolerance: opts.tolerance ?? tolerance,
+  };
+  if (!['all', 'owner', 'nonOwner'].includes(r.sendTo)) throw invalid(`${kind} field sendTo ${show(r.sendTo)} is invalid; use 'all', 'owner' or 'nonOwner'.`);
+  if (!['clamp', 'interpolate', 'extrapolate'].includes(r.smoothing)) throw invalid(`${kind} field smoothing ${show(r.smoothing)} is invalid; use 'clamp', 'interpolate' or 'extrapolate'.`);
+  if (!(r.maxSmoothingDistance >= 0)) throw invalid(`${kind} field maxSmoothingDistance ${show(r.maxSmoothingDistance)} is invalid; pass a number >= 0 (or Infinity).`);
+  if (typeof r.replicated !== 'boolean') throw invalid(`${kind} field replicated must be true or false.`);
+  if (!(r.tolerance >= 0 && r.tolerance < Infinity)) throw invalid(`${kind} field tolerance ${show(r.tolerance)} is invalid; pass a finite number >= 0.`);
+  return Object.freeze(r);
+}
+
+type Impl<T> = Omit<Field<T>, 'kind' | 'options' | 'describe' | 'readInto' | 'copy'> & Partial<Pick<Field<T>, 'readInto' | 'copy'>>;
+
+function make<T>(kind: FieldKind, base: string, options: ResolvedFieldOptions, impl: Impl<T>): Field<T> {
+  const describe = options.replicated ? base : `${base}[local]`;
+  return Object.freeze({ kind, options, describe, readInto: (r: BitReader) => impl.read(r), copy: (from: T) => from, ...impl });
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number';
+
+/** An integer field encoded by `write`/`read`, valid in [min, max]. */
+function integer(kind: FieldKind, min: number, max: number, opts: FieldOptions, write: (w: BitWriter, v: number) => void, read: (r: BitReader) => number): Field<number> {
+  return make<number>(kind, kind, resolve(kind, opts, 'clamp', 0), {
+    write,
+    read,
+    defaultValue: () => 0,
+    quantize: (v) => v,
+    equals: (a, b) => a === b,
+    distance: (a, b) => Math.abs(a - b),
+    validate: (v) => (isNum(v) && Number.isInteger(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}, got ${show(v)}`),
+  });
+}
+
+function checkQuantize(kind: FieldKind, q: number | undefined): void {
+  if (q !== undefined && !(q > 0 && q < Infinity)) throw invalid(`${kind} field quantize ${show(q)} is invalid; pass a finite number > 0 (e.g. 100 for 0.01 steps) or omit it for raw float32.`);
+}
+
+/** Scalar codec shared by f32 and the vector components. */
+function scalar(q: number | undefined) {
+  return q === undefined
+    ? { write: (w: BitWriter, v: number) => w.writeF32(v), read: (r: BitReader) => r.readF32(), quantize: Math.fround, suffix: '', tolerance: 0,
+        check: (v: unknown) => isNum(v) && Number.isFinite(Math.fround(v)) }
+    : { write: (w: BitWriter, v: number) => w.writeQuantized(v, q), read: (r: BitReader) => r.readQuantized(q), quantize: (v: number) => (Math.round(v * q) + 0) / q,
+        suffix: `(q=${q})`, tolerance: 0.5 / q, check: (v: unknown) => isNum(v) && Math.abs(Math.round(v * q)) <= 0x7fff_ffff };
+}
+
+type Components = Record<string, number>;
+
+function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: FloatOptions): Field<V> {
+  const { quantize, ...rest } = opts;
+  checkQuantize(kind, quantize);
+  const s = scalar(quantize);
+  const axes = kind === 'vec2' ? ['x', 'y'] : ['x', 'y', 'z'];
+  const fresh = (): Components => (kind === 'vec2' ? { x: 0, y: 0 } : { x: 0, y: 0, z: 0 });
+  const readInto = (r: BitReader, to: Components): Components => {
+    for (const k of axes) to[k] = s.read(r);
+    return to;
+  };
+  const f = make<Components>(kind, kind + s.suffix, resolve(kind, rest, 'interpolate', s.tolerance), {
+    write: (w, v) => {
+      for (const k of axes) s.write(w, v[k]!);
+    },
+    read: (r) => readInto(r, fresh()),
+    readInto,
+    defaultValue: fresh,
+    quantize: (v) => {
+      const out = fresh();
+      for (const k of axes) out[k] = s.quantize(v[k]!);
+      return out;
+    },
+    equals: (a, b) => axes.every((k) => a[k] === b[k]),
+    distance: (a, b) => Math.sqrt(axes.reduce((sum, k) => sum + (a[k]! - b[k]!) ** 2, 0)),
+    copy: (from, to) => {
+      for (const k of axes) to[k] = from[k]!;
+      return to;
+    },
+    validate: (v) => {
+      if (typeof v !== 'object' || v === null) return `must be an object {${axes.join(',')}}, got ${show(v)}`;
+      const bad = axes.find((k) => !s.check((v as Record<string, unknown>)[k]));
+      return bad === undefined ? null : `.${bad} must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show((v as Record<string, unknown>)[bad])}`;
+    },
+  });
+  return f as unknown as Field<V>;
+}
+
+const QUAT_KEYS = ['x', 'y', 'z', 'w'] as const;
+
+export const field = {
+  bool(opts: FieldOptions = {}): Field<boolean> {
+    return make<boolean>('bool', 'bool', resolve('bool', opts, 'clamp', 0), {
+      write: (w, v) => {
+        if (typeof v !== 'boolean') throw new WireError('wire/bad-value', `react-netcode: bool field got ${show(v)} at bit ${w.bitLength}; pass true or false.`);
+        w.writeBool(v);
+      },
+      read: (r) => r.readBool(),
+      defaultValue: () => false,
+      quantize: (v) => v,
+      equals: (a, b) => a === b,
+      distance: (a, b) => (a === b ? 0 : 1),
+      validate: (v) => (typeof v === 'boolean' ? null : `must be true or false, got ${show(v)}`),
+    });
+  },
+  u8: (opts: FieldOptions = {}): Field<number> => integer('u8', 0, 0xff, opts, (w, v) => w.writeUint(v, 8), (r) => r.readUint(8)),
+  u16: (opts: FieldOptions = {}): Field<number> => integer('u16', 0, 0xffff, opts, (w, v) => w.writeUint(v, 16), (r) => r.readUint(16)),
+  u32: (opts: FieldOptions = {}): Field<number> => integer('u32', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint()),
+  i32: (opts: FieldOptions = {}): Field<number> => integer('i32', -0x8000_0000, 0x7fff_ffff, opts, (w, v) => w.writeVarInt(v), (r) => r.readVarInt()),
+
+  /** Raw float32, or with `quantize: q` round(v*q) as a zigzag varint. */
+  f32(opts: FloatOptions = {}): Field<number> {
+    const { quantize, ...rest } = opts;
+    checkQuantize('f32', quantize);
+    const s = scalar(quantize);
+    return make<number>('f32', 'f32' + s.suffix, resolve('f32', rest, 'interpolate', s.tolerance), {
+      write: s.write,
+      read: s.read,
+      defaultValue: () => 0,
+      quantize: s.quantize,
+      equals: (a, b) => a === b,
+      distance: (a, b) => Math.abs(a - b),
+      validate: (v) => (s.check(v) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
+    });
+  },
+  vec2: (opts: FloatOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),
+  vec3: (opts: FloatOptions = {}): Field<Vec3> => vector<Vec3>('vec3', opts),
+
+  /** Smallest-three rotation, `bits` (4..16, default 12) per component; values are unit quaternions with w >= 0 on the largest component. */
+  quat(opts: QuatOptions = {}): Field<Quat> {
+    const { bits = DEFAULT_QUAT_BITS, ...rest } = opts;
+    if (!Number.isInteger(bits) || bits < MIN_QUAT_BITS || bits > MAX_QUAT_BITS) throw invalid(`quat field bits ${show(bits)} is invalid; pass an integer in ${MIN_QUAT_BITS}..${MAX_QUAT_BITS}.`);
+    const halfStep = Math.SQRT1_2 / (2 * ((1 << (bits - 1)) - 1));
+    const copy = (from: Quat, to: Quat): Quat => {
+      to.x = from.x;
+      to.y = from.y;
+      to.z = from.z;
+      to.w = from.w;
+      return to;
+    };
+    return make<Quat>('quat', `quat(bits=${bits})`, resolve('quat', rest, 'interpolate', halfStep), {
+      write: (w, v) => w.writeQuat(v.x, v.y, v.z, v.w, bits),
+      read: (r) => r.readQuat(bits, { x: 0, y: 0, z: 0, w: 1 }),
+      readInto: (r, to) => r.readQuat(bits, to) as Quat,
+      defaultValue: () => ({ x: 0, y: 0, z: 0, w: 1 }),
+      quantize: (v) => quantizeQuat(v, bits, { x: 0, y: 0, z: 0, w: 1 }),
+      equals: (a, b) => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w,
+      distance: (a, b) => {
+        const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
+        const lb = Math.sqrt(b.x * b.x + b.y * b.y + b.z * b.z + b.w * b.w);
+        const s = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0 ? -1 / lb : 1 / lb;
+        let diff = 0;
+        let sum = 0;
+        for (const k of QUAT_KEYS) {
+          diff += (a[k] / la - b[k] * s) ** 2;
+          sum += (a[k] / la + b[k] * s) ** 2;
+        }
+        // Stable for tiny angles (acos is not): for unit a, b on the same hemisphere
+        // the angle between the 4-vectors is 2·atan2(|a−b|, |a+b|) and the rotation angle is twice that.
+        return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
+      },
+      copy,
+      validate: (v) => {
+        if (typeof v !== 'object' || v === null) return `must be an object {x,y,z,w}, got ${show(v)}`;
+        const q = v as Record<string, unknown>;
+        const bad = QUAT_KEYS.find((k) => !isNum(q[k]) || !Number.isFinite(q[k]));
+        if (bad !== undefined) return `.${bad} must be a finite number, got ${show(q[bad])}`;
+        const { x, y, z, w } = v as Quat;
+        const len = Math.sqrt(x * x + y * y + z * z + w * w);
+        return len > 0 && len < Infinity ? null : 'must be a non-zero quaternion';
+      },
+    });
+  },
+
+  /** UTF-8 string of at most `maxLength` UTF-16 code units (no lone surrogates). */
+  string(maxLength: number, opts: FieldOptions = {}): Field<string> {
+    if (!Number.isInteger(maxLength) || maxLength < 1) throw invalid(`string field maxLength ${show(maxLength)} is invalid; pass an integer >= 1.`);
+    return make<string>('string', `string(max=${maxLength})`, resolve('string', opts, 'clamp', 0), {
+      write: (w, v) => w.writeString(v, maxLength),
+      read: (r) => r.readString(maxLength),
+      defaultValue: () => '',
+      quantize: (v) => v,
+      equals: (a, b) => a === b,
+      distance: (a, b) => (a === b ? 0 : 1),
+      validate: (v) => {
+        if (typeof v !== 'string') return `must be a string, got ${show(v)}`;
+        if (v.length > maxLength) return `must be at most ${maxLength} characters, got ${v.length}`;
+        return utf8Length(v) < 0 ? 'must not contain a lone UTF-16 surrogate' : null;
+      },
+    });
+  },
+
+  /** One of `values`, in ceil(log2(n)) bits (0 bits for a single value). */
+  enum<const V extends readonly [string, ...string[]]>(values: V, opts: FieldOptions = {}): Field<V[number]> {
+    type E = V[number];
+    if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) throw invalid('enum field needs a non-empty array of strings, e.g. field.enum([\'idle\', \'run\']).');
+    const index = new Map<string, number>(values.map((v, i) => [v, i]));
+    if (index.size !== values.length) throw invalid(`enum field values ${JSON.stringify(values)} contain duplicates; list each value once.`);
+    let bits = 0;
+    while (2 ** bits < values.length) bits++;
+    const list: readonly E[] = [...values];
+    return make<E>('enum', `enum(${values.map(describeToken).join(',')})`, resolve('enum', opts, 'clamp', 0), {
+      write: (w, v) => {
+        const i = index.get(v);
+        if (i === undefined) throw new WireError('wire/bad-value', `react-netcode: enum value ${show(v)} at bit ${w.bitLength} is not one of ${JSON.stringify(values)}; pass a listed value.`);
+        w.writeBits(i, bits);
+      },
+      read: (r) => {
+        const pos = r.bitPosition;
+        const v = list[r.readBits(bits)];
+        if (v === undefined) throw new WireError('wire/bad-value', `react-netcode: enum index at bit ${pos} is out of range (${values.length} values); drop the message.`);
+        return v;
+      },
+      defaultValue: () => values[0],
+      quantize: (v) => v,
+      equals: (a, b) => a === b,
+      distance: (a, b) => (a === b ? 0 : 1),
+      validate: (v) => (typeof v === 'string' && index.has(v) ? null : `must be one of ${JSON.stringify(values)}, got ${show(v)}`),
+    });
+  },
+
+  /** InputEvent running count: a wrapping uint32 sent as a varuint; distance is wrap-aware. */
+  event(opts: FieldOptions = {}): Field<number> {
+    const f = integer('event', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint());
+    const distance = (a: number, b: number): number => {
+      const d = (a - b) >>> 0;
+      return Math.min(d, 2 ** 32 - d);
+    };
+    return Object.freeze({ ...f, distance });
+  },
+};

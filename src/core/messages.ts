@@ -1,0 +1,104 @@
+// Framing of the connection-level messages (handshake, join, RPC, close). The
+// layouts are documented beside each kind in wire.ts. One shared BitWriter is
+// reused per peer; every encode returns a fresh exact-size copy for the transport.
+
+import { BitWriter, type BitReader } from './bits.ts';
+import { WireError } from './errors.ts';
+import { MAX_REASON_LENGTH, MessageKind } from './wire.ts';
+
+export interface Hello {
+  protocolHash: number;
+  wireVersion: number;
+  /** 0 when not resuming. */
+  resumeToken: number;
+  /** networkId to resume, 0 when not resuming. */
+  resumeId: number;
+}
+
+export interface Welcome {
+  networkId: number;
+  resumeToken: number;
+  serverTick: number;
+  /** True when this Welcome resumed an earlier connection. */
+  resumed: boolean;
+}
+
+export function clampReason(reason: string): string {
+  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH - 1)}…` : reason;
+}
+
+export class MessageEncoder {
+  private readonly w = new BitWriter(256);
+
+  private begin(kind: MessageKind): BitWriter {
+    this.w.reset();
+    this.w.writeBits(kind, 8);
+    return this.w;
+  }
+
+  hello(m: Hello): Uint8Array {
+    const w = this.begin(MessageKind.Hello);
+    w.writeBits(m.protocolHash >>> 0, 32);
+    w.writeBits(m.wireVersion, 8);
+    w.writeBits(m.resumeToken >>> 0, 32);
+    w.writeVarUint(m.resumeId);
+    return w.toBytes();
+  }
+
+  welcome(m: Welcome): Uint8Array {
+    const w = this.begin(MessageKind.Welcome);
+    w.writeVarUint(m.networkId);
+    w.writeBits(m.resumeToken >>> 0, 32);
+    w.writeBits(m.serverTick >>> 0, 32);
+    w.writeBool(m.resumed);
+    return w.toBytes();
+  }
+
+  /** Refuse, JoinRefused and Close carry only a reason. */
+  reason(kind: typeof MessageKind.Refuse | typeof MessageKind.JoinRefused | typeof MessageKind.Close, reason: string): Uint8Array {
+    const w = this.begin(kind);
+    w.writeString(clampReason(reason), MAX_REASON_LENGTH);
+    return w.toBytes();
+  }
+
+  joined(): Uint8Array {
+    return this.begin(MessageKind.Joined).toBytes();
+  }
+
+  /** Start a message whose body the caller writes (Join payload, RPC). */
+  custom(kind: MessageKind): BitWriter {
+    return this.begin(kind);
+  }
+}
+
+/** Read the kind byte of a message, leaving the reader positioned on the body. */
+export function readKind(r: BitReader, data: Uint8Array): number {
+  r.reset(data);
+  if (data.byteLength === 0) throw new WireError('wire/end-of-data', 'react-netcode: empty message.');
+  return r.readBits(8);
+}
+
+export function readHello(r: BitReader): Hello {
+  const protocolHash = r.readBits(32) >>> 0;
+  const wireVersion = r.readBits(8);
+  const resumeToken = r.readBits(32) >>> 0;
+  const resumeId = r.readVarUint();
+  r.expectEnd();
+  return { protocolHash, wireVersion, resumeToken, resumeId };
+}
+
+export function readWelcome(r: BitReader): Welcome {
+  const networkId = r.readVarUint();
+  const resumeToken = r.readBits(32) >>> 0;
+  const serverTick = r.readBits(32) >>> 0;
+  const resumed = r.readBool();
+  r.expectEnd();
+  if (networkId < 1 || networkId > 0xffff) throw new WireError('wire/bad-value', `react-netcode: networkId ${networkId} out of range.`);
+  return { networkId, resumeToken, serverTick, resumed };
+}
+
+export function readReason(r: BitReader): string {
+  const reason = r.readString(MAX_REASON_LENGTH);
+  r.expectEnd();
+  return reason;
+}

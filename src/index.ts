@@ -1,0 +1,65 @@
+// Public entry `react-netcode`: the framework-free core (protocol, codecs, time,
+// history, server and client engines), the loopback transport and the link
+// conditioner. React, R3F, Rapier and socket.io live in their own subpath entries.
+
+export { FixedStepAccumulator } from './core/accumulator.ts';
+export type { AccumulatorOptions } from './core/accumulator.ts';
+export { BitReader, BitWriter } from './core/bits.ts';
+export { createClient, NetClient } from './core/client.ts';
+export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './core/client.ts';
+export { Connection } from './core/connection.ts';
+export type { ConnectionState, ConnectionStats } from './core/connection.ts';
+export { consoleLogger, Emitter } from './core/emitter.ts';
+export type { Logger, LogLevel } from './core/emitter.ts';
+export { isNetcodeError, NetcodeError, WireError } from './core/errors.ts';
+export type { NetcodeErrorCode } from './core/errors.ts';
+export { field } from './core/field.ts';
+export type { Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
+export { HistoryBuffer } from './core/history.ts';
+export { defineProtocol, fnv1a32, ghost, rpc } from './core/protocol.ts';
+export type {
+  GhostMode,
+  GhostOptions,
+  GhostType,
+  InputValues,
+  JoinPayload,
+  Protocol,
+  ProtocolDefinition,
+  RpcDef,
+  RpcDirection,
+  RpcNames,
+  RpcOptions,
+  RpcPayload,
+} from './core/protocol.ts';
+export { createRng, deriveSeed, Rng } from './core/rng.ts';
+export { compileSchema } from './core/schema.ts';
+export type { Schema, SchemaCodec, Values } from './core/schema.ts';
+export { NetServer } from './core/server.ts';
+export type { JoinDecision, ServerEvents, ServerOptions } from './core/server.ts';
+export type { TickStats } from './core/stats.ts';
+export { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from './core/tick.ts';
+export type { Tick } from './core/tick.ts';
+export type {
+  Channel,
+  ClientTransport,
+  ClientTransportHandler,
+  PeerId,
+  Scheduler,
+  ServerTransport,
+  ServerTransportHandler,
+  TimerHandle,
+} from './core/transport.ts';
+export { DEFAULT_RPC_MAX_BYTES, MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './core/wire.ts';
+export { conditionClient, LinkConditioner } from './transport/conditioner.ts';
+export type { ConditionedClientTransport, ConditionerOptions, LinkOptions } from './transport/conditioner.ts';
+export { LoopbackNetwork } from './transport/loopback.ts';
+export { realTimeScheduler, VirtualScheduler } from './transport/scheduler.ts';
+
+import { createServer as createCoreServer, type NetServer as Server, type ServerOptions as Options } from './core/server.ts';
+import type { Protocol as AnyProtocol } from './core/protocol.ts';
+import { realTimeScheduler as defaultScheduler } from './transport/scheduler.ts';
+
+/** Create the authoritative server. `start()` runs it on the real monotonic clock unless you pass another `scheduler`. */
+export function createServer<P extends AnyProtocol>(options: Options<P>): Server<P> {
+  return createCoreServer({ scheduler: defaultScheduler, ...options });
+}

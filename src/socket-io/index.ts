@@ -1,0 +1,6 @@
+// Entry point of `react-netcode/socket-io`: the socket.io transports, the only
+// part of the library that depends on socket.io (server) and socket.io-client.
+export { createSocketIoServerTransport } from './server.ts';
+export type { SocketIoServerTransport, SocketIoServerTransportOptions } from './server.ts';
+export { createSocketIoClientTransport } from './client.ts';
+export type { SocketIoClientTransportOptions } from './client.ts';

@@ -1,0 +1,138 @@
+// Server half of the socket.io transport: adapts a socket.io Server to the
+// ServerTransport interface the server engine talks to. Event 'r' carries the
+// reliable channel (`emit`), event 'u' the unreliable one (`volatile.emit`).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import type { Socket } from 'socket.io';
+import { NetcodeError } from '../core/errors.ts';
+import type { Channel, PeerId, ServerTransport, ServerTransportHandler } from '../core/transport.ts';
+
+export interface SocketIoServerTransportOptions {
+  /** Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and `maxHttpBufferSize` are then the app's. */
+  io?: Server;
+  /** Otherwise create a Server listening on this port (0 = ephemeral; default 0). */
+  port?: number;
+  /** Host to listen on when creating the Server (default '0.0.0.0'). */
+  host?: string;
+  /** socket.io path when creating the Server (default '/netcode'). */
+  path?: string;
+  /** Larger messages disconnect their sender (default 64 KiB). */
+  maxMessageBytes?: number;
+}
+
+export interface SocketIoServerTransport extends ServerTransport {
+  readonly io: Server;
+  /** Resolves once listening (immediately when attached to an existing `io`: the port is then its HTTP server's, or 0 if unknown). */
+  ready(): Promise<{ port: number }>;
+  /** Drops every peer (onDisconnect 'server closed'). Closes the io and HTTP server only when this transport created them. */
+  close(): void;
+}
+
+const DEFAULT_PATH = '/netcode';
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** A view on the bytes of a binary socket.io argument (no copy), or null if it is not binary. */
+function toBytes(value: unknown): Uint8Array | null {
+  if (value instanceof Uint8Array) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return null;
+}
+
+function portOf(io: Server): number {
+  const address = (io.httpServer as { address?: () => AddressInfo | string | null } | undefined)?.address?.();
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
+export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
+    throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}.`);
+  }
+  const owned = options.io === undefined;
+  let readyPromise: Promise<{ port: number }>;
+  let io: Server;
+  if (options.io !== undefined) {
+    io = options.io;
+    readyPromise = Promise.resolve({ port: portOf(io) });
+  } else {
+    const http = createServer();
+    // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
+    io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024 });
+    readyPromise = new Promise((resolve, reject) => {
+      http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
+      http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
+    });
+    readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
+  }
+
+  let handler: ServerTransportHandler | null = null;
+  let closed = false;
+  let nextPeer: PeerId = 1;
+  const peers = new Map<PeerId, Socket>();
+
+  /** Forget `peer` and report it once; returns the socket if it was still known. */
+  const drop = (peer: PeerId, reason: string): Socket | undefined => {
+    const socket = peers.get(peer);
+    if (socket === undefined) return undefined;
+    peers.delete(peer);
+    socket.offAny();
+    handler?.onDisconnect(peer, reason);
+    return socket;
+  };
+
+  const onConnection = (socket: Socket): void => {
+    if (handler === null || closed) {
+      socket.disconnect(true);
+      return;
+    }
+    const peer = nextPeer++;
+    peers.set(peer, socket);
+    socket.onAny((event: string, ...args: unknown[]) => {
+      const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
+      const data = args.length === 1 ? toBytes(args[0]) : null;
+      let violation: string | null = null;
+      if (channel === null) violation = `unknown event '${event}' (only 'r' and 'u' are accepted)`;
+      else if (data === null) violation = `non-binary payload on '${event}' (send a Uint8Array)`;
+      else if (data.byteLength > maxMessageBytes) violation = `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+      if (violation !== null || channel === null || data === null) {
+        drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`)?.disconnect(true);
+        return;
+      }
+      handler?.onMessage(peer, data, channel);
+    });
+    socket.once('disconnect', (reason: string) => {
+      drop(peer, reason);
+    });
+    handler.onConnect(peer);
+  };
+  io.on('connection', onConnection);
+
+  return {
+    io,
+    ready: () => readyPromise,
+    listen(next: ServerTransportHandler): void {
+      if (closed) throw new NetcodeError('usage', 'react-netcode: listen() after close(); create a new transport.');
+      if (handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on the same socket.io server transport.');
+      handler = next;
+    },
+    send(peer: PeerId, data: Uint8Array, channel: Channel): void {
+      const socket = peers.get(peer);
+      if (socket === undefined) return;
+      if (channel === 'reliable') socket.emit('r', data);
+      else socket.volatile.emit('u', data);
+    },
+    disconnect(peer: PeerId, reason: string): void {
+      drop(peer, reason)?.disconnect(true);
+    },
+    close(): void {
+      if (closed) return;
+      closed = true;
+      for (const peer of [...peers.keys()]) drop(peer, 'server closed')?.disconnect(true);
+      handler = null;
+      io.off('connection', onConnection);
+      if (owned) void io.close();
+    },
+  };
+}

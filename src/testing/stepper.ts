@@ -1,0 +1,175 @@
+// The Stepper: a deterministic harness that runs one server and N clients in one
+// process on a virtual clock. Each peer has its own clock offset, drift and frame
+// period; links go through the loopback with an optional seeded LinkConditioner
+// per client. Nothing depends on wall time: the same seed gives the same run.
+
+import { createClient, type ClientOptions, type NetClient } from '../core/client.ts';
+import type { Logger } from '../core/emitter.ts';
+import { NetcodeError } from '../core/errors.ts';
+import type { JoinPayload, Protocol } from '../core/protocol.ts';
+import { deriveSeed } from '../core/rng.ts';
+import { createServer, type NetServer, type ServerOptions } from '../core/server.ts';
+import type { ClientTransport } from '../core/transport.ts';
+import { conditionClient, type ConditionedClientTransport, type LinkOptions } from '../transport/conditioner.ts';
+import { LoopbackNetwork } from '../transport/loopback.ts';
+import { VirtualScheduler } from '../transport/scheduler.ts';
+
+/** How a peer's local clock relates to the Stepper's true virtual time. */
+export interface PeerClock {
+  /** Added to true time (ms). Default 0. */
+  offsetMs?: number;
+  /** Rate error: local = offset + true × (1 + drift). 0.005 = +0.5 %. Default 0. */
+  drift?: number;
+  /** How often the peer runs a frame (ms of true time): 1000/144 for a 144 Hz display, 1000/30 for 30 Hz. */
+  framePeriodMs?: number;
+}
+
+export interface StepperClientOptions {
+  clock?: PeerClock;
+  /** Link conditions; omitted = perfect link (delivered at the next frame). */
+  link?: { up?: LinkOptions; down?: LinkOptions };
+  /** Connect as soon as it is added (default true). */
+  connect?: boolean;
+}
+
+export interface StepperOptions<P extends Protocol> {
+  protocol: P;
+  /** Seed for every random choice in the run (conditioners, server). Default 1. */
+  seed?: number;
+  /** Extra server options (onJoin, maxConnections …). */
+  server?: Omit<Partial<ServerOptions<P>>, 'protocol' | 'transport' | 'scheduler'>;
+  serverClock?: PeerClock;
+  /** Clients to add at once: a count, or one options object per client. */
+  clients?: number | readonly StepperClientOptions[];
+  log?: Logger;
+}
+
+export interface StepperPeer {
+  readonly clock: Required<PeerClock>;
+  /** Next frame, in true virtual ms. */
+  nextFrameAt: number;
+  frames: number;
+}
+
+export interface StepperClient<P extends Protocol> extends StepperPeer {
+  readonly index: number;
+  readonly client: NetClient<P>;
+  readonly transport: ClientTransport;
+  /** Present when the client has link conditions. */
+  readonly link: ConditionedClientTransport | undefined;
+}
+
+function resolveClock(clock: PeerClock | undefined, fallbackPeriod: number): Required<PeerClock> {
+  return { offsetMs: clock?.offsetMs ?? 0, drift: clock?.drift ?? 0, framePeriodMs: clock?.framePeriodMs ?? fallbackPeriod };
+}
+
+export class Stepper<P extends Protocol> {
+  readonly protocol: P;
+  readonly seed: number;
+  readonly scheduler = new VirtualScheduler();
+  readonly network = new LoopbackNetwork();
+  readonly server: NetServer<P>;
+  readonly serverPeer: StepperPeer;
+  readonly clients: StepperClient<P>[] = [];
+  private readonly log: Logger | undefined;
+  private time = 0;
+
+  constructor(options: StepperOptions<P>) {
+    this.protocol = options.protocol;
+    this.seed = options.seed ?? 1;
+    this.log = options.log;
+    this.server = createServer({
+      ...(options.log ? { log: options.log } : {}),
+      seed: deriveSeed(this.seed, 0x5e4),
+      ...options.server,
+      protocol: options.protocol,
+      transport: this.network.server,
+    } as ServerOptions<P>);
+    this.server.listen();
+    this.serverPeer = { clock: resolveClock(options.serverClock, 1), nextFrameAt: 0, frames: 0 };
+    const specs = typeof options.clients === 'number' ? Array.from({ length: options.clients }, () => ({})) : (options.clients ?? []);
+    for (const spec of specs) this.addClient(spec);
+  }
+
+  /** True virtual time in ms since the Stepper started. */
+  get now(): number {
+    return this.time;
+  }
+
+  /** A peer's local clock reading at true time `t`. */
+  localTime(peer: StepperPeer, t = this.time): number {
+    return peer.clock.offsetMs + t * (1 + peer.clock.drift);
+  }
+
+  addClient(options: StepperClientOptions = {}): StepperClient<P> {
+    const index = this.clients.length;
+    const raw = this.network.createClient();
+    const link = options.link ? conditionClient(raw, { seed: deriveSeed(this.seed, 0xc1, index), ...options.link }, this.scheduler) : undefined;
+    const transport = link ?? raw;
+    const clientOptions: ClientOptions<P> = { protocol: this.protocol, transport, ...(this.log ? { log: this.log } : {}) };
+    const peer: StepperClient<P> = {
+      index,
+      client: createClient(clientOptions),
+      transport,
+      link,
+      clock: resolveClock(options.clock, 1000 / 60),
+      nextFrameAt: this.time,
+      frames: 0,
+    };
+    this.clients.push(peer);
+    if (options.connect ?? true) peer.client.connect();
+    return peer;
+  }
+
+  /** Advance true time by `ms`, running every peer frame and delivering every packet due on the way. */
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new NetcodeError('usage', `react-netcode: Stepper.advance needs a non-negative duration (got ${ms}).`);
+    const target = this.time + ms;
+    for (;;) {
+      let next = this.serverPeer.nextFrameAt;
+      for (const c of this.clients) if (c.nextFrameAt < next) next = c.nextFrameAt;
+      if (next > target) break;
+      this.time = next;
+      this.scheduler.advanceTo(next);
+      this.network.deliver();
+      if (this.serverPeer.nextFrameAt === next) this.frame(this.serverPeer, () => this.server.update(this.localTime(this.serverPeer)));
+      for (const c of this.clients) if (c.nextFrameAt === next) this.frame(c, () => c.client.update(this.localTime(c)));
+    }
+    this.time = target;
+    this.scheduler.advanceTo(target);
+    this.network.deliver();
+  }
+
+  /** Advance by `n` server ticks of true time. */
+  tick(n = 1): void {
+    this.advance(n * this.protocol.stepMs);
+  }
+
+  /** Advance until `predicate()` holds, at most `maxMs`; throws (with `what`) if it never does. Returns the ms it took. */
+  until(predicate: () => boolean, maxMs = 10_000, what = 'condition'): number {
+    const start = this.time;
+    const step = Math.min(this.serverPeer.clock.framePeriodMs, ...this.clients.map((c) => c.clock.framePeriodMs));
+    while (!predicate()) {
+      if (this.time - start >= maxMs) throw new NetcodeError('usage', `react-netcode: Stepper timed out after ${maxMs} ms waiting for ${what}.`);
+      this.advance(step);
+    }
+    return this.time - start;
+  }
+
+  /** Join every connected client with `payload` and run until all are in game. */
+  joinAll(payload: JoinPayload<P>, maxMs = 10_000): void {
+    this.until(() => this.clients.every((c) => c.client.status === 'connected' || c.client.status === 'in-game'), maxMs, 'every client to connect');
+    for (const c of this.clients) if (c.client.status === 'connected') c.client.join(payload);
+    this.until(() => this.clients.every((c) => c.client.status === 'in-game'), maxMs, 'every client to be in game');
+  }
+
+  private frame(peer: StepperPeer, run: () => void): void {
+    run();
+    peer.frames++;
+    peer.nextFrameAt += peer.clock.framePeriodMs;
+  }
+}
+
+export function createStepper<P extends Protocol>(options: StepperOptions<P>): Stepper<P> {
+  return new Stepper(options);
+}

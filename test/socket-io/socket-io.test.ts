@@ -1,0 +1,309 @@
+// Integration tests of the socket.io transports: a real socket.io server and
+// clients on 127.0.0.1 (ephemeral ports), every wait bounded by a timeout.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { io as rawClient } from 'socket.io-client';
+import type { Socket as RawClientSocket } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Channel, PeerId } from '../../src/core/transport.ts';
+import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import type { SocketIoServerTransportOptions } from '../../src/socket-io/index.ts';
+import { toBytes } from '../../src/socket-io/client.ts';
+
+const TIMEOUT_MS = 5000;
+
+/** Events in arrival order, with bounded waits on the first one matching a predicate. */
+class Recorder<E> {
+  readonly events: E[] = [];
+  private waiters: { match: (e: E) => boolean; resolve: (e: E) => void }[] = [];
+  push(event: E): void {
+    this.events.push(event);
+    for (const w of [...this.waiters]) {
+      if (w.match(event)) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(event);
+      }
+    }
+  }
+  /** Index of the next event, for `waitFor(..., from)`. */
+  mark(): number {
+    return this.events.length;
+  }
+  /** Resolves with the first event from index `from` on (already recorded or future) that matches. */
+  waitFor(match: (e: E) => boolean, what: string, from = 0): Promise<E> {
+    const seen = this.events.slice(from).find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return bounded(new Promise<E>((resolve) => this.waiters.push({ match, resolve })), what);
+  }
+  count(match: (e: E) => boolean): number {
+    return this.events.filter(match).length;
+  }
+}
+
+function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+type ServerEvent =
+  | { kind: 'connect'; peer: PeerId }
+  | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel }
+  | { kind: 'disconnect'; peer: PeerId; reason: string };
+type ClientEvent = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel } | { kind: 'close'; reason: string };
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Closes an io (and its HTTP server) and waits until the port is released. */
+function closeIo(io: Server): Promise<void> {
+  return bounded(io.close(), 'the socket.io server to close');
+}
+
+async function startServer(options: SocketIoServerTransportOptions = {}) {
+  const transport = createSocketIoServerTransport({ port: 0, host: '127.0.0.1', ...options });
+  const events = new Recorder<ServerEvent>();
+  transport.listen({
+    onConnect: (peer) => events.push({ kind: 'connect', peer }),
+    onMessage: (peer, data, channel) => events.push({ kind: 'message', peer, data: new Uint8Array(data), channel }),
+    onDisconnect: (peer, reason) => events.push({ kind: 'disconnect', peer, reason }),
+  });
+  const { port } = await transport.ready();
+  if (options.io === undefined) cleanups.push(() => { transport.close(); return closeIo(transport.io); });
+  else cleanups.push(() => transport.close());
+  return { transport, events, port, url: `http://127.0.0.1:${port}` };
+}
+
+function startClient(url: string) {
+  const transport = createSocketIoClientTransport(url);
+  const events = new Recorder<ClientEvent>();
+  const connect = (): void =>
+    transport.connect({
+      onOpen: () => events.push({ kind: 'open' }),
+      onMessage: (data, channel) => events.push({ kind: 'message', data: new Uint8Array(data), channel }),
+      onClose: (reason) => events.push({ kind: 'close', reason }),
+    });
+  connect();
+  cleanups.push(() => transport.close('test over'));
+  return { transport, events, connect };
+}
+
+/** Connects a client and returns it with the server's PeerId for it. */
+async function connected(server: Awaited<ReturnType<typeof startServer>>) {
+  const from = server.events.mark();
+  const client = startClient(server.url);
+  await client.events.waitFor((e) => e.kind === 'open', 'client open');
+  const connect = await server.events.waitFor((e) => e.kind === 'connect', 'server connect', from);
+  return { ...client, peer: connect.kind === 'connect' ? connect.peer : -1 };
+}
+
+function rawSocket(url: string): RawClientSocket {
+  const socket = rawClient(url, { path: '/netcode', transports: ['websocket'], reconnection: false, forceNew: true });
+  cleanups.push(() => { socket.disconnect(); });
+  return socket;
+}
+
+function bytes(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = (i * 31 + seed) & 0xff;
+  return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && a.every((v, i) => v === b[i]);
+}
+
+describe('socket.io transports', () => {
+  it('opens and carries messages both ways on both channels, bytes intact', async () => {
+    const server = await startServer();
+    const client = await connected(server);
+    const slab = bytes(4096, 7);
+    const payloads = [bytes(64, 1), bytes(1500, 2), new Uint8Array(0), slab.subarray(100, 164)];
+    for (const channel of ['reliable', 'unreliable'] as const) {
+      for (const payload of payloads) {
+        // One at a time: socket.io drops a volatile packet while the transport is still busy writing.
+        const serverFrom = server.events.mark();
+        client.transport.send(payload, channel);
+        const got = await server.events.waitFor((e) => e.kind === 'message', `server ${channel} message`, serverFrom);
+        expect(got).toMatchObject({ kind: 'message', peer: client.peer, channel });
+        if (got.kind === 'message') expect(sameBytes(got.data, payload)).toBe(true);
+
+        const clientFrom = client.events.mark();
+        server.transport.send(client.peer, payload, channel);
+        const back = await client.events.waitFor((e) => e.kind === 'message', `client ${channel} message`, clientFrom);
+        expect(back).toMatchObject({ kind: 'message', channel });
+        if (back.kind === 'message') expect(sameBytes(back.data, payload)).toBe(true);
+      }
+    }
+  });
+
+  it('hands over plain Uint8Array views that respect byteOffset, in order on the reliable channel', async () => {
+    const server = createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
+    cleanups.push(() => { server.close(); return closeIo(server.io); });
+    const received: Uint8Array[] = [];
+    const all = new Promise<void>((resolve) =>
+      server.listen({
+        onConnect: () => {},
+        onMessage: (_peer, data) => {
+          // Read through the view only, as the engines do (no copy in the handler).
+          expect(data.constructor).toBe(Uint8Array);
+          received.push(Uint8Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+          if (received.length === 50) resolve();
+        },
+        onDisconnect: () => {},
+      }),
+    );
+    const { port } = await server.ready();
+    const client = startClient(`http://127.0.0.1:${port}`);
+    await client.events.waitFor((e) => e.kind === 'open', 'client open');
+    const sent = Array.from({ length: 50 }, (_, i) => bytes(10 + i, i));
+    for (const payload of sent) client.transport.send(payload, 'reliable');
+    await bounded(all, '50 reliable messages');
+    received.forEach((data, i) => expect(sameBytes(data, sent[i] ?? new Uint8Array(1))).toBe(true));
+  });
+
+  it('normalises received binary to a Uint8Array view without copying', () => {
+    const slab = Buffer.from(bytes(256, 3));
+    const pooled = slab.subarray(40, 72);
+    const view = toBytes(pooled);
+    expect(view?.constructor).toBe(Uint8Array);
+    expect(view?.buffer).toBe(slab.buffer);
+    expect(view?.byteOffset).toBe(pooled.byteOffset);
+    expect(view !== null && sameBytes(view, bytes(256, 3).subarray(40, 72))).toBe(true);
+    const ab = bytes(16, 9).buffer;
+    expect(toBytes(ab)?.buffer).toBe(ab);
+    expect(toBytes('text')).toBeNull();
+  });
+
+  it("server disconnect(peer, 'kicked') closes the client and reports our reason once", async () => {
+    const server = await startServer();
+    const client = await connected(server);
+    const witness = await connected(server);
+    server.transport.disconnect(client.peer, 'kicked');
+    const closed = await client.events.waitFor((e) => e.kind === 'close', 'client close');
+    expect(closed).toEqual({ kind: 'close', reason: 'io server disconnect' });
+    // A round trip with another client flushes anything late.
+    witness.transport.send(bytes(8, 0), 'reliable');
+    await server.events.waitFor((e) => e.kind === 'message' && e.peer === witness.peer, 'witness message');
+    expect(server.events.events.filter((e) => e.kind === 'disconnect')).toEqual([{ kind: 'disconnect', peer: client.peer, reason: 'kicked' }]);
+    expect(client.events.count((e) => e.kind === 'close')).toBe(1);
+    server.transport.send(client.peer, bytes(8, 0), 'reliable'); // gone: ignored
+    server.transport.disconnect(client.peer, 'again'); // gone: ignored
+    expect(server.events.count((e) => e.kind === 'disconnect')).toBe(1);
+  });
+
+  it('client close reports our reason on the client and socket.io’s on the server', async () => {
+    const server = await startServer();
+    const client = await connected(server);
+    client.transport.close('bye');
+    expect(client.events.events.filter((e) => e.kind === 'close')).toEqual([{ kind: 'close', reason: 'bye' }]);
+    const gone = await server.events.waitFor((e) => e.kind === 'disconnect', 'server disconnect');
+    expect(gone).toEqual({ kind: 'disconnect', peer: client.peer, reason: 'client namespace disconnect' });
+    client.transport.send(bytes(4, 0), 'reliable'); // after close: ignored
+    client.transport.close('twice');
+    expect(client.events.count((e) => e.kind === 'close')).toBe(1);
+  });
+
+  it('a non-binary emit disconnects only that socket', async () => {
+    const server = await startServer();
+    const good = await connected(server);
+    const raw = rawSocket(server.url);
+    const rawClosed = new Promise<string>((resolve) => raw.on('disconnect', resolve));
+    await bounded(new Promise<void>((resolve) => raw.on('connect', () => resolve())), 'raw connect');
+    raw.emit('r', 'not binary');
+    expect(await bounded(rawClosed, 'raw disconnect')).toBe('io server disconnect');
+    const dropped = await server.events.waitFor((e) => e.kind === 'disconnect', 'server disconnect');
+    expect(dropped.kind === 'disconnect' && dropped.peer !== good.peer && /^react-netcode: non-binary payload/.test(dropped.reason)).toBe(true);
+    good.transport.send(bytes(32, 5), 'reliable');
+    const msg = await server.events.waitFor((e) => e.kind === 'message' && e.peer === good.peer, 'message from the good client');
+    expect(msg.kind === 'message' && sameBytes(msg.data, bytes(32, 5))).toBe(true);
+    server.transport.send(good.peer, bytes(16, 6), 'reliable');
+    await good.events.waitFor((e) => e.kind === 'message', 'reply to the good client');
+  });
+
+  it('oversized messages and unknown events disconnect their sender', async () => {
+    const server = await startServer({ maxMessageBytes: 1024 });
+    const big = await connected(server);
+    big.transport.send(bytes(1025, 1), 'reliable');
+    const first = await server.events.waitFor((e) => e.kind === 'disconnect', 'oversize disconnect');
+    expect(first).toEqual({ kind: 'disconnect', peer: big.peer, reason: 'react-netcode: message of 1025 bytes exceeds maxMessageBytes (1024)' });
+    await big.events.waitFor((e) => e.kind === 'close', 'client close');
+    const raw = rawSocket(server.url);
+    const rawClosed = new Promise<string>((resolve) => raw.on('disconnect', resolve));
+    raw.emit('chat', new Uint8Array(4));
+    await bounded(rawClosed, 'raw disconnect');
+    const second = await server.events.waitFor((e) => e.kind === 'disconnect' && e.peer !== big.peer, 'unknown event disconnect');
+    expect(second.kind === 'disconnect' && second.reason.includes("unknown event 'chat'")).toBe(true);
+  });
+
+  it('attaches to an existing io Server and leaves it running on close()', async () => {
+    const http = createServer();
+    const io = new Server(http, { path: '/netcode', serveClient: false });
+    await bounded(new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve)), 'http listen');
+    cleanups.push(() => closeIo(io));
+    const port = (http.address() as AddressInfo).port;
+    const server = await startServer({ io });
+    expect(server.port).toBe(port);
+    expect(server.transport.io).toBe(io);
+    const client = await connected(server);
+    server.transport.send(client.peer, bytes(100, 4), 'reliable');
+    await client.events.waitFor((e) => e.kind === 'message', 'message over the shared io');
+    server.transport.close();
+    await client.events.waitFor((e) => e.kind === 'close', 'client close on transport close');
+    expect(server.events.events.filter((e) => e.kind === 'disconnect')).toEqual([{ kind: 'disconnect', peer: client.peer, reason: 'server closed' }]);
+    // The app's io still accepts connections and its own listeners run.
+    const appConnection = new Promise<void>((resolve) => io.once('connection', () => resolve()));
+    const raw = rawSocket(`http://127.0.0.1:${port}`);
+    await bounded(new Promise<void>((resolve) => raw.on('connect', () => resolve())), 'raw connect after close');
+    await bounded(appConnection, 'app connection');
+    expect(raw.connected).toBe(true);
+  });
+
+  it('reconnects after close, with a new PeerId', async () => {
+    const server = await startServer();
+    const client = await connected(server);
+    client.transport.close('again');
+    const openFrom = client.events.mark();
+    await server.events.waitFor((e) => e.kind === 'disconnect', 'server disconnect');
+    client.connect();
+    await client.events.waitFor((e) => e.kind === 'open', 'second open', openFrom);
+    const second = await server.events.waitFor((e) => e.kind === 'connect' && e.peer !== client.peer, 'second connect');
+    expect(second.kind === 'connect' && second.peer > client.peer).toBe(true);
+    client.transport.send(bytes(20, 8), 'unreliable');
+    const msg = await server.events.waitFor((e) => e.kind === 'message', 'message after reconnect');
+    expect(msg.kind === 'message' && msg.peer === second.peer).toBe(true);
+    expect(() => client.connect()).toThrow(/^react-netcode: connect\(\) called while a connection is active/);
+  });
+
+  it('reports a failed connection once and ignores send before open', async () => {
+    const probe = createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
+    const { port } = await probe.ready();
+    probe.close();
+    await closeIo(probe.io);
+    const client = startClient(`http://127.0.0.1:${port}`);
+    client.transport.send(bytes(4, 0), 'reliable'); // not open: ignored
+    const closed = await client.events.waitFor((e) => e.kind === 'close', 'connect_error close');
+    expect(closed.kind === 'close' && closed.reason.startsWith('connect_error:')).toBe(true);
+    expect(client.events.count((e) => e.kind === 'open')).toBe(0);
+  });
+
+  it('close() before open reports once and never opens', async () => {
+    const server = await startServer();
+    const client = startClient(server.url);
+    client.transport.close('changed my mind');
+    expect(client.events.events).toEqual([{ kind: 'close', reason: 'changed my mind' }]);
+    // A second client connecting afterwards proves the server is fine; the first never opened.
+    await connected(server);
+    expect(client.events.count((e) => e.kind === 'open')).toBe(0);
+  });
+
+  it('rejects listen() twice', async () => {
+    const server = await startServer();
+    expect(() => server.transport.listen({ onConnect() {}, onMessage() {}, onDisconnect() {} })).toThrow(/^react-netcode: listen\(\) called twice/);
+  });
+});
