@@ -48,16 +48,17 @@ export class FixedStepAccumulator {
     this.last = now;
     const scale = Math.min(4, Math.max(1e-6, this.timeScale));
     this.accumulated += elapsed * scale;
-    let steps = Math.floor(this.accumulated / this.stepMs);
+    // The epsilon absorbs float error: 1000 ms of 1000/60 ms steps is 60 ticks, not 59.999….
+    let steps = Math.floor(this.accumulated / this.stepMs + 1e-9);
     if (steps > this.maxStepsPerAdvance) {
       this.overruns++;
       this.droppedSteps += steps - this.maxStepsPerAdvance;
       steps = this.maxStepsPerAdvance;
       // Keep only the fraction of a tick: the dropped backlog is gone for good.
-      this.accumulated = this.accumulated % this.stepMs;
+      this.accumulated = Math.max(0, this.accumulated % this.stepMs);
       return steps;
     }
-    this.accumulated -= steps * this.stepMs;
+    this.accumulated = Math.max(0, this.accumulated - steps * this.stepMs);
     return steps;
   }
 

@@ -10,7 +10,7 @@ import { describeToken, type Field, type FieldValue } from './field.ts';
 export type Schema = Readonly<Record<string, Field<unknown>>>;
 
 /** The plain object a schema describes, e.g. `{ hp: number; pos: Vec3 }`. */
-export type Values<S extends Schema> = { [K in keyof S]: FieldValue<S[K]> };
+export type Values<S extends Schema> = { -readonly [K in keyof S]: FieldValue<S[K]> };
 
 /**
  * The string keys of a schema. Written as a conditional type on purpose: a bare

@@ -23,6 +23,15 @@ export const MessageKind = {
   Rpc: 7,
   /** either way, reliable: string reason; the sender closes after it. */
   Close: 8,
+  /** server → client, unreliable: one snapshot; body layout in snapshot/format.ts. */
+  Snapshot: 9,
+  /** client → server, unreliable: u32 newest received snapshot tick + u32 mask of the 32 before it (bit i = tick - 1 - i). */
+  SnapshotAck: 10,
+  /** client → server, unreliable: inputs for the last N ticks (redundancy); see the prediction docs. */
+  Input: 11,
+  /** either way, unreliable: clock sync probe and reply. */
+  Ping: 12,
+  Pong: 13,
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
 

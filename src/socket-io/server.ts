@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
 import { NetcodeError } from '../core/errors.ts';
+import { toBytes } from './client.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler } from '../core/transport.ts';
 
 export interface SocketIoServerTransportOptions {
@@ -31,14 +32,6 @@ export interface SocketIoServerTransport extends ServerTransport {
 
 const DEFAULT_PATH = '/netcode';
 const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
-
-/** A view on the bytes of a binary socket.io argument (no copy), or null if it is not binary. */
-function toBytes(value: unknown): Uint8Array | null {
-  if (value instanceof Uint8Array) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  return null;
-}
 
 function portOf(io: Server): number {
   const address = (io.httpServer as { address?: () => AddressInfo | string | null } | undefined)?.address?.();

@@ -1,0 +1,82 @@
+// The engines over the real socket.io transport on 127.0.0.1: handshake, join,
+// RPCs both ways, a protocol error closing only the offending connection. Real
+// sockets need real time: we wait on conditions (polled), never on fixed sleeps.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { io as ioClient } from 'socket.io-client';
+import { createClient, createServer, realTimeScheduler, type Logger, type NetClient } from '../../src/index.ts';
+import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import { chatProtocol, type ChatProtocol } from '../helpers/protocols.ts';
+
+const quiet: Logger = () => {};
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const start = performance.now();
+  while (!predicate()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function setup() {
+  const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
+  const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: quiet });
+  server.start();
+  const { port } = await transport.ready();
+  cleanups.push(() => server.close());
+  const clients: NetClient<ChatProtocol>[] = [];
+  const pump = setInterval(() => clients.forEach((c) => c.update(performance.now())), 2);
+  cleanups.push(() => clearInterval(pump));
+  const addClient = () => {
+    const client = createClient({ protocol: chatProtocol, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), log: quiet });
+    clients.push(client);
+    cleanups.push(() => client.leave());
+    client.connect();
+    return client;
+  };
+  return { server, port, addClient };
+}
+
+describe('engines over socket.io', () => {
+  it('handshakes, joins and exchanges RPCs', async () => {
+    const { server, addClient } = await setup();
+    const a = addClient();
+    const b = addClient();
+    await waitFor(() => a.status === 'connected' && b.status === 'connected', 'handshake');
+    expect(new Set([a.networkId, b.networkId])).toEqual(new Set([1, 2]));
+    a.join({ name: 'a', token: '' });
+    b.join({ name: 'b', token: '' });
+    await waitFor(() => a.status === 'in-game' && b.status === 'in-game', 'join');
+    server.onRpc('say', (conn, { text }) => server.broadcast('said', { from: conn.networkId, text }));
+    const heard: string[] = [];
+    b.onRpc('said', (p) => heard.push(`${p.from}:${p.text}`));
+    a.send('say', { text: 'héllo ✓' });
+    await waitFor(() => heard.length === 1, 'broadcast');
+    expect(heard).toEqual([`${a.networkId}:héllo ✓`]);
+  });
+
+  it('a malformed message closes only that connection', async () => {
+    const { server, port, addClient } = await setup();
+    const good = addClient();
+    await waitFor(() => good.status === 'connected', 'handshake');
+    good.join({ name: 'g', token: '' });
+    await waitFor(() => good.status === 'in-game', 'join');
+    const raw = ioClient(`http://127.0.0.1:${port}`, { path: '/netcode', transports: ['websocket'], reconnection: false, forceNew: true });
+    cleanups.push(() => raw.close());
+    await new Promise<void>((r) => raw.on('connect', () => r()));
+    let disconnected = false;
+    raw.on('disconnect', () => (disconnected = true));
+    raw.emit('r', new Uint8Array([0xee, 1, 2, 3])); // unknown message kind
+    await waitFor(() => disconnected, 'the bad socket to be dropped');
+    const heard: string[] = [];
+    server.onRpc('say', (_c, p) => heard.push(p.text));
+    good.send('say', { text: 'fine' });
+    await waitFor(() => heard.length === 1, 'the good client to carry on');
+    expect(good.status).toBe('in-game');
+    expect(server.connections.size).toBe(1);
+  });
+});
