@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import { createClient, createServer, realTimeScheduler, type Logger, type NetClient } from '../../src/index.ts';
+import { conditionClient, createClient, createServer, realTimeScheduler, type ClientTransport, type Logger, type NetClient } from '../../src/index.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { chatProtocol, type ChatProtocol } from '../helpers/protocols.ts';
 
@@ -31,8 +31,8 @@ async function setup() {
   const clients: NetClient<ChatProtocol>[] = [];
   const pump = setInterval(() => clients.forEach((c) => c.update(performance.now())), 2);
   cleanups.push(() => clearInterval(pump));
-  const addClient = () => {
-    const client = createClient({ protocol: chatProtocol, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), log: quiet });
+  const addClient = (wrap: (t: ClientTransport) => ClientTransport = (t) => t) => {
+    const client = createClient({ protocol: chatProtocol, transport: wrap(createSocketIoClientTransport(`http://127.0.0.1:${port}`)), log: quiet });
     clients.push(client);
     cleanups.push(() => client.leave());
     client.connect();
@@ -78,5 +78,30 @@ describe('engines over socket.io', () => {
     await waitFor(() => heard.length === 1, 'the good client to carry on');
     expect(good.status).toBe('in-game');
     expect(server.connections.size).toBe(1);
+  });
+});
+
+describe('link conditioner in real time around socket.io', () => {
+  it('delays both directions and drops nothing on the reliable channel', async () => {
+    const { server, addClient } = await setup();
+    const link = { up: { latencyMs: 40 }, down: { latencyMs: 40 } };
+    const client = addClient((t) => conditionClient(t, { seed: 3, ...link }, realTimeScheduler));
+    await waitFor(() => client.status === 'connected', 'handshake');
+    client.join({ name: 'slow', token: '' });
+    await waitFor(() => client.status === 'in-game', 'join');
+    server.onRpc('say', (conn, { text }) => server.send(conn, 'said', { from: 0, text }));
+    const rtts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      let back = false;
+      const off = client.onRpc('said', () => (back = true));
+      const sent = performance.now();
+      client.send('say', { text: `ping ${i}` });
+      await waitFor(() => back, 'the echo');
+      rtts.push(performance.now() - sent);
+      off();
+    }
+    // 40 ms up + 40 ms down = 80 ms at least; the server tick and the 2 ms pump add a little.
+    for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(79);
+    expect(Math.min(...rtts)).toBeLessThan(80 + 200);
   });
 });
