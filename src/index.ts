@@ -18,7 +18,6 @@ export type { Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Ve
 export { HistoryBuffer } from './core/history.ts';
 export { defineProtocol, fnv1a32, ghost, rpc } from './core/protocol.ts';
 export type {
-  GhostMode,
   GhostOptions,
   GhostType,
   InputValues,
@@ -30,12 +29,22 @@ export type {
   RpcNames,
   RpcOptions,
   RpcPayload,
+  SupportedMode,
 } from './core/protocol.ts';
 export { createRng, deriveSeed, Rng } from './core/rng.ts';
 export { compileSchema } from './core/schema.ts';
 export type { Schema, SchemaCodec, Values } from './core/schema.ts';
 export { NetServer } from './core/server.ts';
 export type { JoinDecision, ServerEvents, ServerOptions } from './core/server.ts';
+export type { Relevancy } from './core/server-ghosts.ts';
+export { ClientGhosts } from './core/client-ghosts.ts';
+export type { ClientGhostOptions, GhostEvents, GhostRecord } from './core/client-ghosts.ts';
+export { Ghost, World } from './core/world.ts';
+export type { GhostMode, GhostNames, GhostValues, WorldOptions } from './core/world.ts';
+export { defineSystems, system, SystemError, SystemRunner } from './core/system.ts';
+export type { RunFlags, SpawnOptions, SystemContext, SystemDef, SystemFn, SystemHooks, SystemStage, SystemWhere } from './core/system.ts';
+export { InterpolationTimeline, lerpField, sampleField, sampleValues } from './core/interpolation/index.ts';
+export type { InterpolationOptions } from './core/interpolation/index.ts';
 export type { TickStats } from './core/stats.ts';
 export { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from './core/tick.ts';
 export type { Tick } from './core/tick.ts';

@@ -1,22 +1,25 @@
-// The client engine's connection layer: opens the transport, says Hello with the
-// protocol hash, receives its networkId, joins the game (GoInGame) and exchanges
-// typed RPCs. Status changes are UI-rate events; prediction and snapshots hook
-// into `update(now)` (see the prediction docs).
+// The client engine: opens the transport, says Hello with the protocol hash,
+// receives its networkId, joins (GoInGame), exchanges typed RPCs, applies
+// snapshots to its World (acking each), interpolates remote ghosts, and resumes
+// a dropped connection within the grace period. Driven by `update(now)` per frame.
 
-import { BitReader } from './bits.ts';
+import { BitReader, BitWriter } from './bits.ts';
+import { ClientGhosts, type ClientGhostOptions } from './client-ghosts.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
 import { MessageEncoder, readKind, readReason, readWelcome } from './messages.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
+import { encodeAck } from './snapshot/index.ts';
+import type { SystemDef } from './system.ts';
 import type { Channel, ClientTransport } from './transport.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
 /**
- * idle → connecting → connected → joining → in-game → closed.
- * `connected`: handshake done, networkId known, not in game (also after a refused join).
+ * idle → connecting → connected → joining → in-game → closed, and `reconnecting`
+ * after an unexpected drop (back to the previous status when resumed).
  */
-export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'joining' | 'in-game' | 'closed';
+export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'joining' | 'in-game' | 'reconnecting' | 'closed';
 
 export interface ClientState {
   status: ClientStatus;
@@ -25,17 +28,27 @@ export interface ClientState {
   closeReason: string | undefined;
   /** Why the last join was refused, if it was. */
   joinError: string | undefined;
+  /** True after a reconnect the server could not resume: the world was cleared; join again. */
+  resumeFailed: boolean;
 }
 
-export interface ClientOptions<P extends Protocol> {
+export interface ClientOptions<P extends Protocol> extends ClientGhostOptions {
   protocol: P;
   transport: ClientTransport;
+  /** How long after a drop the client keeps trying to resume (default 10,000 ms, like the server). */
+  resumeGraceMs?: number;
+  /** Delays between reconnect attempts (default [250, 500, 1000, 2000], the last repeats). */
+  reconnectDelaysMs?: readonly number[];
+  /** The game's systems; clients run the 'client' (presentation) ones each frame, and 'shared' ones in prediction. */
+  systems?: readonly SystemDef<P>[];
   log?: Logger;
 }
 
 export type ClientEvents = {
   /** Any change of `state` (status, networkId, reasons). */
   status: (state: Readonly<ClientState>) => void;
+  /** A non-fatal problem, e.g. a malformed snapshot that was dropped. */
+  error: (error: NetcodeError) => void;
 };
 
 type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel } | { kind: 'close'; reason: string };
@@ -43,23 +56,35 @@ type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: 
 export class NetClient<P extends Protocol> {
   readonly protocol: P;
   readonly events: Emitter<ClientEvents>;
+  /** The replicated world, snapshots and interpolation. */
+  readonly ghosts: ClientGhosts<P>;
   private readonly transport: ClientTransport;
   private readonly encoder = new MessageEncoder();
   private readonly reader = new BitReader();
+  private readonly ackWriter = new BitWriter(16);
   private readonly rpcs: RpcRegistry<(payload: never) => void>;
   private readonly log: Logger;
   private inbox: Inbound[] = [];
   private generation = 0;
-  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined };
+  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
+  private now = 0;
+  private droppedAt = 0;
+  private attempts = 0;
+  private nextAttemptAt = 0;
+  private statusBeforeDrop: ClientStatus = 'idle';
   /** Server tick announced in the Welcome (clock sync refines it). */
   welcomeTick = 0;
-  resumeToken = 0;
+  /** Seed of the world's ctx.rng, from the Welcome. */
+  worldSeed = 0;
+  private resumeToken = 0;
 
-  constructor(options: ClientOptions<P>) {
+  constructor(private readonly options: ClientOptions<P>) {
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;
-    this.events = new Emitter((e) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}`));
+    const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}`);
+    this.events = new Emitter(onListenerError);
+    this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
   }
 
@@ -75,19 +100,18 @@ export class NetClient<P extends Protocol> {
     return this.current.networkId;
   }
 
+  get world() {
+    return this.ghosts.world;
+  }
+
   /** Open the connection and start the handshake. Allowed when idle or closed. */
   connect(): void {
     if (this.current.status !== 'idle' && this.current.status !== 'closed') {
       throw new NetcodeError('usage', `react-netcode: connect() called while ${this.current.status}; call leave() first.`);
     }
-    const generation = ++this.generation;
-    this.inbox = [];
-    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined });
-    this.transport.connect({
-      onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
-      onMessage: (data, channel) => generation === this.generation && this.inbox.push({ kind: 'message', data, channel }),
-      onClose: (reason) => generation === this.generation && this.inbox.push({ kind: 'close', reason }),
-    });
+    this.resumeToken = 0;
+    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false });
+    this.open();
   }
 
   /** Ask to join the game with the protocol's join payload (GoInGame). Resolves via status: 'in-game', or back to 'connected' with `joinError`. */
@@ -100,13 +124,14 @@ export class NetClient<P extends Protocol> {
     const w = this.encoder.custom(MessageKind.Join);
     this.protocol.join.write(w, payload as never);
     this.transport.send(w.toBytes(), 'reliable');
-    this.setState({ ...this.current, status: 'joining', joinError: undefined });
+    this.setState({ ...this.current, status: 'joining', joinError: undefined, resumeFailed: false });
   }
 
-  /** Close the connection on purpose; the server sees `reason`. */
+  /** Close the connection on purpose (no resume); the server sees `reason`. */
   leave(reason = 'client left'): void {
-    if (this.current.status === 'idle' || this.current.status === 'closed') return;
-    this.transport.send(this.encoder.reason(MessageKind.Close, reason), 'reliable');
+    const status = this.current.status;
+    if (status === 'idle' || status === 'closed') return;
+    if (status !== 'reconnecting') this.transport.send(this.encoder.reason(MessageKind.Close, reason), 'reliable');
     this.finish(reason);
     this.transport.close(reason);
   }
@@ -124,19 +149,68 @@ export class NetClient<P extends Protocol> {
     return this.rpcs.on(name, handler as (payload: never) => void);
   }
 
-  /** Process everything received since the last call. `now` is the client's monotonic clock (ms). */
-  update(_now: number): void {
+  /** One client frame at monotonic time `now` (ms): receive, resume if needed, interpolate. */
+  update(now: number): void {
+    this.now = now;
     const batch = this.inbox;
     this.inbox = [];
     for (const event of batch) {
-      if (this.current.status === 'closed') return;
+      if (this.current.status === 'closed') break;
       if (event.kind === 'open') {
-        this.transport.send(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0 }), 'reliable');
-      } else if (event.kind === 'close') {
-        this.finish(event.reason);
-      } else {
-        this.onMessage(event.data);
-      }
+        this.transport.send(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId: this.resumeToken ? (this.current.networkId ?? 0) : 0 }), 'reliable');
+      } else if (event.kind === 'close') this.dropped(event.reason);
+      else this.onMessage(event.data);
+    }
+    if (this.current.status === 'reconnecting') this.retry();
+    if (this.current.status === 'in-game') this.ghosts.frame(now);
+  }
+
+  private open(): void {
+    const generation = ++this.generation;
+    this.inbox = [];
+    this.transport.connect({
+      onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
+      onMessage: (data, channel) => generation === this.generation && this.inbox.push({ kind: 'message', data, channel }),
+      onClose: (reason) => generation === this.generation && this.inbox.push({ kind: 'close', reason }),
+    });
+  }
+
+  /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
+  private dropped(reason: string): void {
+    const status = this.current.status;
+    const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
+    if (status === 'reconnecting') {
+      this.scheduleRetry();
+      return;
+    }
+    if (!resumable || (this.options.resumeGraceMs ?? 10_000) <= 0) {
+      this.finish(reason);
+      return;
+    }
+    this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
+    this.droppedAt = this.now;
+    this.attempts = 0;
+    this.generation++;
+    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    const delays = this.options.reconnectDelaysMs ?? [250, 500, 1000, 2000];
+    const delay = delays[Math.min(this.attempts, delays.length - 1)] ?? 1000;
+    this.attempts++;
+    this.nextAttemptAt = this.now + delay;
+    this.generation++; // ignore anything more from the dead link until the next attempt opens
+  }
+
+  private retry(): void {
+    if (this.now - this.droppedAt >= (this.options.resumeGraceMs ?? 10_000)) {
+      this.finish(`connection lost: could not resume within ${this.options.resumeGraceMs ?? 10_000} ms (${this.current.closeReason ?? 'link closed'})`);
+      return;
+    }
+    if (this.nextAttemptAt > 0 && this.now >= this.nextAttemptAt) {
+      this.nextAttemptAt = 0;
+      this.open();
     }
   }
 
@@ -145,13 +219,12 @@ export class NetClient<P extends Protocol> {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
       const kind = readKind(this.reader, data);
       switch (kind) {
-        case MessageKind.Welcome: {
-          const welcome = readWelcome(this.reader);
-          this.welcomeTick = welcome.serverTick;
-          this.resumeToken = welcome.resumeToken;
-          this.setState({ ...this.current, status: 'connected', networkId: welcome.networkId });
+        case MessageKind.Snapshot:
+          this.onSnapshot(data);
           return;
-        }
+        case MessageKind.Welcome:
+          this.onWelcome();
+          return;
         case MessageKind.Joined:
           this.reader.expectEnd();
           this.setState({ ...this.current, status: 'in-game' });
@@ -181,6 +254,39 @@ export class NetClient<P extends Protocol> {
     }
   }
 
+  private onWelcome(): void {
+    const welcome = readWelcome(this.reader);
+    const reconnecting = this.current.status === 'reconnecting';
+    this.welcomeTick = welcome.serverTick;
+    this.worldSeed = welcome.worldSeed;
+    this.resumeToken = welcome.resumeToken;
+    this.ghosts.begin(welcome.networkId, welcome.resumed, this.now, welcome.worldSeed);
+    if (reconnecting && welcome.resumed) {
+      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId: welcome.networkId, closeReason: undefined });
+    } else {
+      this.setState({ ...this.current, status: 'connected', networkId: welcome.networkId, closeReason: undefined, resumeFailed: reconnecting });
+    }
+  }
+
+  /** Snapshots are unreliable: a malformed one is dropped (not acked) and reported, the connection stays. */
+  private onSnapshot(data: Uint8Array): void {
+    if (this.current.status !== 'in-game') return;
+    try {
+      if (!this.ghosts.applySnapshot(data, this.now)) return;
+    } catch (error) {
+      if (!isNetcodeError(error)) throw error;
+      this.ghosts.rejectedSnapshots++;
+      this.log('warn', `react-netcode: dropped a malformed snapshot: ${error.message}`);
+      this.events.emit('error', error);
+      return;
+    }
+    const w = this.ackWriter;
+    w.reset();
+    w.writeBits(MessageKind.SnapshotAck, 8);
+    encodeAck(w, this.ghosts.ackTick, this.ghosts.ackMask);
+    this.transport.send(w.toBytes(), 'unreliable');
+  }
+
   private dispatchRpc(): void {
     const { entry, payload } = this.rpcs.decode(this.reader);
     const handlers = this.rpcs.handlersFor(entry);
@@ -198,6 +304,7 @@ export class NetClient<P extends Protocol> {
     if (this.current.status === 'closed') return;
     this.generation++;
     this.inbox = [];
+    this.resumeToken = 0;
     this.setState({ ...this.current, status: 'closed', closeReason: reason });
   }
 

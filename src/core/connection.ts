@@ -4,7 +4,8 @@
 
 import type { PeerId } from './transport.ts';
 
-export type ConnectionState = 'connected' | 'in-game' | 'closed';
+/** `suspended`: the link dropped; the connection (its networkId and ghosts) waits `resumeGraceMs` for the client to resume. */
+export type ConnectionState = 'connected' | 'in-game' | 'suspended' | 'closed';
 
 export interface ConnectionStats {
   messagesIn: number;
@@ -27,11 +28,15 @@ export class Connection<JoinData = unknown> {
   joining = false;
   /** @internal server time (ms) after which a closing link is forcibly dropped */
   lingerUntil = 0;
+  /** @internal server time (ms) the link dropped, while suspended */
+  suspendedAt = 0;
+  /** @internal the state to return to on resume */
+  resumeState: 'connected' | 'in-game' = 'connected';
 
   constructor(
     readonly networkId: number,
-    /** @internal transport peer */
-    readonly peer: PeerId,
+    /** @internal transport peer (changes when the client resumes on a new link) */
+    public peer: PeerId,
     /** Secret a client presents to resume this connection after a drop. */
     readonly resumeToken: number,
   ) {}

@@ -51,7 +51,18 @@ export interface Field<T> {
   copy(from: T, to: T): T;
   /** Problem with an untrusted value ("must be ..., got ..."), or null when `write` accepts it. */
   validate(value: unknown): string | null;
+  // Codec parameters, for codecs that re-encode values (the snapshot delta codec):
+  /** f32/vec2/vec3 only: the `quantize` factor, or undefined for raw float32. */
+  readonly quantizeFactor?: number | undefined;
+  /** quat only: bits per smallest-three component. */
+  readonly bits?: number;
+  /** enum only: the values; a value's wire code is its index. */
+  readonly values?: readonly string[];
+  /** string only: the most UTF-16 code units. */
+  readonly maxLength?: number;
 }
+
+type CodecParams = Pick<Field<unknown>, 'quantizeFactor' | 'bits' | 'values' | 'maxLength'>;
 
 export type FieldValue<F> = F extends Field<infer T> ? T : never;
 
@@ -86,9 +97,9 @@ function resolve(kind: FieldKind, opts: FieldOptions, smoothing: Smoothing, tole
 
 type Impl<T> = Omit<Field<T>, 'kind' | 'options' | 'describe' | 'readInto' | 'copy'> & Partial<Pick<Field<T>, 'readInto' | 'copy'>>;
 
-function make<T>(kind: FieldKind, base: string, options: ResolvedFieldOptions, impl: Impl<T>): Field<T> {
+function make<T>(kind: FieldKind, base: string, options: ResolvedFieldOptions, impl: Impl<T>, params: CodecParams = {}): Field<T> {
   const describe = options.replicated ? base : `${base}[local]`;
-  return Object.freeze({ kind, options, describe, readInto: (r: BitReader) => impl.read(r), copy: (from: T) => from, ...impl });
+  return Object.freeze({ kind, options, describe, readInto: (r: BitReader) => impl.read(r), copy: (from: T) => from, ...impl, ...params });
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number';
@@ -154,7 +165,7 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: FloatOptions
       const bad = axes.find((k) => !s.check((v as Record<string, unknown>)[k]));
       return bad === undefined ? null : `.${bad} must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show((v as Record<string, unknown>)[bad])}`;
     },
-  });
+  }, { quantizeFactor: quantize });
   return f as unknown as Field<V>;
 }
 
@@ -193,7 +204,7 @@ export const field = {
       equals: (a, b) => a === b,
       distance: (a, b) => Math.abs(a - b),
       validate: (v) => (s.check(v) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
-    });
+    }, { quantizeFactor: quantize });
   },
   vec2: (opts: FloatOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),
   vec3: (opts: FloatOptions = {}): Field<Vec3> => vector<Vec3>('vec3', opts),
@@ -241,7 +252,7 @@ export const field = {
         const len = Math.sqrt(x * x + y * y + z * z + w * w);
         return len > 0 && len < Infinity ? null : 'must be a non-zero quaternion';
       },
-    });
+    }, { bits });
   },
 
   /** UTF-8 string of at most `maxLength` UTF-16 code units (no lone surrogates). */
@@ -259,7 +270,7 @@ export const field = {
         if (v.length > maxLength) return `must be at most ${maxLength} characters, got ${v.length}`;
         return utf8Length(v) < 0 ? 'must not contain a lone UTF-16 surrogate' : null;
       },
-    });
+    }, { maxLength });
   },
 
   /** One of `values`, in ceil(log2(n)) bits (0 bits for a single value). */
@@ -288,7 +299,7 @@ export const field = {
       equals: (a, b) => a === b,
       distance: (a, b) => (a === b ? 0 : 1),
       validate: (v) => (typeof v === 'string' && index.has(v) ? null : `must be one of ${JSON.stringify(values)}, got ${show(v)}`),
-    });
+    }, { values: list });
   },
 
   /** InputEvent running count: a wrapping uint32 sent as a varuint; distance is wrap-aware. */

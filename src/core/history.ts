@@ -13,7 +13,11 @@ export class HistoryBuffer<T> {
   private newest: Tick | undefined;
   private count = 0;
 
-  constructor(capacity: number) {
+  /** `onEvict` receives every value that leaves the buffer (eviction, delete, clear, overwrite), e.g. to pool it. */
+  constructor(
+    capacity: number,
+    private readonly onEvict?: (value: T) => void,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new NetcodeError('usage', `react-netcode: HistoryBuffer capacity must be a positive integer (got ${capacity}).`);
     }
@@ -62,6 +66,7 @@ export class HistoryBuffer<T> {
     }
     const s = this.slot(tick);
     if (this.present[s] === 0) this.count++;
+    else if (this.onEvict && this.values[s] !== value) this.onEvict(this.values[s] as T);
     this.present[s] = 1;
     this.ticks[s] = tick | 0;
     this.values[s] = value;
@@ -114,6 +119,7 @@ export class HistoryBuffer<T> {
   }
 
   clear(): void {
+    if (this.onEvict) for (let s = 0; s < this.capacity; s++) if (this.present[s] === 1) this.onEvict(this.values[s] as T);
     this.present.fill(0);
     this.values.fill(undefined);
     this.newest = undefined;
@@ -130,7 +136,10 @@ export class HistoryBuffer<T> {
   }
 
   private clearSlot(s: number): void {
-    if (this.present[s] === 1) this.count--;
+    if (this.present[s] === 1) {
+      this.count--;
+      this.onEvict?.(this.values[s] as T);
+    }
     this.present[s] = 0;
     this.values[s] = undefined;
   }

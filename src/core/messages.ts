@@ -21,6 +21,8 @@ export interface Welcome {
   serverTick: number;
   /** True when this Welcome resumed an earlier connection. */
   resumed: boolean;
+  /** Seed of the world's `ctx.rng`, so client prediction draws the server's numbers. */
+  worldSeed: number;
 }
 
 export function clampReason(reason: string): string {
@@ -51,6 +53,7 @@ export class MessageEncoder {
     w.writeBits(m.resumeToken >>> 0, 32);
     w.writeBits(m.serverTick >>> 0, 32);
     w.writeBool(m.resumed);
+    w.writeBits(m.worldSeed >>> 0, 32);
     return w.toBytes();
   }
 
@@ -92,9 +95,10 @@ export function readWelcome(r: BitReader): Welcome {
   const resumeToken = r.readBits(32) >>> 0;
   const serverTick = r.readBits(32) >>> 0;
   const resumed = r.readBool();
+  const worldSeed = r.readBits(32) >>> 0;
   r.expectEnd();
   if (networkId < 1 || networkId > 0xffff) throw new WireError('wire/bad-value', `react-netcode: networkId ${networkId} out of range.`);
-  return { networkId, resumeToken, serverTick, resumed };
+  return { networkId, resumeToken, serverTick, resumed, worldSeed };
 }
 
 export function readReason(r: BitReader): string {

@@ -38,17 +38,18 @@ export const rpc = {
   toClient: makeRpc('toClient'),
 };
 
-export type GhostMode = 'predicted' | 'interpolated';
+/** A mode a ghost type supports on clients. */
+export type SupportedMode = 'predicted' | 'interpolated';
 
 export interface GhostOptions {
   /** Modes this ghost may be shown in on clients (default both: the owner predicts, others interpolate). */
-  modes?: readonly GhostMode[];
+  modes?: readonly SupportedMode[];
 }
 
 /** A replicated entity type: its fields and supported modes. */
 export interface GhostType<S extends Schema = Schema> {
   readonly fields: S;
-  readonly modes: readonly GhostMode[];
+  readonly modes: readonly SupportedMode[];
 }
 
 /** Declare a ghost type: `ghost({ position: field.vec3({ quantize: 1000 }) }, { modes: ['predicted'] })`. */
@@ -74,6 +75,8 @@ export interface ProtocolDefinition<
   rpcs?: R;
   /** The payload a client sends to join the game (e.g. `{ name: field.string(24), token: field.string(512) }`). */
   join?: J;
+  /** Replicate each player's last input to the other clients in snapshots, so remote players can be predicted (default true). */
+  replicateInputs?: boolean;
 }
 
 export interface RpcEntry {
@@ -109,6 +112,7 @@ export interface Protocol<
   /** RPCs in declaration order; an RPC's wire id is its index. */
   readonly rpcList: readonly RpcEntry[];
   readonly rpcByName: ReadonlyMap<string, RpcEntry>;
+  readonly replicateInputs: boolean;
   /** Canonical text of everything that affects the wire. */
   readonly describe: string;
   /** FNV-1a 32-bit hash of `describe`; compared at the handshake. */
@@ -148,6 +152,7 @@ export function defineProtocol<
   });
   const input = compileSchema((definition.input ?? {}) as I);
   const join = compileSchema((definition.join ?? {}) as J);
+  const replicateInputs = definition.replicateInputs ?? true;
   const describe = [
     `wire=${WIRE_VERSION}`,
     `tick=${tickRate}`,
@@ -155,6 +160,7 @@ export function defineProtocol<
     `ghosts=[${ghostList.map((g) => `${g.name}<${g.type.modes.join(',')}>${g.codec.describe}`).join(';')}]`,
     `input=${input.describe}`,
     `join=${join.describe}`,
+    `replicateInputs=${replicateInputs}`,
     `rpcs=[${rpcList.map((r) => `${r.name}:${r.def.direction}:${r.def.maxBytes}${r.codec.describe}`).join(';')}]`,
   ].join('|');
   return {
@@ -169,6 +175,7 @@ export function defineProtocol<
     rpcs,
     rpcList,
     rpcByName: new Map(rpcList.map((r) => [r.name, r])),
+    replicateInputs,
     describe,
     hash: fnv1a32(describe),
   };

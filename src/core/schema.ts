@@ -34,6 +34,8 @@ export interface SchemaCodec<S extends Schema> {
   defaults(): Values<S>;
   /** Every field as it decodes after a round trip (non-replicated fields are quantized too). */
   quantize(values: Values<S>): Values<S>;
+  /** Copy every field of `from` into `to` (vectors into `to`'s existing objects); returns `to`. `replicatedOnly` leaves predicted-only fields alone. */
+  copy(from: Values<S>, to: Values<S>, replicatedOnly?: boolean): Values<S>;
   /** Check an untrusted JS value (e.g. from user code or JSON) has every field of the right type and range; returns an error message or null. */
   validate(values: unknown): string | null;
 }
@@ -108,6 +110,12 @@ export function compileSchema<S extends Schema>(schema: S): SchemaCodec<S> {
         out[key] = field.quantize(value);
       }
       return out as V;
+    },
+    copy(from: V, to: V, replicatedOnly = false): V {
+      const f = from as Loose;
+      const t = to as Loose;
+      for (const { key, field } of replicatedOnly ? wire : all) t[key] = field.copy(f[key], t[key]);
+      return to;
     },
     validate(values: unknown): string | null {
       if (typeof values !== 'object' || values === null || Array.isArray(values)) return `expected an object with the fields of ${describe}, got ${values === null ? 'null' : typeof values}`;

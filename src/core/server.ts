@@ -1,36 +1,47 @@
-// The authoritative server engine: accepts peers through a ServerTransport, runs
-// the handshake (protocol hash, networkId), the join step (GoInGame, with the
-// app's onJoin decision) and typed RPCs, and drives fixed ticks from an injected
-// clock. Ghost simulation and snapshots plug into `tick()` (see the ghosts docs).
+// The authoritative server engine. Each tick: take what the transport delivered
+// (handshake, join, RPCs, acks) → run the systems on the World → send each
+// in-game connection its snapshot → expire timeouts. Driven by a fixed-step
+// accumulator on an injected monotonic clock (`start()`), or by hand (`tick()`).
 
 import { FixedStepAccumulator } from './accumulator.ts';
 import { BitReader } from './bits.ts';
-import { Connection } from './connection.ts';
+import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
-import { IdAllocator } from './ids.ts';
-import { MessageEncoder, readHello, readKind } from './messages.ts';
+import { MessageEncoder, readKind } from './messages.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
+import { ServerGhosts, type Relevancy } from './server-ghosts.ts';
+import { Sessions, type JoinDecision } from './server-sessions.ts';
+import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
+import type { SystemDef } from './system.ts';
 import type { Tick } from './tick.ts';
 import type { Channel, PeerId, Scheduler, ServerTransport, TimerHandle } from './transport.ts';
-import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
+import type { Ghost, GhostNames, GhostValues } from './world.ts';
+import { MAX_MESSAGE_BYTES, MessageKind } from './wire.ts';
 
-/** What `onJoin` returns: accept (`true`/undefined) or refuse (`false` or `{ reject: reason }`). May be a Promise. */
-export type JoinDecision = boolean | undefined | void | { reject: string };
+export type { JoinDecision } from './server-sessions.ts';
 
 export interface ServerOptions<P extends Protocol> {
   protocol: P;
   transport: ServerTransport;
+  /** Shared and server systems, in execution order (see docs/ghosts.md). */
+  systems?: readonly SystemDef<P>[];
   /** Clock and timers for `start()`; tests drive `tick()`/`update(now)` instead. */
   scheduler?: Scheduler;
   /** Decide whether a connection may join (auth token check, name rules). */
   onJoin?: (connection: Connection<JoinPayload<P>>, payload: JoinPayload<P>) => JoinDecision | Promise<JoinDecision>;
+  /** Which ghosts a connection receives (default: all). Leaving relevance despawns on that client only. */
+  relevancy?: Relevancy<P>;
+  /** Importance of a ghost for the snapshot priority accumulator (default 1). */
+  importance?: (ghost: Ghost<P>) => number;
+  /** Snapshot byte budget per connection (default 1200, about one MTU). */
+  snapshotBudgetBytes?: number;
   /** Most simultaneous connections (default 256). Extra clients are refused with "server full". */
   maxConnections?: number;
-  /** How long a dropped client may resume with its token (default 10,000 ms); its networkId is quarantined this long plus `idQuarantineMs`. */
+  /** How long a dropped client may resume with its token (default 10,000 ms); 0 disables resume. */
   resumeGraceMs?: number;
   /** Extra quarantine of a released networkId beyond the grace (default 5,000 ms). */
   idQuarantineMs?: number;
@@ -40,7 +51,7 @@ export interface ServerOptions<P extends Protocol> {
   maxCatchUpTicks?: number;
   /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
   startTick?: Tick;
-  /** Seed for server randomness (resume tokens; `ctx.rng`). */
+  /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
   seed?: number;
   log?: Logger;
 }
@@ -50,7 +61,11 @@ export type ServerEvents<P extends Protocol> = {
   connect: (connection: Connection<JoinPayload<P>>) => void;
   /** The join was accepted: the connection is in game. */
   join: (connection: Connection<JoinPayload<P>>) => void;
-  /** The connection closed. */
+  /** The link dropped; the connection waits `resumeGraceMs` for the client to come back. */
+  suspend: (connection: Connection<JoinPayload<P>>, reason: string) => void;
+  /** A suspended connection came back: same networkId, ghosts kept, snapshots restart from scratch. */
+  resume: (connection: Connection<JoinPayload<P>>) => void;
+  /** The connection is gone for good; its ghosts were destroyed. */
   leave: (connection: Connection<JoinPayload<P>>, reason: string) => void;
   /** After each simulated tick. */
   tick: (tick: Tick) => void;
@@ -58,25 +73,21 @@ export type ServerEvents<P extends Protocol> = {
 
 type Inbound = { kind: 'connect'; peer: PeerId } | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel } | { kind: 'disconnect'; peer: PeerId; reason: string };
 
-const LINGER_MS = 500;
-
 export class NetServer<P extends Protocol> {
   readonly protocol: P;
   readonly events: Emitter<ServerEvents<P>>;
-  /** Live connections by networkId. */
-  readonly connections = new Map<number, Connection<JoinPayload<P>>>();
-  private readonly byPeer = new Map<PeerId, Connection<JoinPayload<P>>>();
-  private readonly pending = new Map<PeerId, number>(); // peer → server time it connected
-  private readonly inbox: Inbound[] = [];
+  private readonly sessions: Sessions<P>;
+  private readonly ghosts: ServerGhosts<P>;
+  private inbox: Inbound[] = [];
   private readonly transport: ServerTransport;
   private readonly rpcs: RpcRegistry<(connection: Connection<JoinPayload<P>>, payload: never) => void>;
   private readonly encoder = new MessageEncoder();
   private readonly reader = new BitReader();
-  private readonly ids: IdAllocator;
   private readonly acc: FixedStepAccumulator;
   private readonly timer = new TickTimer();
   private readonly rng: Rng;
   private readonly log: Logger;
+  private readonly worldSeed: number;
   private loop: TimerHandle | undefined;
   private lastOverruns = 0;
   private listening = false;
@@ -91,13 +102,76 @@ export class NetServer<P extends Protocol> {
     this.log = options.log ?? consoleLogger;
     this.events = new Emitter((e) => this.log('error', `react-netcode: a server event listener threw: ${String(e)}`));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
-    this.ids = new IdAllocator((options.resumeGraceMs ?? 10_000) + (options.idQuarantineMs ?? 5_000));
     this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: options.maxCatchUpTicks ?? 8 });
     this.rng = new Rng(options.seed ?? 0x5eed);
+    this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
+    this.ghosts = new ServerGhosts(
+      options.protocol,
+      {
+        seed: this.worldSeed,
+        ...(options.systems ? { systems: options.systems } : {}),
+        ...(options.relevancy ? { relevancy: options.relevancy } : {}),
+        ...(options.importance ? { importance: options.importance } : {}),
+        ...(options.snapshotBudgetBytes !== undefined ? { snapshotBudgetBytes: options.snapshotBudgetBytes } : {}),
+      },
+      () => undefined,
+    );
+    this.ghosts.currentTick = this.currentTick;
+    this.sessions = new Sessions(
+      options.protocol,
+      options.transport,
+      this.encoder,
+      this.rng,
+      {
+        maxConnections: options.maxConnections ?? 256,
+        resumeGraceMs: options.resumeGraceMs ?? 10_000,
+        handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+        idQuarantineMs: options.idQuarantineMs ?? 5_000,
+      },
+      {
+        sendWelcome: (c, resumed) =>
+          this.sendRaw(c, this.encoder.welcome({ networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed }), 'reliable'),
+        opened: (c, resumed) => {
+          if (resumed) {
+            if (c.inGame) this.ghosts.attach(c);
+            this.events.emit('resume', c);
+          } else this.events.emit('connect', c);
+        },
+        suspended: (c, reason) => {
+          this.ghosts.detach(c);
+          this.events.emit('suspend', c, reason);
+        },
+        closed: (c, reason) => {
+          this.ghosts.detach(c);
+          this.ghosts.destroyOwnedBy(c.networkId);
+          this.events.emit('leave', c, reason);
+        },
+      },
+      this.log,
+    );
   }
 
-  /** Start accepting peers (called by `start()`; call it yourself when driving `tick()` by hand). */
+  /** The authoritative world (read it freely; change it from systems or with spawn/despawn). */
+  get world() {
+    return this.ghosts.world;
+  }
+
+  /** Live connections (connected, in game or suspended) by networkId. */
+  get connections(): ReadonlyMap<number, Connection<JoinPayload<P>>> {
+    return this.sessions.connections;
+  }
+
+  /** Peers connected at transport level that have not completed the handshake. */
+  get pendingPeers(): number {
+    return this.sessions.pendingPeers;
+  }
+
+  get stats(): TickStats {
+    return this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
+  }
+
+  /** Start accepting peers (called by `start()`/`tick()`). */
   listen(): this {
     if (this.listening) return this;
     this.listening = true;
@@ -128,11 +202,13 @@ export class NetServer<P extends Protocol> {
     this.loop = undefined;
   }
 
-  /** Stop the loop, tell every client why, and close the transport. */
+  /** Stop the loop, tell every client why, close the transport and emit `leave` for everyone. */
   close(reason = 'server shutting down'): void {
     this.stop();
-    for (const connection of [...this.connections.values()]) this.closeConnection(connection, reason, true);
+    for (const c of [...this.connections.values()]) this.sessions.close(c, reason, true, this.timeMs);
     this.transport.close();
+    this.receive();
+    for (const c of [...this.connections.values()]) this.sessions.peerDisconnected(c.peer, reason, this.timeMs);
   }
 
   /** Feed the monotonic time (ms); runs every tick that is due (clamped catch-up). */
@@ -146,21 +222,30 @@ export class NetServer<P extends Protocol> {
     return steps;
   }
 
-  /** Simulate exactly one tick: receive, simulate, send. */
+  /** Simulate exactly one tick: receive, simulate, send snapshots, expire. */
   tick(): void {
     const clock = this.options.scheduler;
     const started = clock ? clock.now() : 0;
     this.listen();
     this.receive();
-    this.expire();
+    this.ghosts.simulate(this.currentTick);
+    if (this.ghosts.isSnapshotTick()) this.sendSnapshots();
+    this.sessions.expire(this.timeMs);
     this.events.emit('tick', this.currentTick);
     this.currentTick = (this.currentTick + 1) >>> 0;
+    this.ghosts.currentTick = this.currentTick;
     this.timeMs += this.protocol.stepMs;
     this.timer.record(clock ? clock.now() - started : 0);
   }
 
-  get stats(): TickStats {
-    return this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
+  /** Spawn a ghost outside systems, e.g. a player's character in the `join` event. */
+  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: { owner?: number }): Ghost<P, K> {
+    return this.ghosts.spawn(type, init, options);
+  }
+
+  /** Destroy a ghost outside systems. */
+  despawn(ghost: Ghost<P>): void {
+    this.ghosts.despawn(ghost);
   }
 
   /** Handle RPC `name` from clients; returns the unsubscribe function. */
@@ -179,74 +264,71 @@ export class NetServer<P extends Protocol> {
     for (const connection of this.connections.values()) if (filter(connection)) this.sendRaw(connection, bytes, 'reliable');
   }
 
-  /** Close one connection with a reason the client will see. */
+  /** Close one connection with a reason the client will see (no resume). */
   kick(connection: Connection<JoinPayload<P>>, reason: string): void {
-    this.closeConnection(connection, reason, true);
-  }
-
-  /** Peers connected at transport level that have not completed the handshake. */
-  get pendingPeers(): number {
-    return this.pending.size;
+    this.sessions.close(connection, reason, true, this.timeMs);
   }
 
   private sendRaw(connection: Connection<JoinPayload<P>>, bytes: Uint8Array, channel: Channel): void {
-    if (connection.state === 'closed') return;
+    if (connection.state === 'closed' || connection.state === 'suspended') return;
     connection.stats.messagesOut++;
     connection.stats.bytesOut += bytes.byteLength;
     this.transport.send(connection.peer, bytes, channel);
   }
 
+  private sendSnapshots(): void {
+    const tick = this.currentTick;
+    this.ghosts.beginSnapshots(tick);
+    for (const connection of this.connections.values()) {
+      if (!connection.inGame) continue;
+      const bytes = this.ghosts.snapshotFor(connection, tick);
+      // The encoder reuses its buffer: give the transport its own copy.
+      if (bytes) this.sendRaw(connection, bytes.slice(), 'unreliable');
+    }
+  }
+
   private receive(): void {
     // Handlers may queue more events (e.g. a kick disconnecting a peer): take a fixed batch.
-    const batch = this.inbox.splice(0, this.inbox.length);
+    const batch = this.inbox;
+    this.inbox = [];
     for (const event of batch) {
-      if (event.kind === 'connect') this.pending.set(event.peer, this.timeMs);
-      else if (event.kind === 'disconnect') this.onDisconnect(event.peer, event.reason);
+      if (event.kind === 'connect') this.sessions.peerConnected(event.peer, this.timeMs);
+      else if (event.kind === 'disconnect') this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
       else this.onMessage(event.peer, event.data);
     }
   }
 
-  private onDisconnect(peer: PeerId, reason: string): void {
-    this.pending.delete(peer);
-    this.refused.delete(peer);
-    const connection = this.byPeer.get(peer);
-    if (!connection) return;
-    this.byPeer.delete(peer);
-    this.connections.delete(connection.networkId);
-    this.ids.release(connection.networkId, this.timeMs);
-    connection.state = 'closed';
-    connection.closeReason ??= reason;
-    connection.lingerUntil = 0;
-    this.events.emit('leave', connection, connection.closeReason);
-  }
-
   private onMessage(peer: PeerId, data: Uint8Array): void {
-    const connection = this.byPeer.get(peer);
+    const connection = this.sessions.byPeer.get(peer);
     if (connection?.state === 'closed') return;
     try {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
       const kind = readKind(this.reader, data);
       if (!connection) {
         if (kind !== MessageKind.Hello) throw new NetcodeError('wire/unknown-message', `react-netcode: expected Hello, got message kind ${kind}.`);
-        this.onHello(peer);
+        this.sessions.hello(peer, this.reader, this.timeMs);
         return;
       }
       connection.stats.messagesIn++;
       connection.stats.bytesIn += data.byteLength;
-      if (kind === MessageKind.Join) this.onJoinMessage(connection);
+      if (kind === MessageKind.SnapshotAck) {
+        const { tick, mask } = decodeAck(this.reader);
+        this.reader.expectEnd();
+        this.ghosts.ack(connection, tick, mask);
+      } else if (kind === MessageKind.Join) this.onJoinMessage(connection);
       else if (kind === MessageKind.Rpc) this.onRpcMessage(connection);
-      else if (kind === MessageKind.Close) this.closeConnection(connection, this.safeReason(), false);
+      else if (kind === MessageKind.Close) this.sessions.close(connection, this.closeReason(), false, this.timeMs);
       else throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
     } catch (error) {
       if (!isNetcodeError(error)) throw error;
       const reason = `react-netcode: protocol error from client: ${error.message.replace(/^react-netcode: /, '')}`;
       this.log('warn', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`);
-      if (connection) this.closeConnection(connection, reason, true);
-      else this.refusePeer(peer, reason);
+      if (connection) this.sessions.close(connection, reason, true, this.timeMs);
+      else this.sessions.refuse(peer, reason, this.timeMs);
     }
   }
 
-  private safeReason(): string {
+  private closeReason(): string {
     try {
       return this.reader.readString(256);
     } catch {
@@ -254,46 +336,26 @@ export class NetServer<P extends Protocol> {
     }
   }
 
-  private onHello(peer: PeerId): void {
-    if (!this.pending.has(peer)) return;
-    const hello = readHello(this.reader);
-    if (hello.wireVersion !== WIRE_VERSION || hello.protocolHash !== this.protocol.hash) {
-      this.refusePeer(peer, `react-netcode: protocol mismatch (client ${hello.protocolHash.toString(16)} v${hello.wireVersion}, server ${this.protocol.hash.toString(16)} v${WIRE_VERSION}); client and server must be built from the same defineProtocol.`);
-      return;
-    }
-    if (this.connections.size >= (this.options.maxConnections ?? 256)) return this.refusePeer(peer, 'server full');
-    const networkId = this.ids.allocate(this.timeMs);
-    if (networkId === undefined) return this.refusePeer(peer, 'server full (no free networkId)');
-    this.pending.delete(peer);
-    const connection = new Connection<JoinPayload<P>>(networkId, peer, this.rng.nextUint32() || 1);
-    this.connections.set(networkId, connection);
-    this.byPeer.set(peer, connection);
-    this.sendRaw(connection, this.encoder.welcome({ networkId, resumeToken: connection.resumeToken, serverTick: this.currentTick, resumed: false }), 'reliable');
-    this.events.emit('connect', connection);
-  }
-
   private onJoinMessage(connection: Connection<JoinPayload<P>>): void {
     const payload = this.protocol.join.read(this.reader) as JoinPayload<P>;
     this.reader.expectEnd();
     if (connection.inGame || connection.joining) return;
-    const decide = this.options.onJoin;
     let decision: JoinDecision | Promise<JoinDecision>;
     try {
-      decision = decide ? decide(connection, payload) : true;
+      decision = this.options.onJoin ? this.options.onJoin(connection, payload) : true;
     } catch (error) {
       this.log('error', `react-netcode: onJoin threw for networkId ${connection.networkId}: ${String(error)}`);
       decision = { reject: 'join failed on the server' };
     }
-    if (decision instanceof Promise) {
-      connection.joining = true;
-      decision.then(
-        (d) => this.applyJoin(connection, payload, d),
-        (error: unknown) => {
-          this.log('error', `react-netcode: onJoin rejected for networkId ${connection.networkId}: ${String(error)}`);
-          this.applyJoin(connection, payload, { reject: 'join failed on the server' });
-        },
-      );
-    } else this.applyJoin(connection, payload, decision);
+    if (!(decision instanceof Promise)) return this.applyJoin(connection, payload, decision);
+    connection.joining = true;
+    decision.then(
+      (d) => this.applyJoin(connection, payload, d),
+      (error: unknown) => {
+        this.log('error', `react-netcode: onJoin rejected for networkId ${connection.networkId}: ${String(error)}`);
+        this.applyJoin(connection, payload, { reject: 'join failed on the server' });
+      },
+    );
   }
 
   private applyJoin(connection: Connection<JoinPayload<P>>, payload: JoinPayload<P>, decision: JoinDecision): void {
@@ -307,6 +369,7 @@ export class NetServer<P extends Protocol> {
     connection.state = 'in-game';
     connection.joinPayload = payload;
     this.sendRaw(connection, this.encoder.joined(), 'reliable');
+    this.ghosts.attach(connection);
     this.events.emit('join', connection);
   }
 
@@ -323,45 +386,6 @@ export class NetServer<P extends Protocol> {
         handler(connection, payload as never);
       } catch (error) {
         this.log('error', `react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
-      }
-    }
-  }
-
-  /** Tell the client why, then drop the link after a short linger (so the reason arrives first). */
-  private closeConnection(connection: Connection<JoinPayload<P>>, reason: string, notify: boolean): void {
-    if (connection.state === 'closed') return;
-    if (notify) this.sendRaw(connection, this.encoder.reason(MessageKind.Close, reason), 'reliable');
-    connection.state = 'closed';
-    connection.closeReason = reason;
-    connection.lingerUntil = notify ? this.timeMs + LINGER_MS : 0;
-    if (!notify) this.transport.disconnect(connection.peer, reason);
-  }
-
-  private readonly refused = new Map<PeerId, number>(); // peer → drop at (ms)
-
-  private refusePeer(peer: PeerId, reason: string): void {
-    this.pending.delete(peer);
-    this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
-    this.refused.set(peer, this.timeMs + LINGER_MS);
-  }
-
-  private expire(): void {
-    const timeout = this.options.handshakeTimeoutMs ?? 10_000;
-    for (const [peer, since] of this.pending) {
-      if (this.timeMs - since >= timeout) {
-        this.pending.delete(peer);
-        this.transport.disconnect(peer, 'handshake timed out');
-      }
-    }
-    for (const [peer, until] of this.refused) {
-      if (this.timeMs >= until) {
-        this.refused.delete(peer);
-        this.transport.disconnect(peer, 'refused');
-      }
-    }
-    for (const connection of this.connections.values()) {
-      if (connection.lingerUntil > 0 && this.timeMs >= connection.lingerUntil) {
-        this.transport.disconnect(connection.peer, connection.closeReason ?? 'closed');
       }
     }
   }

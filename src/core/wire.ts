@@ -3,13 +3,13 @@
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 
 /** Bumped whenever the framing below changes; part of the handshake hash. */
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 2;
 
 /** First byte of every message. */
 export const MessageKind = {
-  /** client → server, reliable: u32 protocol hash, u8 wire version, resume token (varuint, 0 = none). */
+  /** client → server, reliable: u32 protocol hash, u8 wire version, u32 resume token (0 = none), varuint networkId to resume (0 = none). */
   Hello: 1,
-  /** server → client, reliable: varuint networkId, u32 resume token, varuint server tick. */
+  /** server → client, reliable: varuint networkId, u32 resume token, u32 server tick, bool resumed, u32 world seed. */
   Welcome: 2,
   /** server → client, reliable: string reason. The server closes after it. */
   Refuse: 3,
@@ -58,3 +58,27 @@ export const MAX_QUAT_BITS = 16;
 export const QUAT_SUM_EPSILON = 1e-6;
 /** Worst-case UTF-8 bytes per UTF-16 code unit (a surrogate pair is 2 units, 4 bytes). */
 export const MAX_UTF8_BYTES_PER_UNIT = 3;
+
+// ---------------------------------------------------------------------------
+// Snapshots (snapshot/format.ts documents the message layout). Changing any of
+// these changes the snapshot encoding, so it changes the wire too.
+
+/** Default byte budget of one snapshot message (kind byte included): about one MTU. */
+export const DEFAULT_SNAPSHOT_BUDGET_BYTES = 1200;
+/** Smallest accepted snapshot budget. */
+export const MIN_SNAPSHOT_BUDGET_BYTES = 64;
+/** Bytes before the bit stream: kind byte + u16 CRC-16/CCITT-FALSE of everything after it. */
+export const SNAPSHOT_PREFIX_BYTES = 3;
+/**
+ * Baseline history per ghost, in sends (not ticks): the server keeps the last N
+ * quantized states of each ghost, a client the last N it received; a record may
+ * only name a baseline still among them (older → encoded against the type's defaults).
+ */
+export const SNAPSHOT_GHOST_HISTORY = 33;
+/**
+ * Widths of the prefix-coded unsigned integers used throughout a snapshot (ids,
+ * counts, baseline ages, zigzag deltas): bucket i is i one-bits, then (below the
+ * last bucket) a zero bit, then SNAPSHOT_CODE_WIDTHS[i] bits of (value − start of bucket i).
+ * 0 costs 1 bit, 1..4 cost 4, 5..20 cost 7, 21..148 cost 11, ...
+ */
+export const SNAPSHOT_CODE_WIDTHS: readonly number[] = [0, 2, 4, 7, 10, 14, 20, 32];

@@ -9,6 +9,7 @@ import { NetcodeError } from '../core/errors.ts';
 import type { JoinPayload, Protocol } from '../core/protocol.ts';
 import { deriveSeed } from '../core/rng.ts';
 import { createServer, type NetServer, type ServerOptions } from '../core/server.ts';
+import type { SystemDef } from '../core/system.ts';
 import type { ClientTransport } from '../core/transport.ts';
 import { conditionClient, type ConditionedClientTransport, type LinkOptions } from '../transport/conditioner.ts';
 import { LoopbackNetwork } from '../transport/loopback.ts';
@@ -30,12 +31,16 @@ export interface StepperClientOptions {
   link?: { up?: LinkOptions; down?: LinkOptions };
   /** Connect as soon as it is added (default true). */
   connect?: boolean;
+  /** Extra client engine options (history length, resume grace …). */
+  engine?: Omit<Partial<ClientOptions<Protocol>>, 'protocol' | 'transport' | 'systems' | 'log'>;
 }
 
 export interface StepperOptions<P extends Protocol> {
   protocol: P;
   /** Seed for every random choice in the run (conditioners, server). Default 1. */
   seed?: number;
+  /** The game's systems, given to the server and to every client. */
+  systems?: readonly SystemDef<P>[];
   /** Extra server options (onJoin, maxConnections …). */
   server?: Omit<Partial<ServerOptions<P>>, 'protocol' | 'transport' | 'scheduler'>;
   serverClock?: PeerClock;
@@ -72,14 +77,17 @@ export class Stepper<P extends Protocol> {
   readonly serverPeer: StepperPeer;
   readonly clients: StepperClient<P>[] = [];
   private readonly log: Logger | undefined;
+  private readonly systems: readonly SystemDef<P>[] | undefined;
   private time = 0;
 
   constructor(options: StepperOptions<P>) {
     this.protocol = options.protocol;
     this.seed = options.seed ?? 1;
     this.log = options.log;
+    this.systems = options.systems;
     this.server = createServer({
       ...(options.log ? { log: options.log } : {}),
+      ...(options.systems ? { systems: options.systems } : {}),
       seed: deriveSeed(this.seed, 0x5e4),
       ...options.server,
       protocol: options.protocol,
@@ -106,7 +114,13 @@ export class Stepper<P extends Protocol> {
     const raw = this.network.createClient();
     const link = options.link ? conditionClient(raw, { seed: deriveSeed(this.seed, 0xc1, index), ...options.link }, this.scheduler) : undefined;
     const transport = link ?? raw;
-    const clientOptions: ClientOptions<P> = { protocol: this.protocol, transport, ...(this.log ? { log: this.log } : {}) };
+    const clientOptions: ClientOptions<P> = {
+      ...options.engine,
+      protocol: this.protocol,
+      transport,
+      ...(this.systems ? { systems: this.systems } : {}),
+      ...(this.log ? { log: this.log } : {}),
+    } as ClientOptions<P>;
     const peer: StepperClient<P> = {
       index,
       client: createClient(clientOptions),

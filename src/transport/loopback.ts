@@ -9,8 +9,10 @@ import { NetcodeError } from '../core/errors.ts';
 interface Link {
   readonly peer: PeerId;
   readonly handler: ClientTransportHandler;
-  /** Closed by either side: no message moves on it any more. */
+  /** Closed by either side: nothing new can be sent on it. */
   closed: boolean;
+  /** Which side closed: messages it sent before closing are still delivered (a graceful close, like TCP's FIN after data); messages towards it are dropped. */
+  closedBy: 'client' | 'server' | null;
   /** pending: onConnect not delivered yet; open: the server knows the peer; done: onDisconnect delivered (or never will be). */
   server: 'pending' | 'open' | 'done';
   /** connecting: onOpen not delivered yet; done: onClose delivered. */
@@ -37,8 +39,9 @@ export interface LoopbackStats {
 /**
  * An in-memory network: one server, any number of clients. Every event (connect,
  * open, message, remote close) is queued in global send order and handed over by
- * `deliver()`. The side that closes is told synchronously; messages still queued on
- * a closed link are dropped, in both directions.
+ * `deliver()`. The side that closes is told synchronously. Closing is graceful, like
+ * TCP: what the closing side sent before closing is still delivered, then the other
+ * side learns of the close; what was in flight towards the closing side is dropped.
  *
  * Delivered messages are copies taken at send time, packed one after another into a
  * shared pooled ArrayBuffer (like Node's Buffer pool): every view has a non-zero,
@@ -93,7 +96,7 @@ export class LoopbackNetwork {
     return {
       connect: (handler) => {
         if (link !== null && !link.closed) throw new NetcodeError('usage', 'react-netcode: loopback client is already connected; close() it before connecting again.');
-        link = { peer: this.nextPeer++, handler, closed: false, server: 'pending', client: 'connecting' };
+        link = { peer: this.nextPeer++, handler, closed: false, closedBy: null, server: 'pending', client: 'connecting' };
         this.links.set(link.peer, link);
         this.queue.push({ kind: 'connect', link }, { kind: 'open', link });
       },
@@ -104,6 +107,7 @@ export class LoopbackNetwork {
       close: (reason) => {
         if (link === null || link.closed) return;
         link.closed = true;
+        link.closedBy = 'client';
         if (link.server === 'open') this.queue.push({ kind: 'server-close', link, reason });
         else this.notifyServer(link, reason); // the server never saw it: nothing to tell
         this.notifyClient(link, reason);
@@ -165,12 +169,12 @@ export class LoopbackNetwork {
         link.handler.onOpen();
         return true;
       case 'to-server':
-        if (link.closed || this.serverHandler === null) return false;
+        if (link.closedBy === 'server' || link.server !== 'open' || this.serverHandler === null) return false;
         this.count(event.data);
         this.serverHandler.onMessage(link.peer, event.data, event.channel);
         return true;
       case 'to-client':
-        if (link.closed) return false;
+        if (link.closedBy === 'client' || link.client === 'done') return false;
         this.count(event.data);
         link.handler.onMessage(event.data, event.channel);
         return true;
@@ -183,6 +187,7 @@ export class LoopbackNetwork {
 
   private closeFromServer(link: Link, reason: string): void {
     link.closed = true;
+    link.closedBy = 'server';
     this.queue.push({ kind: 'client-close', link, reason });
     this.notifyServer(link, reason);
   }

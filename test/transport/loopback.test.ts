@@ -119,7 +119,7 @@ describe('LoopbackNetwork', () => {
     expect([...(handlers[0]?.last ?? [])]).toEqual([5, 6, 7]);
   });
 
-  it('client close: own onClose at once, server onDisconnect on delivery, queued messages dropped both ways', () => {
+  it('client close: own onClose at once; what it sent before still arrives, then onDisconnect; nothing reaches it after', () => {
     const { net, server, clients, handlers } = setup(1);
     const client = clients[0] as ClientTransport;
     client.send(bytes(1), 'reliable');
@@ -128,14 +128,14 @@ describe('LoopbackNetwork', () => {
     expect(handlers[0]?.log).toEqual(['c1 open', 'c1 close bye']);
     client.send(bytes(3), 'reliable'); // not open: ignored
     net.server.send(1, bytes(4), 'reliable'); // peer closing: ignored
-    expect(net.deliver()).toBe(1); // only onDisconnect
-    expect(server.log).toEqual(['connect 1', 'disconnect 1 bye']);
+    expect(net.deliver()).toBe(2); // the message sent before the close (graceful, like TCP), then onDisconnect
+    expect(server.log).toEqual(['connect 1', 'msg 1 reliable 1', 'disconnect 1 bye']);
     expect(handlers[0]?.log).toEqual(['c1 open', 'c1 close bye']);
     client.close('again'); // at most once
     expect(handlers[0]?.log.length).toBe(2);
   });
 
-  it('server disconnect and server close: own callbacks at once, client onClose on delivery, nothing after', () => {
+  it('server disconnect and server close: own callbacks at once, client gets what was sent before, then onClose; nothing after', () => {
     const { net, server, clients, handlers } = setup(3);
     clients[0]?.send(bytes(1), 'reliable');
     net.server.send(1, bytes(2), 'reliable');
@@ -147,7 +147,7 @@ describe('LoopbackNetwork', () => {
     net.deliver();
     expect(server.log.length).toBe(6); // 3 connects + 3 disconnects, none twice
     expect(handlers.map((h) => h.log)).toEqual([
-      ['c1 open', 'c1 close kicked'],
+      ['c1 open', 'c1 msg reliable 2', 'c1 close kicked'],
       ['c2 open', 'c2 close leaving'],
       ['c3 open', 'c3 close server closed'],
     ]);

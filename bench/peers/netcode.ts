@@ -1,0 +1,135 @@
+// react-netcode peer for the snapshot benchmark: one SnapshotEncoder, one connection
+// state and one encode per client per snapshot; client 0 decodes with SnapshotDecoder
+// (checked value for value), every client acks what it received (optionally over a lossy link).
+import { performance } from 'node:perf_hooks';
+import { createRng } from '../../src/core/rng.ts';
+import { SnapshotDecoder, SnapshotEncoder, type SnapshotGhost } from '../../src/core/snapshot/index.ts';
+import { defineProtocol, field, ghost } from '../../src/index.ts';
+import { mismatch, type SnapshotPeer, type SnapshotSample } from './peer.ts';
+import { INTS, QUANTIZE, QUAT_BITS, quatFromCodes, type GhostValues, type World } from './world.ts';
+
+export const protocol = defineProtocol({
+  tickRate: 60,
+  snapshotRate: 20,
+  ghosts: {
+    thing: ghost({
+      position: field.vec3({ quantize: QUANTIZE }),
+      rotation: field.quat({ bits: QUAT_BITS }),
+      velocity: field.vec3({ quantize: QUANTIZE }),
+    }),
+  },
+});
+
+/** Large enough that every ghost fits every snapshot, so bytes compare with systems that have no budget. */
+const BUDGET_BYTES = 1 << 20;
+
+export interface NetcodePeerOptions {
+  /** Probability that a snapshot, and independently an ack, is lost (0 = every snapshot arrives and is acked at once). */
+  loss: number;
+  seed: number;
+}
+
+/** The ack a client sends after decoding `tick` (SnapshotDecoder's ackTick / ackMask, tracked without decoding). */
+class AckState {
+  has = false;
+  newest = 0;
+  mask = 0;
+
+  received(tick: number): void {
+    if (this.has) {
+      const shift = (tick - this.newest) | 0;
+      this.mask = shift > 32 ? 0 : ((shift === 32 ? 0 : this.mask << shift) | (1 << (shift - 1))) >>> 0;
+    }
+    this.newest = tick;
+    this.has = true;
+  }
+}
+
+export function createNetcodePeer(world: World, clients: number, options: NetcodePeerOptions): SnapshotPeer {
+  const system = 'react-netcode';
+  const typeId = protocol.ghostByName.get('thing')!.id;
+  const codec = protocol.ghostList[typeId]!.codec;
+  const ghosts: SnapshotGhost[] = world.values.map((values, i) => ({ id: i + 1, typeId, owner: 0, values }));
+  const encoder = new SnapshotEncoder(protocol, { budgetBytes: BUDGET_BYTES });
+  // Network ids 1..clients; no client owns a ghost.
+  const states = Array.from({ length: clients }, (_, c) => encoder.createConnectionState(c + 1));
+  const acks = Array.from({ length: clients }, () => new AckState());
+  const decoder = new SnapshotDecoder(protocol, 1);
+  const decoded = new Map<number, GhostValues>();
+  const rng = createRng(options.seed, 0x1055);
+  let client0Current = false;
+
+  // The bench's integer mirror must be exactly what the field quantizes to, or the peers would not carry the same information.
+  for (let i = 0; i < world.count; i++) {
+    const q = codec.quantize(world.values[i]!) as GhostValues;
+    const expected = fromInts(world.ints, i * INTS);
+    if (!same(q, expected)) throw mismatch(system, `quantized ghost ${i + 1} (bench integers vs field.quantize)`, expected, q);
+  }
+
+  return {
+    system,
+    snapshot(tick): SnapshotSample {
+      const bytes = new Array<number>(clients).fill(0);
+      let encodeMs = 0;
+      let otherMs = 0;
+      // Client 0 last, so its payload (a view valid until the next encode) can be decoded outside the timed section.
+      for (let k = 1; k <= clients; k++) {
+        const c = k % clients;
+        const t0 = performance.now();
+        const payload = encoder.encode(states[c]!, tick, ghosts);
+        encodeMs += performance.now() - t0;
+        bytes[c] = payload.byteLength;
+        if (options.loss > 0 && rng.chance(options.loss)) {
+          if (c === 0) client0Current = false;
+          continue; // lost: not decoded, not acked
+        }
+        const ack = acks[c]!;
+        if (c !== 0) ack.received(tick);
+        else {
+          // Decode on the one verifying client, then ack from its decoder.
+          const out = decoder.decode(payload);
+          if (out === null) throw new Error('react-netcode bench: the decoder dropped a fresh snapshot.');
+          for (const s of out.spawns) decoded.set(s.id, s.values as GhostValues);
+          for (const u of out.updates) decoded.set(u.id, u.values as GhostValues);
+          ack.received(tick);
+          if (decoder.ackTick !== ack.newest || decoder.ackMask !== ack.mask) {
+            throw mismatch(system, 'ack (tick, mask)', [ack.newest, ack.mask], [decoder.ackTick, decoder.ackMask]);
+          }
+          client0Current = true;
+        }
+        if (options.loss > 0 && rng.chance(options.loss)) continue; // the ack is lost; the next one carries it in its mask
+        const t1 = performance.now();
+        encoder.ack(states[c]!, ack.newest, ack.mask);
+        otherMs += performance.now() - t1;
+      }
+      return { bytes, encodeMs, otherMs };
+    },
+    verify(): void {
+      // After a lost snapshot client 0 is behind until the next one arrives; check it whenever it is current.
+      if (!client0Current) return;
+      if (decoded.size !== world.count || decoder.ghostCount !== world.count) throw mismatch(system, 'ghost count', world.count, decoded.size);
+      for (let i = 0; i < world.count; i++) {
+        const got = decoded.get(i + 1);
+        const expected = fromInts(world.ints, i * INTS);
+        if (got === undefined || !same(got, expected)) throw mismatch(system, `ghost ${i + 1}`, expected, got);
+      }
+    },
+  };
+}
+
+/** The values a receiver must hold for the integers at `o`: mm → m, smallest-three codes → quaternion. */
+function fromInts(ints: Int32Array, o: number): GhostValues {
+  return {
+    position: { x: ints[o]! / QUANTIZE, y: ints[o + 1]! / QUANTIZE, z: ints[o + 2]! / QUANTIZE },
+    rotation: quatFromCodes(ints, o + 3),
+    velocity: { x: ints[o + 7]! / QUANTIZE, y: ints[o + 8]! / QUANTIZE, z: ints[o + 9]! / QUANTIZE },
+  };
+}
+
+function same(a: GhostValues, b: GhostValues): boolean {
+  return (
+    a.position.x === b.position.x && a.position.y === b.position.y && a.position.z === b.position.z &&
+    a.rotation.x === b.rotation.x && a.rotation.y === b.rotation.y && a.rotation.z === b.rotation.z && a.rotation.w === b.rotation.w &&
+    a.velocity.x === b.velocity.x && a.velocity.y === b.velocity.y && a.velocity.z === b.velocity.z
+  );
+}

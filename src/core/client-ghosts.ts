@@ -1,0 +1,218 @@
+// The client's ghost host: decodes snapshots into a World, keeps each ghost's
+// ConfirmedHistory (authoritative samples by tick), runs the interpolation
+// timeline, and writes what remote ghosts should show into their components.
+// Lifecycle events (spawn, update, despawn) are raised here.
+
+import { Emitter } from './emitter.ts';
+import { HistoryBuffer } from './history.ts';
+import { InterpolationTimeline, sampleValues } from './interpolation/index.ts';
+import type { Protocol } from './protocol.ts';
+import type { Schema, SchemaCodec, Values } from './schema.ts';
+import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
+import { tickDiff, type Tick } from './tick.ts';
+import { SystemRunner, type SystemDef } from './system.ts';
+import { World, type Ghost } from './world.ts';
+
+export type GhostEvents<P extends Protocol> = {
+  /** A ghost appeared (from a snapshot). React components key on `ghost.handle`. */
+  spawn: (ghost: Ghost<P>) => void;
+  /** New confirmed state for a ghost arrived (high rate: once per ghost per snapshot). */
+  update: (ghost: Ghost<P>, tick: Tick) => void;
+  /** A ghost was destroyed on the server, left relevance, or was not resynced after a resume. */
+  despawn: (ghost: Ghost<P>) => void;
+};
+
+export interface ClientGhostOptions {
+  /** Ticks of confirmed history kept per ghost (default 64). */
+  historyTicks?: number;
+  /** A ghost absent from snapshots for this long is marked `stale` (default 2,000 ms). */
+  staleAfterMs?: number;
+  /** Most ticks the timeline extrapolates past the newest snapshot (default 20). */
+  maxExtrapolationTicks?: number;
+}
+
+/** Per-ghost client state beside the Ghost itself. */
+export interface GhostRecord {
+  readonly ghost: Ghost;
+  readonly codec: SchemaCodec<Schema>;
+  readonly history: HistoryBuffer<Values<Schema>>;
+  /** Newest tick with authoritative state for this ghost (partial snapshots: each ghost has its own). */
+  confirmedTick: Tick;
+  /** No confirmed state for `staleAfterMs`: shown frozen, flagged for the app. */
+  stale: boolean;
+}
+
+export class ClientGhosts<P extends Protocol> {
+  readonly world: World<P>;
+  readonly events: Emitter<GhostEvents<P>>;
+  readonly timeline: InterpolationTimeline;
+  private readonly records = new Map<number, GhostRecord>();
+  private readonly pool = new Map<number, Values<Schema>[]>(); // typeId → free value objects
+  private decoder: SnapshotDecoder | undefined;
+  /** Ghosts kept across a resume until the server re-sends them (same handle) or the deadline passes. */
+  private limbo = new Map<number, GhostRecord>();
+  private limboDeadline = 0;
+  private readonly historyTicks: number;
+  private readonly staleAfterTicks: number;
+  private readonly maxExtrapolationTicks: number;
+  /** Snapshots rejected as malformed (dropped, not acked). */
+  rejectedSnapshots = 0;
+  private readonly runner: SystemRunner<P>;
+  /** World seed for ctx.rng (from the Welcome). */
+  seed = 0;
+  private nextLocalId = 0x8000_0000;
+
+  constructor(
+    private readonly protocol: P,
+    options: ClientGhostOptions = {},
+    onListenerError: (e: unknown) => void = () => {},
+    systems: readonly SystemDef<P>[] = [],
+  ) {
+    this.world = new World(protocol, { isServer: false });
+    const seedOf = (): number => this.seed;
+    this.runner = new SystemRunner(this.world, systems, {
+      get seed() {
+        return seedOf();
+      },
+      input: () => undefined,
+      // Client-side ids (predicted spawns) have the top bit set so they never collide with server ids.
+      allocateId: () => (this.nextLocalId = ((this.nextLocalId + 1) >>> 0) | 0x8000_0000),
+    });
+    this.events = new Emitter(onListenerError);
+    this.historyTicks = options.historyTicks ?? 64;
+    this.staleAfterTicks = Math.ceil(((options.staleAfterMs ?? 2000) / 1000) * protocol.tickRate);
+    this.maxExtrapolationTicks = options.maxExtrapolationTicks ?? 20;
+    this.timeline = new InterpolationTimeline({ tickRate: protocol.tickRate, snapshotRate: protocol.snapshotRate, maxExtrapolationTicks: this.maxExtrapolationTicks });
+  }
+
+  /** The client side of a ghost: confirmed history, confirmed tick, staleness. */
+  record(ghost: Ghost<P> | number): GhostRecord | undefined {
+    return this.records.get(typeof ghost === 'number' ? ghost : ghost.id);
+  }
+
+  get ackTick(): Tick {
+    return this.decoder?.ackTick ?? 0;
+  }
+
+  get ackMask(): number {
+    return this.decoder?.ackMask ?? 0;
+  }
+
+  /**
+   * Handshake done. A fresh session starts from an empty world; a resumed one keeps
+   * its ghosts in limbo until the server re-sends them (kept, same handle) or `resyncMs` passes.
+   */
+  begin(networkId: number, resumed: boolean, nowMs: number, seed: number, resyncMs = 3000): void {
+    this.world.localNetworkId = networkId;
+    this.seed = seed;
+    this.decoder = new SnapshotDecoder(this.protocol, networkId);
+    this.timeline.reset();
+    if (!resumed) {
+      this.clear();
+      return;
+    }
+    for (const [id, rec] of this.records) this.limbo.set(id, rec);
+    this.limboDeadline = nowMs + resyncMs;
+  }
+
+  /** Forget everything (a new session that did not resume). Despawn events fire for every ghost. */
+  clear(): void {
+    for (const rec of [...this.records.values()]) this.remove(rec);
+    this.limbo.clear();
+  }
+
+  /** Decode and apply one snapshot; null when it is a duplicate or older than the newest (dropped). Throws WireError (state untouched) when it is malformed. */
+  applySnapshot(data: Uint8Array, nowMs: number): DecodedSnapshot | null {
+    if (!this.decoder) return null;
+    const snap = this.decoder.decode(data);
+    if (!snap) return null;
+    const tick = snap.tick;
+    for (const id of snap.despawns) {
+      const rec = this.records.get(id);
+      if (rec) this.remove(rec);
+    }
+    for (const s of snap.spawns) {
+      let rec = this.records.get(s.id);
+      if (rec && (rec.ghost.typeId !== s.typeId || rec.ghost.owner !== s.owner)) {
+        this.remove(rec);
+        rec = undefined;
+      }
+      if (rec) this.limbo.delete(s.id);
+      else {
+        rec = this.add(s.id, s.typeId, s.owner, tick);
+        // Show the spawn state at once, never the schema defaults.
+        rec.codec.copy(s.values as Values<Schema>, rec.ghost.components as Values<Schema>, true);
+      }
+      this.confirm(rec, tick, s.values);
+    }
+    for (const u of snap.updates) {
+      const rec = this.records.get(u.id);
+      if (rec) this.confirm(rec, tick, u.values);
+    }
+    this.timeline.onSnapshot(tick, nowMs);
+    return snap;
+  }
+
+  /** Advance the interpolation timeline and write what each remote ghost shows into its components. */
+  frame(nowMs: number): void {
+    if (this.limbo.size > 0 && nowMs >= this.limboDeadline) {
+      for (const rec of [...this.limbo.values()]) this.remove(rec);
+      this.limbo.clear();
+    }
+    const timeline = this.timeline.update(nowMs);
+    const newest = timeline.newestSnapshotTick;
+    for (const rec of this.records.values()) {
+      if (newest !== undefined) rec.stale = tickDiff(newest, rec.confirmedTick) > this.staleAfterTicks;
+      const ghost = rec.ghost;
+      if (ghost.mode === 'interpolated') {
+        sampleValues(rec.codec, rec.history, timeline.tick, timeline.fraction, ghost.components as Values<Schema>, this.maxExtrapolationTicks);
+      } else {
+        // Predicted ghosts are driven by prediction; until it runs, show the newest confirmed state.
+        const latest = rec.history.get(rec.confirmedTick);
+        if (latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
+      }
+    }
+    this.runner.run('presentation', timeline.tick);
+  }
+
+  private add(id: number, typeId: number, owner: number, tick: Tick): GhostRecord {
+    const entry = this.protocol.ghostList[typeId]!;
+    const ghost = this.world.add(entry.name as never, id, owner, tick) as unknown as Ghost;
+    const pool = this.poolFor(typeId);
+    const rec: GhostRecord = {
+      ghost,
+      codec: entry.codec,
+      history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
+      confirmedTick: tick,
+      stale: false,
+    };
+    this.records.set(id, rec);
+    this.events.emit('spawn', ghost as unknown as Ghost<P>);
+    return rec;
+  }
+
+  private confirm(rec: GhostRecord, tick: Tick, values: Record<string, unknown>): void {
+    const pool = this.poolFor(rec.ghost.typeId);
+    const slot = rec.history.get(tick) ?? pool.pop() ?? rec.codec.defaults();
+    rec.codec.copy(values as Values<Schema>, slot);
+    rec.history.set(tick, slot);
+    if (tickDiff(tick, rec.confirmedTick) >= 0) rec.confirmedTick = tick;
+    rec.stale = false;
+    this.events.emit('update', rec.ghost as unknown as Ghost<P>, tick);
+  }
+
+  private remove(rec: GhostRecord): void {
+    if (this.records.get(rec.ghost.id) !== rec) return;
+    this.records.delete(rec.ghost.id);
+    this.limbo.delete(rec.ghost.id);
+    this.world.remove(rec.ghost.id);
+    rec.history.clear();
+    this.events.emit('despawn', rec.ghost as unknown as Ghost<P>);
+  }
+
+  private poolFor(typeId: number): Values<Schema>[] {
+    let pool = this.pool.get(typeId);
+    if (!pool) this.pool.set(typeId, (pool = []));
+    return pool;
+  }
+}

@@ -1,0 +1,175 @@
+// The server's ghost host: the authoritative World, the systems that simulate it
+// each tick, and per-connection snapshots (relevancy → priority/budget → delta
+// against acked baselines). NetServer owns one and calls it from its tick.
+
+import type { Connection } from './connection.ts';
+import type { Protocol } from './protocol.ts';
+import { SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from './snapshot/index.ts';
+import { SystemRunner, type SystemDef } from './system.ts';
+import type { Tick } from './tick.ts';
+import { World, type Ghost, type GhostNames, type GhostValues } from './world.ts';
+
+/** Decides whether `connection` receives `ghost` (e.g. a radius). Owned ghosts are always relevant to their owner. */
+export type Relevancy<P extends Protocol> = (connection: Connection, ghost: Ghost<P>) => boolean;
+
+export interface ServerGhostOptions<P extends Protocol> {
+  systems?: readonly SystemDef<P>[];
+  /** World seed for `ctx.rng`; clients must use the same (it travels in the Welcome). */
+  seed: number;
+  /** Snapshot byte budget per connection (default 1200). */
+  snapshotBudgetBytes?: number;
+  relevancy?: Relevancy<P>;
+  /** Importance of a ghost in the priority accumulator (default 1). */
+  importance?: (ghost: Ghost<P>) => number;
+}
+
+interface Peer {
+  state: ConnectionSnapshotState;
+  /** Reused per snapshot: the ghosts relevant to this connection. */
+  readonly relevant: SnapshotGhost[];
+}
+
+/** A Ghost seen through the encoder's eyes (no copy: `values` is the live components object). */
+class GhostView implements SnapshotGhost {
+  constructor(
+    readonly ghost: Ghost,
+    public importance: number,
+  ) {}
+  get id(): number {
+    return this.ghost.id;
+  }
+  get typeId(): number {
+    return this.ghost.typeId;
+  }
+  get owner(): number {
+    return this.ghost.owner;
+  }
+  get values(): Record<string, unknown> {
+    return this.ghost.components as Record<string, unknown>;
+  }
+}
+
+export class ServerGhosts<P extends Protocol> {
+  readonly world: World<P>;
+  private readonly runner: SystemRunner<P>;
+  private readonly encoder: SnapshotEncoder;
+  private readonly peers = new Map<Connection, Peer>();
+  private readonly views = new Map<number, GhostView>();
+  private nextId = 1;
+  private snapshotPhase = 0;
+  /** The last input of each connection, replicated to other clients when the protocol asks for it. Filled by the input stage. */
+  readonly lastInputs = new Map<number, Record<string, unknown>>();
+  private readonly inputList: { networkId: number; values: Record<string, unknown> }[] = [];
+  currentTick: Tick = 0;
+
+  constructor(
+    private readonly protocol: P,
+    private readonly options: ServerGhostOptions<P>,
+    input: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined,
+  ) {
+    this.world = new World(protocol, { isServer: true });
+    this.encoder = new SnapshotEncoder(protocol, { budgetBytes: options.snapshotBudgetBytes ?? 1200 });
+    this.runner = new SystemRunner(this.world, options.systems ?? [], {
+      seed: options.seed,
+      input: input as never,
+      allocateId: () => this.allocateId(),
+      onSpawn: (g) => this.track(g),
+      onDespawn: (g) => this.untrack(g),
+    });
+  }
+
+  private allocateId(): number {
+    const id = this.nextId;
+    this.nextId = (this.nextId + 1) >>> 0 || 1;
+    return id;
+  }
+
+  private track(ghost: Ghost<P>): void {
+    this.views.set(ghost.id, new GhostView(ghost as unknown as Ghost, 1));
+  }
+
+  private untrack(ghost: Ghost<P>): void {
+    this.views.delete(ghost.id);
+    this.encoder.forget(ghost.id);
+  }
+
+  /** Spawn a ghost outside systems (e.g. a player's character when it joins). */
+  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options: { owner?: number } = {}): Ghost<P, K> {
+    const ghost = this.world.add(type, this.allocateId(), options.owner ?? 0, this.currentTick, init);
+    this.track(ghost as unknown as Ghost<P>);
+    return ghost;
+  }
+
+  /** Destroy a ghost outside systems. */
+  despawn(ghost: Ghost<P>): void {
+    if (!ghost.alive || this.world.get(ghost.id) !== ghost) return;
+    this.world.remove(ghost.id);
+    this.untrack(ghost);
+  }
+
+  /** Destroy every ghost owned by `networkId` (NFE's LinkedEntityGroup rule when a connection leaves for good). */
+  destroyOwnedBy(networkId: number): number {
+    const owned: Ghost<P>[] = [];
+    for (const g of this.world.all()) if (g.owner === networkId) owned.push(g);
+    for (const g of owned) this.despawn(g);
+    return owned.length;
+  }
+
+  /** Run the server stage (shared + server systems) for `tick`. */
+  simulate(tick: Tick): void {
+    this.currentTick = tick;
+    this.runner.run('server', tick);
+  }
+
+  /** Start (or restart, after a resume) snapshots for a connection: fresh baselines, everything re-sent. */
+  attach(connection: Connection): void {
+    this.peers.set(connection, { state: this.encoder.createConnectionState(connection.networkId), relevant: [] });
+  }
+
+  detach(connection: Connection): void {
+    this.peers.delete(connection);
+    this.lastInputs.delete(connection.networkId);
+  }
+
+  /** True on ticks when snapshots go out (`snapshotRate` per second, spread evenly over ticks). */
+  isSnapshotTick(): boolean {
+    this.snapshotPhase += this.protocol.snapshotRate;
+    if (this.snapshotPhase + 1e-9 < this.protocol.tickRate) return false;
+    this.snapshotPhase -= this.protocol.tickRate;
+    return true;
+  }
+
+  beginSnapshots(tick: Tick): void {
+    this.encoder.beginTick(tick);
+    const list = this.inputList;
+    list.length = 0;
+    if (this.protocol.replicateInputs) for (const [networkId, values] of this.lastInputs) list.push({ networkId, values });
+  }
+
+  /** Encode this tick's snapshot for one connection (a view, valid until the next encode). */
+  snapshotFor(connection: Connection, tick: Tick): Uint8Array | undefined {
+    const peer = this.peers.get(connection);
+    if (!peer) return undefined;
+    const relevant = peer.relevant;
+    relevant.length = 0;
+    const relevancy = this.options.relevancy;
+    const importance = this.options.importance;
+    for (const ghost of this.world.all()) {
+      if (relevancy && ghost.owner !== connection.networkId && !relevancy(connection, ghost)) continue;
+      const view = this.views.get(ghost.id);
+      if (!view) continue;
+      if (importance) view.importance = importance(ghost);
+      relevant.push(view);
+    }
+    const networkId = connection.networkId;
+    return this.encoder.encode(peer.state, tick, relevant, {
+      predicted: (g) => g.owner === networkId,
+      inputs: this.inputList,
+    });
+  }
+
+  ack(connection: Connection, tick: Tick, mask: number): void {
+    const peer = this.peers.get(connection);
+    if (peer) this.encoder.ack(peer.state, tick, mask);
+  }
+}

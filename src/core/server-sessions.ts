@@ -1,0 +1,171 @@
+// Connection bookkeeping for the server engine: peers awaiting Hello, the
+// handshake (protocol hash, networkId, resume of a suspended connection), the
+// join decision, suspension on a dropped link, lingering closes and timeouts.
+
+import type { BitReader } from './bits.ts';
+import { Connection } from './connection.ts';
+import type { Logger } from './emitter.ts';
+import { IdAllocator } from './ids.ts';
+import { readHello, type MessageEncoder } from './messages.ts';
+import type { JoinPayload, Protocol } from './protocol.ts';
+import type { Rng } from './rng.ts';
+import type { PeerId, ServerTransport } from './transport.ts';
+import { MessageKind, WIRE_VERSION } from './wire.ts';
+
+/** What `onJoin` returns: accept (`true`/undefined) or refuse (`false` or `{ reject: reason }`). May be a Promise. */
+export type JoinDecision = boolean | undefined | void | { reject: string };
+
+export const LINGER_MS = 500;
+
+export interface SessionHooks<P extends Protocol> {
+  /** A new connection completed the handshake (or an old one resumed, `resumed` true). */
+  opened(connection: Connection<JoinPayload<P>>, resumed: boolean): void;
+  /** The link of an open connection dropped unexpectedly: it is now suspended. */
+  suspended(connection: Connection<JoinPayload<P>>, reason: string): void;
+  /** The connection is gone for good. */
+  closed(connection: Connection<JoinPayload<P>>, reason: string): void;
+  sendWelcome(connection: Connection<JoinPayload<P>>, resumed: boolean): void;
+}
+
+export interface SessionOptions {
+  maxConnections: number;
+  resumeGraceMs: number;
+  handshakeTimeoutMs: number;
+  idQuarantineMs: number;
+}
+
+export class Sessions<P extends Protocol> {
+  /** Live (connected, in game or suspended) connections by networkId. */
+  readonly connections = new Map<number, Connection<JoinPayload<P>>>();
+  readonly byPeer = new Map<PeerId, Connection<JoinPayload<P>>>();
+  private readonly pending = new Map<PeerId, number>(); // peer → server time it connected
+  private readonly refused = new Map<PeerId, number>(); // peer → drop at (ms)
+  private readonly ids: IdAllocator;
+
+  constructor(
+    private readonly protocol: P,
+    private readonly transport: ServerTransport,
+    private readonly encoder: MessageEncoder,
+    private readonly rng: Rng,
+    private readonly options: SessionOptions,
+    private readonly hooks: SessionHooks<P>,
+    private readonly log: Logger,
+  ) {
+    this.ids = new IdAllocator(options.resumeGraceMs + options.idQuarantineMs);
+  }
+
+  get pendingPeers(): number {
+    return this.pending.size;
+  }
+
+  peerConnected(peer: PeerId, now: number): void {
+    this.pending.set(peer, now);
+  }
+
+  isPending(peer: PeerId): boolean {
+    return this.pending.has(peer);
+  }
+
+  /** A Hello from a pending peer (reader positioned after the kind byte). */
+  hello(peer: PeerId, r: BitReader, now: number): void {
+    if (!this.pending.has(peer)) return;
+    const hello = readHello(r);
+    if (hello.wireVersion !== WIRE_VERSION || hello.protocolHash !== this.protocol.hash) {
+      this.refuse(peer, `react-netcode: protocol mismatch (client ${hello.protocolHash.toString(16)} v${hello.wireVersion}, server ${this.protocol.hash.toString(16)} v${WIRE_VERSION}); client and server must be built from the same defineProtocol.`, now);
+      return;
+    }
+    const old = hello.resumeId !== 0 ? this.connections.get(hello.resumeId) : undefined;
+    if (old && old.state === 'suspended' && old.resumeToken === hello.resumeToken) {
+      this.pending.delete(peer);
+      old.peer = peer;
+      old.state = old.resumeState;
+      this.byPeer.set(peer, old);
+      this.hooks.sendWelcome(old, true);
+      this.hooks.opened(old, true);
+      return;
+    }
+    if (this.connections.size >= this.options.maxConnections) return this.refuse(peer, 'server full', now);
+    const networkId = this.ids.allocate(now);
+    if (networkId === undefined) return this.refuse(peer, 'server full (no free networkId)', now);
+    this.pending.delete(peer);
+    const connection = new Connection<JoinPayload<P>>(networkId, peer, this.rng.nextUint32() || 1);
+    this.connections.set(networkId, connection);
+    this.byPeer.set(peer, connection);
+    this.hooks.sendWelcome(connection, false);
+    this.hooks.opened(connection, false);
+  }
+
+  /** The transport lost `peer`. */
+  peerDisconnected(peer: PeerId, reason: string, now: number): void {
+    this.pending.delete(peer);
+    this.refused.delete(peer);
+    const connection = this.byPeer.get(peer);
+    if (!connection) return;
+    this.byPeer.delete(peer);
+    if (connection.state === 'closed' || this.options.resumeGraceMs <= 0) {
+      connection.state = 'closed';
+      this.finish(connection, connection.closeReason ?? reason, now);
+      return;
+    }
+    connection.resumeState = connection.state === 'in-game' ? 'in-game' : 'connected';
+    connection.state = 'suspended';
+    connection.suspendedAt = now;
+    this.hooks.suspended(connection, reason);
+  }
+
+  /** Close on purpose. `notify`: tell the client why first and drop the link after a linger. */
+  close(connection: Connection<JoinPayload<P>>, reason: string, notify: boolean, now: number): void {
+    if (connection.state === 'closed') return;
+    const wasSuspended = connection.state === 'suspended';
+    connection.state = 'closed';
+    connection.closeReason = reason;
+    if (wasSuspended) {
+      this.finish(connection, reason, now);
+      return;
+    }
+    if (notify) {
+      this.transport.send(connection.peer, this.encoder.reason(MessageKind.Close, reason), 'reliable');
+      connection.lingerUntil = now + LINGER_MS;
+    } else this.transport.disconnect(connection.peer, reason);
+  }
+
+  refuse(peer: PeerId, reason: string, now: number): void {
+    this.pending.delete(peer);
+    this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
+    this.refused.set(peer, now + LINGER_MS);
+  }
+
+  /** Timeouts: silent peers, refused and lingering links, suspended connections past their grace. */
+  expire(now: number): void {
+    for (const [peer, since] of this.pending) {
+      if (now - since >= this.options.handshakeTimeoutMs) {
+        this.pending.delete(peer);
+        this.transport.disconnect(peer, 'handshake timed out');
+      }
+    }
+    for (const [peer, until] of this.refused) {
+      if (now >= until) {
+        this.refused.delete(peer);
+        this.transport.disconnect(peer, 'refused');
+      }
+    }
+    for (const connection of this.connections.values()) {
+      if (connection.state === 'closed' && connection.lingerUntil > 0 && now >= connection.lingerUntil) {
+        connection.lingerUntil = 0;
+        this.transport.disconnect(connection.peer, connection.closeReason ?? 'closed');
+      } else if (connection.state === 'suspended' && now - connection.suspendedAt >= this.options.resumeGraceMs) {
+        connection.state = 'closed';
+        connection.closeReason = 'connection lost (not resumed in time)';
+        this.finish(connection, connection.closeReason, now);
+      }
+    }
+  }
+
+  private finish(connection: Connection<JoinPayload<P>>, reason: string, now: number): void {
+    if (!this.connections.delete(connection.networkId)) return;
+    this.ids.release(connection.networkId, now);
+    connection.lingerUntil = 0;
+    this.hooks.closed(connection, reason);
+    this.log('debug', `react-netcode: connection ${connection.networkId} closed: ${reason}`);
+  }
+}

@@ -1,0 +1,280 @@
+// Client side of snapshots: check the CRC, parse every record into scratch rows
+// against the baselines it names (delta.ts), and only when the whole message is
+// valid commit it — despawns, spawns, ring entries, values — and advance the ack.
+// A bad message throws WireError and changes nothing.
+
+import { BitReader } from '../bits.ts';
+import { WireError } from '../errors.ts';
+import type { Protocol } from '../protocol.ts';
+import { isNewer, type Tick } from '../tick.ts';
+import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
+import { ClientGhost } from './client-ghost.ts';
+import { crc16, readCode } from './codes.ts';
+import { emptyBaselines, readBody } from './delta.ts';
+import { shiftAckMask } from './format.ts';
+import { compileLayouts, materialize, type TypeLayout } from './layout.ts';
+import { ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './parse-scratch.ts';
+
+export interface DecodedSpawn {
+  id: number;
+  typeId: number;
+  owner: number;
+  values: Record<string, unknown>;
+}
+
+export interface DecodedUpdate {
+  id: number;
+  values: Record<string, unknown>;
+}
+
+export interface DecodedInput {
+  networkId: number;
+  values: Record<string, unknown>;
+}
+
+/**
+ * One decoded snapshot. Only the ghosts listed were in it: the others are untouched.
+ * `values` objects belong to the decoder (one per ghost, overwritten by later snapshots);
+ * this object and its arrays are reused by the next `decode`.
+ */
+export interface DecodedSnapshot {
+  tick: Tick;
+  /** New ghosts (a spawn of an id the client already has, same type and owner, is an update). */
+  spawns: DecodedSpawn[];
+  updates: DecodedUpdate[];
+  /** Ids of ghosts removed (only ones the client had). */
+  despawns: number[];
+  inputs: DecodedInput[];
+}
+
+function corrupt(what: string, pos: number): WireError {
+  return new WireError('wire/bad-value', `react-netcode: snapshot ${what} at bit ${pos}; the snapshot is corrupt or the server state is out of sync — drop it (after a reconnect, reset() the decoder and give the server a new connection state).`);
+}
+
+export class SnapshotDecoder {
+  private readonly layouts: readonly TypeLayout[];
+  private readonly ghosts = new Map<number, ClientGhost>();
+  private readonly r = new BitReader();
+  private readonly s = new ParseScratch();
+  private readonly base = emptyBaselines();
+  private readonly out: DecodedSnapshot = { tick: 0, spawns: [], updates: [], despawns: [], inputs: [] };
+  private readonly spawnPool: DecodedSpawn[] = [];
+  private readonly updatePool: DecodedUpdate[] = [];
+  private inputs: DecodedInput[] = [];
+  private spareInputs: DecodedInput[] = [];
+  private newest: Tick = 0;
+  private mask = 0;
+  private has = false;
+
+  constructor(private readonly protocol: Protocol, private readonly localNetworkId: number) {
+    this.layouts = compileLayouts(protocol);
+  }
+
+  /** True once a snapshot was decoded: send no SnapshotAck before. */
+  get hasAck(): boolean {
+    return this.has;
+  }
+
+  /** Newest decoded snapshot tick. */
+  get ackTick(): Tick {
+    return this.newest;
+  }
+
+  /** Bit i set: snapshot tick ackTick − 1 − i was decoded too. */
+  get ackMask(): number {
+    return this.mask;
+  }
+
+  /** Number of ghosts the client has. */
+  get ghostCount(): number {
+    return this.ghosts.size;
+  }
+
+  /** Forget every ghost and ack (reconnect): the server must start a new connection state too. */
+  reset(): void {
+    this.ghosts.clear();
+    this.has = false;
+    this.newest = 0;
+    this.mask = 0;
+  }
+
+  /**
+   * Decode a Snapshot message (from its kind byte). Returns null for a duplicate or a
+   * snapshot older than the newest decoded one (dropped, not acked). Throws WireError,
+   * changing nothing, on a malformed or truncated message.
+   */
+  decode(data: Uint8Array): DecodedSnapshot | null {
+    if (data.byteLength < SNAPSHOT_PREFIX_BYTES + 5) throw new WireError('wire/end-of-data', `react-netcode: snapshot of ${data.byteLength} bytes is truncated; drop it.`);
+    if (data[0] !== MessageKind.Snapshot) throw new WireError('wire/unknown-message', `react-netcode: message kind ${data[0]} is not a Snapshot (${MessageKind.Snapshot}); route it by its first byte.`);
+    if (crc16(data, SNAPSHOT_PREFIX_BYTES, data.byteLength) !== (data[1]! | (data[2]! << 8))) throw corrupt('checksum mismatch (truncated or damaged)', 8);
+    const r = this.r.reset(data);
+    r.readBits(24);
+    const tick = r.readBits(32);
+    if (this.has && !isNewer(tick, this.newest)) return null;
+    this.parse(tick);
+    this.commit(tick);
+    return this.out;
+  }
+
+  private parse(tick: Tick): void {
+    const r = this.r;
+    const s = this.s;
+    const nd = readCode(r);
+    if (nd > r.remainingBits) throw corrupt(`despawn count ${nd} is too large`, r.bitPosition);
+    s.reserveDespawns(nd);
+    for (let j = 0, prev = -1; j < nd; j++) {
+      const id = prev + 1 + readCode(r);
+      if (id > 0xffff_ffff) throw corrupt('despawn id above 2^32-1', r.bitPosition);
+      s.despawn[j] = prev = id;
+    }
+    s.nd = nd;
+    const nr = readCode(r);
+    if (nr * 4 > r.remainingBits) throw corrupt(`record count ${nr} is too large`, r.bitPosition);
+    s.reserveRecords(nr);
+    s.used = 0;
+    s.usedStrs = 0;
+    let prev = -1;
+    let p0 = -1;
+    let p1 = 0;
+    for (let k = 0; k < nr; k++) {
+      const pos = r.bitPosition;
+      const id = prev + 1 + readCode(r);
+      if (id > 0xffff_ffff) throw corrupt('ghost id above 2^32-1', pos);
+      prev = id;
+      let g = this.ghosts.get(id);
+      if (g !== undefined && s.isDespawned(id)) g = undefined;
+      const base = this.base;
+      let layout: TypeLayout;
+      let view;
+      if (r.readBits(1) === 1) {
+        const typeId = readCode(r);
+        const owner = readCode(r);
+        const l = this.layouts[typeId];
+        if (l === undefined) throw corrupt(`ghost type ${typeId} is unknown`, pos);
+        layout = l;
+        view = layout.views[owner === this.localNetworkId ? 0 : 1];
+        s.kind[k] = g === undefined ? R_NEW : g.layout === layout && g.owner === owner ? R_RESPAWN : R_REPLACE;
+        s.type[k] = typeId;
+        s.owner[k] = owner;
+        base.b0 = layout.defaultRow;
+        base.b0o = 0;
+        base.b0s = layout.defaultStrings;
+        base.b0so = 0;
+        base.b1 = null;
+      } else {
+        if (g === undefined) throw corrupt(`update of ghost ${id}, which the client does not have`, pos);
+        layout = g.layout;
+        view = g.view;
+        s.kind[k] = R_UPDATE;
+        if (r.readBits(1) === 1) {
+          if (p0 < 0) throw corrupt('first update record reuses missing baselines', pos);
+        } else {
+          p0 = readCode(r);
+          p1 = p0 === 0 ? 0 : readCode(r);
+        }
+        this.baselines(g, tick, p0, p1, pos);
+      }
+      const off = s.allocRow(layout.slotCount);
+      const so = s.allocStrs(layout.stringCount);
+      s.id[k] = id;
+      s.ghost[k] = g;
+      s.off[k] = off;
+      s.so[k] = so;
+      readBody(r, view, layout.slotCount, layout.stringCount, s.rows, off, s.strs, so, base);
+    }
+    s.nr = nr;
+    this.parseInputs();
+    r.expectEnd();
+  }
+
+  /** Point `base` at the rows the record names: received at tick − age0 and (prediction) age1 before that. */
+  private baselines(g: ClientGhost, tick: Tick, age0: number, age1: number, pos: number): void {
+    const base = this.base;
+    const l = g.layout;
+    base.b1 = null;
+    if (age0 === 0) {
+      base.b0 = l.defaultRow;
+      base.b0o = 0;
+      base.b0s = l.defaultStrings;
+      base.b0so = 0;
+      return;
+    }
+    const t0 = (tick - age0) >>> 0;
+    const s0 = g.find(t0);
+    if (s0 < 0) throw corrupt(`baseline tick ${t0} of ghost ${g.id} is not one the client kept`, pos);
+    base.b0 = g.rows;
+    base.b0o = s0 * l.slotCount;
+    base.b0s = g.strs;
+    base.b0so = s0 * l.stringCount;
+    if (age1 === 0) return;
+    const s1 = g.find((t0 - age1) >>> 0);
+    if (s1 < 0) throw corrupt(`baseline tick ${(t0 - age1) >>> 0} of ghost ${g.id} is not one the client kept`, pos);
+    base.b1 = g.rows;
+    base.b1o = s1 * l.slotCount;
+    base.dt0 = age0;
+    base.dt1 = age1;
+  }
+
+  private parseInputs(): void {
+    const r = this.r;
+    const spare = this.spareInputs;
+    this.s.ni = 0;
+    if (r.readBits(1) === 0) return;
+    const n = readCode(r);
+    if (n > r.remainingBits) throw corrupt(`input count ${n} is too large`, r.bitPosition);
+    for (let i = 0; i < n; i++) {
+      const networkId = readCode(r);
+      const entry = (spare[i] ??= { networkId: 0, values: this.protocol.input.defaults() as Record<string, unknown> });
+      entry.networkId = networkId;
+      this.protocol.input.readInto(r, entry.values as never);
+    }
+    this.s.ni = n;
+  }
+
+  private commit(tick: Tick): void {
+    const s = this.s;
+    const out = this.out;
+    out.tick = tick;
+    out.spawns.length = 0;
+    out.updates.length = 0;
+    out.despawns.length = 0;
+    for (let j = 0; j < s.nd; j++) {
+      const id = s.despawn[j]!;
+      if (this.ghosts.delete(id)) out.despawns.push(id);
+    }
+    for (let k = 0; k < s.nr; k++) {
+      const id = s.id[k]!;
+      let g = s.ghost[k];
+      const kind = s.kind[k]!;
+      if (kind === R_REPLACE) {
+        this.ghosts.delete(id);
+        out.despawns.push(id);
+      }
+      if (kind === R_NEW || kind === R_REPLACE || g === undefined) {
+        g = new ClientGhost(id, this.layouts[s.type[k]!]!, s.owner[k]!, this.localNetworkId);
+        this.ghosts.set(id, g);
+        const e = (this.spawnPool[out.spawns.length] ??= { id: 0, typeId: 0, owner: 0, values: g.values });
+        e.id = id;
+        e.typeId = g.layout.typeId;
+        e.owner = g.owner;
+        e.values = g.values;
+        out.spawns.push(e);
+      } else {
+        const e = (this.updatePool[out.updates.length] ??= { id: 0, values: g.values });
+        e.id = id;
+        e.values = g.values;
+        out.updates.push(e);
+      }
+      const slot = g.append(tick, s.rows, s.off[k]!, s.strs, s.so[k]!);
+      materialize(g.view, g.rows, slot * g.layout.slotCount, g.strs, slot * g.layout.stringCount, g.values);
+    }
+    const inputs = this.spareInputs;
+    this.spareInputs = this.inputs;
+    this.inputs = inputs;
+    out.inputs.length = 0;
+    for (let i = 0; i < s.ni; i++) out.inputs.push(inputs[i]!);
+    this.mask = this.has ? shiftAckMask(this.mask, (tick - this.newest) | 0) : 0;
+    this.newest = tick;
+    this.has = true;
+  }
+}

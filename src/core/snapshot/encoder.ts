@@ -1,0 +1,203 @@
+// Server side of snapshots: per connection and tick, a message with the ghosts that
+// fit the byte budget by priority, each against the connection's newest acked
+// baselines (encode-core.ts). Connections in identical states share one encode
+// (connection.ts groups); bodies are shared across connections per tick.
+
+import type { Protocol } from '../protocol.ts';
+import { isNewer, type Tick } from '../tick.ts';
+import { DEFAULT_SNAPSHOT_BUDGET_BYTES, MIN_SNAPSHOT_BUDGET_BYTES } from '../wire.ts';
+import { ConnectionSnapshotState, Group } from './connection.ts';
+import { EncodeCore, usage } from './encode-core.ts';
+import { GhostStates } from './ghost-states.ts';
+import { compileLayouts } from './layout.ts';
+import { GhostStore } from './store.ts';
+
+/** One ghost offered to a connection this tick. `values` must be the same for every connection within a tick. */
+export interface SnapshotGhost {
+  readonly id: number;
+  readonly typeId: number;
+  /** Owner's networkId (0 = none). Immutable for the ghost's life, like typeId. */
+  readonly owner: number;
+  readonly values: Record<string, unknown>;
+  /** Priority weight (default 1, clamped to [1/256, 256]). */
+  readonly importance?: number;
+}
+
+export interface SnapshotInput {
+  readonly networkId: number;
+  readonly values: Record<string, unknown>;
+}
+
+export interface SnapshotEncoderOptions {
+  /** Most bytes per snapshot message (default 1200, at least 64). */
+  budgetBytes?: number;
+  /**
+   * An unchanged ghost whose current state the client has acked is re-sent only after
+   * this many ticks without a send (default: tickRate, i.e. about once a second), so its
+   * confirmed tick on the client never goes stale by more than that. It then costs ~4 bits.
+   */
+  refreshTicks?: number;
+}
+
+export interface SnapshotEncodeOptions {
+  /** Whether the recipient predicts the ghost: predicted ghosts are sent in every snapshot, first. */
+  predicted?: (g: SnapshotGhost) => boolean;
+  /** The last input of each player (a quarter of the budget at most; the rest wait). */
+  inputs?: readonly SnapshotInput[];
+}
+
+export class SnapshotEncoder {
+  readonly budgetBytes: number;
+  readonly refreshTicks: number;
+  private readonly store: GhostStore;
+  private readonly core: EncodeCore;
+  private tick: Tick = 0;
+  private hasTick = false;
+  /** New connections join this group until it first encodes (identical empty states). */
+  private nursery: Group | undefined;
+  private acks = new Int32Array(64);
+
+  constructor(protocol: Protocol, options: SnapshotEncoderOptions = {}) {
+    this.budgetBytes = options.budgetBytes ?? DEFAULT_SNAPSHOT_BUDGET_BYTES;
+    this.refreshTicks = options.refreshTicks ?? protocol.tickRate;
+    if (!Number.isInteger(this.budgetBytes) || this.budgetBytes < MIN_SNAPSHOT_BUDGET_BYTES) throw usage(`snapshot budgetBytes ${this.budgetBytes} is invalid; pass an integer >= ${MIN_SNAPSHOT_BUDGET_BYTES} (default ${DEFAULT_SNAPSHOT_BUDGET_BYTES}).`);
+    if (!Number.isInteger(this.refreshTicks) || this.refreshTicks < 1) throw usage(`snapshot refreshTicks ${this.refreshTicks} is invalid; pass an integer >= 1.`);
+    const layouts = compileLayouts(protocol);
+    this.store = new GhostStore(layouts);
+    this.core = new EncodeCore(protocol, layouts, this.store, this.budgetBytes, this.refreshTicks);
+  }
+
+  createConnectionState(networkId: number): ConnectionSnapshotState {
+    if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw usage(`networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
+    if (this.nursery === undefined || this.nursery.states.hasEncoded) this.nursery = new Group();
+    return new ConnectionSnapshotState(networkId, this.nursery);
+  }
+
+  /** The connection is gone: release what it held (destroyed ghosts it still knew are freed). */
+  disposeConnectionState(state: ConnectionSnapshotState): void {
+    if (state.disposed) return;
+    this.leave(state.group);
+    state.disposed = true;
+  }
+
+  /** Start server tick `tick` (clears the per-tick body cache). `encode` calls it when the tick changes. */
+  beginTick(tick: Tick): void {
+    this.tick = tick >>> 0;
+    this.hasTick = true;
+    this.core.cache.clear();
+    this.store.flushFree();
+  }
+
+  /** The ghost was destroyed: connections that have it get a despawn; its id may be reused afterwards. */
+  forget(ghostId: number): void {
+    const d = this.store.ids.get(ghostId >>> 0);
+    if (d >= 0 && ghostId === ghostId >>> 0) this.store.destroy(d);
+  }
+
+  /** Handle a SnapshotAck body: the client decoded `newestTick` and every tick − 1 − i whose mask bit i is set. Applied at the next encode. */
+  ack(state: ConnectionSnapshotState, newestTick: Tick, mask: number): void {
+    if (state.disposed) return;
+    const s = state.group.states;
+    const newest = newestTick >>> 0;
+    if (s.canAck(newest)) state.addPending(newest);
+    for (let i = 0; i < 32; i++) {
+      const t = (newest - 1 - i) >>> 0;
+      if ((mask >>> i) & 1 && s.canAck(t)) state.addPending(t);
+    }
+  }
+
+  /**
+   * Encode the Snapshot message for one connection (kind byte first). `ghosts` are the
+   * ghosts relevant to it this tick, sorted by id; one it had and no longer gets is
+   * despawned on that client (repeated until acked). At most one call per connection per
+   * tick, ticks increasing. Returns a view valid until the next encode.
+   * Connections given the same `ghosts` (and `inputs`, `predicted`) arrays at a tick
+   * may share one encode.
+   */
+  encode(state: ConnectionSnapshotState, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions = {}): Uint8Array {
+    tick = tick >>> 0;
+    if (state.disposed) throw usage('this ConnectionSnapshotState was disposed; create a new one for the connection.');
+    if (state.hasEncoded && !isNewer(tick, state.lastTick)) throw usage(`snapshot tick ${tick} is not after the connection's previous snapshot (${state.lastTick}); encode at most once per tick, ticks increasing.`);
+    if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
+    let g = state.group;
+    if (g.states.hasEncoded && g.hasMsg && g.tick === tick) {
+      // Another member encoded this tick: reuse its message, or a sibling's, or split off.
+      const shared = this.follow(state, g, ghosts, options) ?? this.followChild(state, g, ghosts, options);
+      if (shared !== undefined) return this.done(state, tick, shared);
+      const child = new Group();
+      g.pre!.copyInto(child.states);
+      child.states.shareSent(g.states, tick);
+      child.states.retain(this.store);
+      g.children.push(child);
+      this.move(state, child);
+      g = child;
+    } else if (g.states.hasEncoded && !isNewer(tick, g.states.lastTick)) {
+      // This member skipped ticks the group encoded: go on alone from the group's states.
+      const alone = new Group();
+      g.states.copyInto(alone.states);
+      alone.states.shareSent(g.states, -1);
+      alone.states.retain(this.store);
+      this.move(state, alone);
+      g = alone;
+    }
+    return this.done(state, tick, this.lead(state, g, tick, ghosts, options));
+  }
+
+  /** Encode for the whole group: apply this member's acks, encode, keep the message for the others. */
+  private lead(state: ConnectionSnapshotState, g: Group, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array {
+    const s = g.states;
+    if (g.members > 1 || g.pre !== undefined) s.copyInto((g.pre ??= new GhostStates()));
+    if (g.applied.length < state.pendingCount) g.applied = new Int32Array(state.pendingCount * 2);
+    g.appliedCount = state.effectiveAcks(g, false, g.applied);
+    for (let i = 0; i < g.appliedCount; i++) s.ackTick(this.store, g.applied[i]! >>> 0);
+    state.pendingCount = 0;
+    g.children.length = 0;
+    g.hasMsg = false;
+    g.tick = tick;
+    const msg = this.core.encode(s, state.networkId, g, tick, ghosts, options.predicted, options.inputs);
+    // Kept even for a lone member: siblings that split off at this tick may follow it.
+    g.keep(msg);
+    g.shareable = !g.isViewOwner(state.networkId);
+    g.ghosts = ghosts;
+    g.inputs = options.inputs;
+    g.predicted = options.predicted;
+    return msg;
+  }
+
+  /** The group's message for this member, when it may have it: same arguments, same acks, same view. */
+  private follow(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
+    if (!g.hasMsg || !g.shareable || g.ghosts !== ghosts || g.inputs !== options.inputs || g.predicted !== options.predicted || g.isViewOwner(state.networkId)) return undefined;
+    if (this.acks.length < state.pendingCount) this.acks = new Int32Array(state.pendingCount * 2);
+    const n = state.effectiveAcks(g, true, this.acks);
+    if (n !== g.appliedCount) return undefined;
+    for (let i = 0; i < n; i++) if (this.acks[i] !== g.applied[i]) return undefined;
+    state.pendingCount = 0;
+    this.move(state, g);
+    return g.view;
+  }
+
+  private followChild(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
+    for (const child of g.children) {
+      const msg = this.follow(state, child, ghosts, options);
+      if (msg !== undefined) return msg;
+    }
+    return undefined;
+  }
+
+  private move(state: ConnectionSnapshotState, to: Group): void {
+    if (state.group === to) return;
+    this.leave(state.group);
+    state.group = to;
+    to.members++;
+  }
+
+  private leave(g: Group): void {
+    if (--g.members === 0) g.states.release(this.store);
+  }
+
+  private done(state: ConnectionSnapshotState, tick: Tick, msg: Uint8Array): Uint8Array {
+    state.lastTick = tick;
+    state.hasEncoded = true;
+    return msg;
+  }
+}

@@ -1,0 +1,212 @@
+// What a connection's client has of every ghost, as the server tracks it: the
+// lifecycle (spawning → live → despawning), the two newest ACKED baselines, when
+// it was last sent, and what each recent snapshot carried (to apply its ack).
+// Connections in identical states share one GhostStates (see connection.ts).
+
+import { HistoryBuffer } from '../history.ts';
+import { isNewer, isNewerOrEqual, type Tick } from '../tick.ts';
+import type { GhostStore } from './store.ts';
+
+/** Ghost lifecycle per connection. */
+export const ST_NONE = 0, ST_SPAWNING = 1, ST_LIVE = 2, ST_DESPAWNING = 3;
+/** Record kinds in a sent snapshot (low 2 bits of an entry). */
+export const REC_SPAWN = 0, REC_UPDATE = 1, REC_DESPAWN = 2;
+/**
+ * Sent snapshots remembered for acks, in ticks. An ack for an older snapshot is
+ * ignored (the ghosts then keep older baselines): 128 ticks is 2 s at 60 Hz.
+ */
+export const ACK_WINDOW_TICKS = 128;
+const W = ACK_WINDOW_TICKS;
+
+/** What one sent snapshot carried: entries packed as dense << 9 | ringSlot << 2 | kind. Shared (refs) by cloned states. */
+export class SentSnapshot {
+  refs = 1;
+  n = 0;
+  entries = new Uint32Array(64);
+
+  push(d: number, slot: number, kind: number): void {
+    if (this.n === this.entries.length) {
+      const next = new Uint32Array(this.n * 2);
+      next.set(this.entries);
+      this.entries = next;
+    }
+    this.entries[this.n++] = ((d << 9) | (slot << 2) | kind) >>> 0;
+  }
+}
+
+function grown<A extends Int32Array | Int16Array | Uint8Array>(a: A, n: number, fill = 0): A {
+  const b = new (a.constructor as new (n: number) => A)(n);
+  if (fill !== 0) b.fill(fill);
+  b.set(a);
+  return b;
+}
+
+function copy<A extends Int32Array | Int16Array | Uint8Array>(from: A, to: A): A {
+  if (to.length < from.length) return from.slice() as A;
+  to.set(from);
+  return to;
+}
+
+export class GhostStates {
+  /** Per dense ghost index: ST_* state; tick it began (older acks do not apply to it). */
+  st = new Uint8Array(0);
+  since = new Int32Array(0);
+  /** Last tick a record was sent (valid when sentAny). */
+  lastSent = new Int32Array(0);
+  sentAny = new Uint8Array(0);
+  /** Newest acked baseline (tick, ring slot or -1) and the one before it. */
+  a0t = new Int32Array(0);
+  a0s = new Int16Array(0);
+  a1t = new Int32Array(0);
+  a1s = new Int16Array(0);
+  /** Encode stamp when last in the ghost list; position in `known`. */
+  seen = new Int32Array(0);
+  pos = new Int32Array(0);
+  /** Dense indices whose state is not NONE. */
+  known = new Int32Array(16);
+  knownCount = 0;
+  stamp = 0;
+  readonly sent = new HistoryBuffer<SentSnapshot>(W);
+  readonly pool: (SentSnapshot | undefined)[] = [];
+  /** Acked snapshot ticks, by tick % W. */
+  ackedTick = new Int32Array(W);
+  ackedOk = new Uint8Array(W);
+  lastTick: Tick = 0;
+  hasEncoded = false;
+
+  /** Grow the per-ghost arrays to the store's capacity. */
+  ensure(cap: number): void {
+    if (this.st.length >= cap) return;
+    this.st = grown(this.st, cap);
+    this.since = grown(this.since, cap);
+    this.lastSent = grown(this.lastSent, cap);
+    this.sentAny = grown(this.sentAny, cap);
+    this.a0t = grown(this.a0t, cap);
+    this.a0s = grown(this.a0s, cap, -1);
+    this.a1t = grown(this.a1t, cap);
+    this.a1s = grown(this.a1s, cap, -1);
+    this.seen = grown(this.seen, cap);
+    this.pos = grown(this.pos, cap);
+  }
+
+  /** Copy everything but the sent records into `to` (reusing its arrays). */
+  copyInto(to: GhostStates): void {
+    to.st = copy(this.st, to.st);
+    to.since = copy(this.since, to.since);
+    to.lastSent = copy(this.lastSent, to.lastSent);
+    to.sentAny = copy(this.sentAny, to.sentAny);
+    to.a0t = copy(this.a0t, to.a0t);
+    to.a0s = copy(this.a0s, to.a0s);
+    to.a1t = copy(this.a1t, to.a1t);
+    to.a1s = copy(this.a1s, to.a1s);
+    to.seen = copy(this.seen, to.seen);
+    to.pos = copy(this.pos, to.pos);
+    to.known = copy(this.known, to.known);
+    to.knownCount = this.knownCount;
+    to.stamp = this.stamp;
+    to.ackedTick.set(this.ackedTick);
+    to.ackedOk.set(this.ackedOk);
+    to.lastTick = this.lastTick;
+    to.hasEncoded = this.hasEncoded;
+  }
+
+  /** Share the sent records of `from` except the one at `skip` (refs counted). */
+  shareSent(from: GhostStates, skip: Tick): void {
+    from.sent.forEach((rec, t) => {
+      if (t === skip) return;
+      rec.refs++;
+      this.sent.set(t, rec);
+      this.pool[t % W] = rec;
+    });
+  }
+
+  isAcked(tick: Tick): boolean {
+    const i = tick % W;
+    return this.ackedOk[i] === 1 && this.ackedTick[i] === (tick | 0);
+  }
+
+  /** The record to fill for a snapshot at `tick` (pooled unless another state still shares it). */
+  record(tick: Tick): SentSnapshot {
+    const i = tick % W;
+    let rec = this.pool[i];
+    if (rec === undefined || rec.refs > 1) {
+      if (rec !== undefined) rec.refs--;
+      rec = this.pool[i] = new SentSnapshot();
+    }
+    rec.n = 0;
+    this.ackedOk[i] = 0;
+    return rec;
+  }
+
+  /** Enter SPAWNING at `tick` (new, or back after a despawn). */
+  spawn(store: GhostStore, d: number, tick: Tick): void {
+    if (this.st[d] === ST_NONE) {
+      if (this.knownCount === this.known.length) this.known = grown(this.known, this.known.length * 2);
+      this.pos[d] = this.knownCount;
+      this.known[this.knownCount++] = d;
+      store.refs[d]!++;
+    }
+    this.st[d] = ST_SPAWNING;
+    this.since[d] = tick | 0;
+    this.sentAny[d] = 0;
+    this.a0s[d] = -1;
+    this.a1s[d] = -1;
+  }
+
+  /** Back to NONE: forget the ghost. */
+  drop(store: GhostStore, d: number): void {
+    const i = this.pos[d]!;
+    const last = this.known[--this.knownCount]!;
+    this.known[i] = last;
+    this.pos[last] = i;
+    this.st[d] = ST_NONE;
+    store.unref(d);
+  }
+
+  /** True when the snapshot sent at `tick` is remembered and not acked yet. */
+  canAck(tick: Tick): boolean {
+    return this.sent.has(tick) && !this.isAcked(tick);
+  }
+
+  /** Apply the ack of the snapshot sent at `tick` (ignored when unknown or already applied). */
+  ackTick(store: GhostStore, tick: Tick): void {
+    const rec = this.sent.get(tick);
+    if (rec === undefined || this.isAcked(tick)) return;
+    this.ackedOk[tick % W] = 1;
+    this.ackedTick[tick % W] = tick | 0;
+    const t = tick | 0;
+    for (let i = 0; i < rec.n; i++) {
+      const e = rec.entries[i]!;
+      const d = e >>> 9;
+      const st = this.st[d]!;
+      if (st === ST_NONE || !isNewerOrEqual(tick, this.since[d]! >>> 0)) continue;
+      if ((e & 3) === REC_DESPAWN) {
+        if (st === ST_DESPAWNING) this.drop(store, d);
+        continue;
+      }
+      if (st === ST_DESPAWNING) continue;
+      const slot = (e >>> 2) & 0x7f;
+      this.st[d] = ST_LIVE;
+      if (this.a0s[d]! < 0 || isNewer(tick, this.a0t[d]! >>> 0)) {
+        this.a1t[d] = this.a0t[d]!;
+        this.a1s[d] = this.a0s[d]!;
+        this.a0t[d] = t;
+        this.a0s[d] = slot;
+      } else if (t !== this.a0t[d] && (this.a1s[d]! < 0 || isNewer(tick, this.a1t[d]! >>> 0))) {
+        this.a1t[d] = t;
+        this.a1s[d] = slot;
+      }
+    }
+  }
+
+  /** Take references on every known ghost (a fresh clone). */
+  retain(store: GhostStore): void {
+    for (let k = 0; k < this.knownCount; k++) store.refs[this.known[k]!]!++;
+  }
+
+  /** Release every known ghost (the last connection using these states is gone). */
+  release(store: GhostStore): void {
+    for (let k = 0; k < this.knownCount; k++) store.unref(this.known[k]!);
+    this.knownCount = 0;
+  }
+}

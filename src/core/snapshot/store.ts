@@ -1,0 +1,187 @@
+// Server-side ghost store of the snapshot encoder, shared by all connections: ghost
+// id → dense index; each ghost's current quantized row (once per tick); and a ring
+// of the last SNAPSHOT_GHOST_HISTORY rows it was SENT with (to anyone), which every
+// connection's baselines point into. Rows live in flat typed-array arenas.
+
+import { NetcodeError } from '../errors.ts';
+import { isNewer, type Tick } from '../tick.ts';
+import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
+import { compileQuantizer, type Quantizer } from './compiled.ts';
+import { IntMap } from './intmap.ts';
+import { quantizeInto, rowsEqual, type TypeLayout } from './layout.ts';
+
+const H = SNAPSHOT_GHOST_HISTORY;
+/** Dense indices fit 21 bits (sent-record packing in ghost-states.ts). */
+export const MAX_DENSE = 1 << 21;
+
+function grow<A extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: A, n: number): A {
+  const b = new (a.constructor as new (n: number) => A)(n);
+  b.set(a);
+  return b;
+}
+
+export class GhostStore {
+  cap = 0;
+  private used = 0;
+  readonly ids = new IntMap(256);
+  private readonly free: number[] = [];
+  /** Slots that may become free: freed at the next tick, so states cloned within a tick can still take them back. */
+  private readonly maybeFree: number[] = [];
+  private freed = new Uint8Array(0);
+  id = new Uint32Array(0);
+  typeId = new Int32Array(0);
+  owner = new Float64Array(0);
+  /** Connection states whose state for the ghost is not NONE. */
+  refs = new Int32Array(0);
+  destroyed = new Uint8Array(0);
+  /** Slots (and strings) per row: the most any ghost type needs. */
+  readonly stride: number;
+  readonly sstride: number;
+  /** Current rows at cur[d · stride], quantized at curTick; eqHead: equal to the newest sent row. */
+  cur = new Int32Array(0);
+  curStrs: string[] = [];
+  private curTick = new Int32Array(0);
+  private curOk = new Uint8Array(0);
+  private eqHead = new Uint8Array(0);
+  /** Sent rows at hist[(d · H + slot) · stride]; ring head, its tick, first tick of its run of equal rows. */
+  hist = new Int32Array(0);
+  histStrs: string[] = [];
+  private head = new Int32Array(0);
+  private headTick = new Int32Array(0);
+  private runStart = new Int32Array(0);
+  private entryTick = new Int32Array(0);
+  private entryOk = new Uint8Array(0);
+  private readonly quantizers: readonly Quantizer[];
+
+  constructor(readonly layouts: readonly TypeLayout[]) {
+    this.quantizers = layouts.map(compileQuantizer);
+    this.stride = Math.max(1, ...layouts.map((l) => l.slotCount));
+    this.sstride = Math.max(0, ...layouts.map((l) => l.stringCount));
+  }
+
+  private grow(min: number): void {
+    const cap = Math.max(64, this.cap * 2, min);
+    if (cap > MAX_DENSE) throw new NetcodeError('usage', `react-netcode: more than ${MAX_DENSE} ghosts in the snapshot encoder; forget() destroyed ghosts.`);
+    this.id = grow(this.id, cap);
+    this.typeId = grow(this.typeId, cap);
+    this.owner = grow(this.owner, cap);
+    this.refs = grow(this.refs, cap);
+    this.destroyed = grow(this.destroyed, cap);
+    this.freed = grow(this.freed, cap);
+    this.curTick = grow(this.curTick, cap);
+    this.curOk = grow(this.curOk, cap);
+    this.eqHead = grow(this.eqHead, cap);
+    this.head = grow(this.head, cap);
+    this.headTick = grow(this.headTick, cap);
+    this.runStart = grow(this.runStart, cap);
+    this.entryTick = grow(this.entryTick, cap * H);
+    this.entryOk = grow(this.entryOk, cap * H);
+    this.cur = grow(this.cur, cap * this.stride);
+    this.hist = grow(this.hist, cap * H * this.stride);
+    for (let i = this.curStrs.length; i < cap * this.sstride; i++) this.curStrs.push('');
+    for (let i = this.histStrs.length; i < cap * H * this.sstride; i++) this.histStrs.push('');
+    this.cap = cap;
+  }
+
+  /** Dense index for a new ghost `id`. */
+  alloc(id: number, typeId: number, owner: number): number {
+    let d = this.free.pop();
+    if (d === undefined) {
+      if (this.used >= this.cap) this.grow(this.used + 1);
+      d = this.used++;
+    }
+    this.ids.set(id, d);
+    this.id[d] = id;
+    this.typeId[d] = typeId;
+    this.owner[d] = owner;
+    this.refs[d] = 0;
+    this.destroyed[d] = 0;
+    this.freed[d] = 0;
+    this.curOk[d] = 0;
+    this.head[d] = H - 1;
+    this.entryOk.fill(0, d * H, d * H + H);
+    return d;
+  }
+
+  /** The ghost is gone from the game; its slot is freed once no connection state refers to it. */
+  destroy(d: number): void {
+    if (this.destroyed[d] === 1) return;
+    this.ids.delete(this.id[d]!);
+    this.destroyed[d] = 1;
+    this.curOk[d] = 0;
+    this.entryOk.fill(0, d * H, d * H + H);
+    if (this.refs[d] === 0) this.maybeFree.push(d);
+  }
+
+  /** One connection state no longer refers to the ghost. */
+  unref(d: number): void {
+    if (--this.refs[d]! === 0 && this.destroyed[d] === 1) this.maybeFree.push(d);
+  }
+
+  /** Start of a tick: slots of destroyed ghosts nobody refers to become reusable. */
+  flushFree(): void {
+    for (const d of this.maybeFree) {
+      if (this.refs[d] !== 0 || this.destroyed[d] !== 1 || this.freed[d] === 1) continue;
+      this.freed[d] = 1;
+      this.free.push(d);
+    }
+    this.maybeFree.length = 0;
+  }
+
+  /** Quantize the ghost's `values` for `tick` into its current row (once per tick). Throws WireError on a bad value. */
+  current(d: number, tick: Tick, values: Record<string, unknown>): void {
+    if (this.curOk[d] === 1 && this.curTick[d] === (tick | 0)) return;
+    const layout = this.layouts[this.typeId[d]!]!;
+    const co = d * this.stride;
+    const so = d * this.sstride;
+    this.curOk[d] = 0;
+    if (!this.quantizers[layout.typeId]!(values, this.cur, co, this.curStrs, so)) {
+      quantizeInto(layout.fields, values, this.cur, co, this.curStrs, so, this.id[d]!, layout.name); // names the bad field
+      throw new NetcodeError('usage', `react-netcode: ghost ${this.id[d]} (${layout.name}) has values its fields cannot send; check them with the ghost codec's validate().`);
+    }
+    this.curOk[d] = 1;
+    this.curTick[d] = tick | 0;
+    const h = this.head[d]!;
+    const ho = (d * H + h) * this.stride;
+    this.eqHead[d] = this.entryOk[d * H + h] === 1 && rowsEqual(layout.slotCount, this.cur, co, this.hist, ho, layout.stringCount, this.curStrs, so, this.histStrs, (d * H + h) * this.sstride) ? 1 : 0;
+  }
+
+  /** Ring slot of the sent row for `tick` (the current row), adding it the first time. */
+  push(d: number, tick: Tick): number {
+    const h = this.head[d]!;
+    if (this.entryOk[d * H + h] === 1 && this.headTick[d] === (tick | 0)) return h;
+    const layout = this.layouts[this.typeId[d]!]!;
+    const slot = h + 1 === H ? 0 : h + 1;
+    const n = layout.slotCount;
+    const from = d * this.stride;
+    const to = (d * H + slot) * this.stride;
+    for (let i = 0; i < n; i++) this.hist[to + i] = this.cur[from + i]!;
+    for (let i = 0, sf = d * this.sstride, st = (d * H + slot) * this.sstride; i < layout.stringCount; i++) this.histStrs[st + i] = this.curStrs[sf + i]!;
+    if (this.entryOk[d * H + h] !== 1 || this.eqHead[d] !== 1) this.runStart[d] = tick | 0;
+    this.eqHead[d] = 1;
+    this.head[d] = slot;
+    this.headTick[d] = tick | 0;
+    this.entryTick[d * H + slot] = tick | 0;
+    this.entryOk[d * H + slot] = 1;
+    return slot;
+  }
+
+  /** True when ring slot `slot` of ghost d still holds its row sent at `tick`. */
+  has(d: number, slot: number, tick: Tick): boolean {
+    return slot >= 0 && this.entryOk[d * H + slot] === 1 && this.entryTick[d * H + slot] === (tick | 0);
+  }
+
+  /** Offset of ring slot `slot` of ghost d in `hist` (× sstride for `histStrs`: use histStrOffset). */
+  histOffset(d: number, slot: number): number {
+    return (d * H + slot) * this.stride;
+  }
+
+  histStrOffset(d: number, slot: number): number {
+    return (d * H + slot) * this.sstride;
+  }
+
+  /** True when every row sent since `tick` (a sent row) equals the current row: the client has the current state. */
+  unchangedSince(d: number, tick: Tick): boolean {
+    return this.eqHead[d] === 1 && !isNewer(this.runStart[d]! >>> 0, tick);
+  }
+}

@@ -1,0 +1,264 @@
+// Systems: the game logic, `(world, ctx) => void`, declared with where it runs.
+// The server engine and the client's prediction loop and frame loop drive one
+// SystemRunner each; structural changes a system makes land right after it returns.
+//
+// Execution order (one `run(stage, tick)` call):
+//   'server'       (server, once per tick)      — 'shared' and 'server' systems, interleaved in list order.
+//   'prediction'   (client, once per predicted tick, and again for each resimulated tick
+//                   after a rollback with ctx.isResimulating = true) — 'shared' systems, in list order.
+//   'presentation' (client, once per tick the engine presents) — 'client' systems, in list order;
+//                   they may read and write components but not spawn or despawn.
+// After each system returns: its despawns leave the world (in call order), then its spawns
+// join it (in call order, so later systems of the same tick see them), then the engine's
+// onDespawn/onSpawn hooks run. A ghost spawned and despawned by one system never joins.
+// ctx.rng restarts for every system at deriveSeed(seed, tick, fnv1a32(name)), so a shared
+// system draws the same numbers on the server and in client prediction whatever other
+// (server-only) systems drew before it.
+
+import { NetcodeError } from './errors.ts';
+import { fnv1a32, type InputValues, type Protocol } from './protocol.ts';
+import { deriveSeed, Rng } from './rng.ts';
+import type { Tick } from './tick.ts';
+import type { Ghost, GhostNames, GhostValues, World } from './world.ts';
+
+export type SystemWhere = 'shared' | 'server' | 'client';
+export type SystemStage = 'server' | 'prediction' | 'presentation';
+
+export interface SpawnOptions {
+  /** Owning networkId (default 0 = no owner). Kept apart from the fields so a field may be called `owner`. */
+  owner?: number;
+}
+
+export interface SystemContext<P extends Protocol> {
+  readonly tick: Tick;
+  /** Seconds per tick: 1 / tickRate. */
+  readonly dt: number;
+  readonly isServer: boolean;
+  readonly isClient: boolean;
+  /** Seeded per tick and system: the same numbers on the server and in client prediction for the same tick. */
+  readonly rng: Rng;
+  /** This client's networkId; 0 on the server. */
+  readonly localNetworkId: number;
+  /** True on the server and the first full prediction of a tick; false while resimulating. Gate one-shot effects on it. */
+  readonly isFirstTimeFullyPredictingTick: boolean;
+  readonly isResimulating: boolean;
+  /** The input of `ghost`'s owner for this tick; neutral (schema defaults, frozen) when it has no owner or no input. */
+  input(ghost: Ghost<P>): InputValues<P>;
+  /** Spawn a ghost: it joins the world when this system returns (`alive` is false until then). */
+  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K>;
+  /** Despawn a ghost: `alive` is false at once and queries skip it; it leaves the world when this system returns. Idempotent. */
+  despawn(ghost: Ghost<P>): void;
+}
+
+export type SystemFn<P extends Protocol> = (world: World<P>, ctx: SystemContext<P>) => void;
+
+export interface SystemDef<P extends Protocol> {
+  readonly name: string;
+  readonly where: SystemWhere;
+  readonly run: SystemFn<P>;
+}
+
+function builder(where: SystemWhere) {
+  return <P extends Protocol>(name: string, run: SystemFn<P>): SystemDef<P> => {
+    if (typeof name !== 'string' || name === '') throw new NetcodeError('usage', `react-netcode: a ${where} system needs a non-empty name, e.g. system.${where}('move', (world, ctx) => { ... }).`);
+    if (typeof run !== 'function') throw new NetcodeError('usage', `react-netcode: system "${name}" needs a function (world, ctx) => void.`);
+    return Object.freeze({ name, where, run });
+  };
+}
+
+/** System builders. Pass them to `defineSystems(protocol, [...])` so `world` and `ctx` are typed without annotations. */
+export const system = {
+  /** Runs on the server and in client prediction (movement, shooting, anything predicted). */
+  shared: builder('shared'),
+  /** Runs on the server only: authoritative events such as damage and destruction. */
+  server: builder('server'),
+  /** Runs on clients only, in the presentation stage: visual state, effects, sounds. */
+  client: builder('client'),
+};
+
+function checkSystems(systems: readonly Pick<SystemDef<Protocol>, 'name' | 'where'>[]): void {
+  const seen = new Set<string>();
+  for (const s of systems) {
+    if (!['shared', 'server', 'client'].includes(s.where)) throw new NetcodeError('usage', `react-netcode: system "${s.name}" has where=${String(s.where)}; build it with system.shared/server/client.`);
+    if (seen.has(s.name)) throw new NetcodeError('usage', `react-netcode: two systems are named "${s.name}"; give each system a unique name.`);
+    seen.add(s.name);
+  }
+}
+
+/** The game's systems in execution order; fixes P so each `run` is typed from `protocol`. Names must be unique. */
+export function defineSystems<P extends Protocol>(protocol: P, systems: readonly SystemDef<P>[]): readonly SystemDef<P>[] {
+  if (typeof protocol !== 'object' || protocol === null) throw new NetcodeError('usage', 'react-netcode: defineSystems needs the protocol from defineProtocol as its first argument.');
+  checkSystems(systems);
+  return Object.freeze([...systems]);
+}
+
+/** A system's error, rethrown with its name and tick; the original is `cause`. */
+export class SystemError extends NetcodeError {
+  constructor(
+    readonly system: string,
+    readonly tick: Tick,
+    cause: unknown,
+  ) {
+    const detail = cause instanceof Error ? cause.message.replace(/^react-netcode: /, '') : String(cause);
+    super('usage', `react-netcode: system "${system}" threw at tick ${tick}: ${detail}`);
+    this.name = 'SystemError';
+    this.cause = cause;
+  }
+}
+
+/** What the engine gives a runner. */
+export interface SystemHooks<P extends Protocol> {
+  /** World seed; ctx.rng derives from it. Server and clients must use the same one. */
+  seed: number;
+  /** The input of `ghost.owner` for `tick` (server: last known when missing), or undefined for neutral. Called only for owned ghosts. */
+  input(ghost: Ghost<P>, tick: Tick): InputValues<P> | undefined;
+  /** A fresh ghost id for `ctx.spawn`. */
+  allocateId(): number;
+  onSpawn?(ghost: Ghost<P>): void;
+  onDespawn?(ghost: Ghost<P>): void;
+}
+
+export interface RunFlags {
+  isFirstTimeFullyPredictingTick?: boolean;
+  isResimulating?: boolean;
+}
+
+const STAGE_RUNS: Record<SystemStage, SystemWhere[]> = { server: ['shared', 'server'], prediction: ['shared'], presentation: ['client'] };
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The per-runner context, reused every tick and system (no per-tick allocation). */
+class RunContext<P extends Protocol> implements SystemContext<P> {
+  tick: Tick = 0;
+  readonly dt: number;
+  readonly isServer: boolean;
+  readonly isClient: boolean;
+  readonly rng = new Rng();
+  isFirstTimeFullyPredictingTick = true;
+  isResimulating = false;
+  /** Stage allows spawn/despawn, and the system currently running. */
+  structural = false;
+  current = '';
+  readonly spawned: Ghost<P>[] = [];
+  readonly despawned: Ghost<P>[] = [];
+  readonly #neutral: InputValues<P>;
+
+  constructor(
+    private readonly world: World<P>,
+    private readonly hooks: SystemHooks<P>,
+  ) {
+    this.dt = 1 / world.protocol.tickRate;
+    this.isServer = world.isServer;
+    this.isClient = !world.isServer;
+    this.#neutral = deepFreeze(world.protocol.input.defaults() as InputValues<P>);
+  }
+
+  get localNetworkId(): number {
+    return this.world.localNetworkId;
+  }
+
+  input(ghost: Ghost<P>): InputValues<P> {
+    if (ghost.owner === 0) return this.#neutral;
+    return this.hooks.input(ghost, this.tick) ?? this.#neutral;
+  }
+
+  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K> {
+    this.#structural('spawn');
+    const ghost = this.world.create(type, this.hooks.allocateId(), options?.owner ?? 0, this.tick, init);
+    this.spawned.push(ghost as unknown as Ghost<P>);
+    return ghost;
+  }
+
+  despawn(ghost: Ghost<P>): void {
+    this.#structural('despawn');
+    const pending = this.spawned.indexOf(ghost);
+    if (pending >= 0) this.spawned.splice(pending, 1);
+    else if (ghost.alive && this.world.get(ghost.id) === ghost) {
+      ghost.alive = false;
+      this.despawned.push(ghost);
+    }
+  }
+
+  #structural(op: string): void {
+    if (!this.structural) throw new NetcodeError('usage', `react-netcode: ctx.${op} is not available in client presentation system "${this.current}"; do it in a shared or server system.`);
+  }
+}
+
+/**
+ * Runs systems for one tick and stage (see the execution order at the top of this
+ * module). Structural changes are deferred to the end of each system; a system that
+ * throws is rethrown as a SystemError after its changes so far are applied.
+ */
+export class SystemRunner<P extends Protocol> {
+  readonly #world: World<P>;
+  readonly #hooks: SystemHooks<P>;
+  readonly #ctx: RunContext<P>;
+  readonly #stages: Record<SystemStage, { def: SystemDef<P>; salt: number }[]>;
+  #running = false;
+
+  constructor(world: World<P>, systems: readonly SystemDef<P>[], hooks: SystemHooks<P>) {
+    checkSystems(systems);
+    this.#world = world;
+    this.#hooks = hooks;
+    this.#ctx = new RunContext(world, hooks);
+    const pick = (stage: SystemStage) => systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salt: fnv1a32(def.name) }));
+    this.#stages = { server: pick('server'), prediction: pick('prediction'), presentation: pick('presentation') };
+  }
+
+  run(stage: SystemStage, tick: Tick, flags: RunFlags = {}): void {
+    const list = this.#stages[stage];
+    if (list === undefined) throw new NetcodeError('usage', `react-netcode: unknown stage "${String(stage)}"; use 'server', 'prediction' or 'presentation'.`);
+    if ((stage === 'server') !== this.#world.isServer) {
+      throw new NetcodeError('usage', `react-netcode: stage "${stage}" runs on ${stage === 'server' ? 'the server' : 'clients'}, but this world is a ${this.#world.isServer ? 'server' : 'client'} world; use ${this.#world.isServer ? "'server'" : "'prediction' or 'presentation'"}.`);
+    }
+    const resim = flags.isResimulating ?? false;
+    const first = flags.isFirstTimeFullyPredictingTick ?? !resim;
+    if ((resim && first) || (stage === 'server' && (resim || !first))) {
+      throw new NetcodeError('usage', 'react-netcode: run flags conflict: a resimulated tick is never the first full prediction, and the server stage is always a first, non-resimulated run.');
+    }
+    if (this.#running) throw new NetcodeError('usage', 'react-netcode: SystemRunner.run was called from inside a system; run stages one after another.');
+    const ctx = this.#ctx;
+    ctx.tick = tick;
+    ctx.isResimulating = resim;
+    ctx.isFirstTimeFullyPredictingTick = first;
+    ctx.structural = stage !== 'presentation';
+    this.#running = true;
+    try {
+      for (let i = 0; i < list.length; i++) {
+        const { def, salt } = list[i]!;
+        ctx.current = def.name;
+        ctx.rng.reseed(deriveSeed(this.#hooks.seed, tick, salt));
+        try {
+          def.run(this.#world, ctx);
+        } catch (error) {
+          this.#flush();
+          throw new SystemError(def.name, tick, error);
+        }
+        this.#flush();
+      }
+    } finally {
+      this.#running = false;
+      ctx.spawned.length = 0;
+      ctx.despawned.length = 0;
+    }
+  }
+
+  /** Apply the finished system's despawns, then its spawns, then tell the engine. */
+  #flush(): void {
+    const { spawned, despawned } = this.#ctx;
+    if (spawned.length === 0 && despawned.length === 0) return;
+    for (const g of despawned) this.#world.remove(g.id);
+    for (const g of spawned) this.#world.insert(g);
+    const { onSpawn, onDespawn } = this.#hooks;
+    if (onDespawn !== undefined) for (const g of despawned) onDespawn.call(this.#hooks, g);
+    if (onSpawn !== undefined) for (const g of spawned) onSpawn.call(this.#hooks, g);
+    despawned.length = 0;
+    spawned.length = 0;
+  }
+}

@@ -1,0 +1,261 @@
+// The World: the ghosts one peer simulates, stored per type in spawn order. Systems
+// read it through `query`/`get`; the engines (server, client prediction, snapshot
+// apply) change its structure through the engine-facing `add`/`remove`/`create`/`insert`.
+
+import { NetcodeError } from './errors.ts';
+import type { GhostEntry, Protocol } from './protocol.ts';
+import type { Values } from './schema.ts';
+import type { Tick } from './tick.ts';
+
+/** Ghost type names of a protocol, e.g. `'player' | 'bullet'`. */
+export type GhostNames<P extends Protocol> = keyof P['ghosts'] & string;
+/** The components of ghost type `K`: one typed, mutable value per field. */
+export type GhostValues<P extends Protocol, K extends GhostNames<P>> = Values<P['ghosts'][K]['fields']>;
+/** How this peer runs a ghost: authoritative on the server, predicted or interpolated on a client. */
+export type GhostMode = 'server' | 'predicted' | 'interpolated';
+/** A ghost of any type of P, as a union narrowed by `ghost.type` (`if (g.type === 'ball') g.components.spin`). */
+export type AnyGhost<P extends Protocol> = { [K in GhostNames<P>]: Ghost<P, K> }[GhostNames<P>];
+
+/** Shared by a World and its ghosts so `isLocal` follows `world.localNetworkId`. */
+interface LocalId {
+  id: number;
+}
+
+/** One replicated entity instance. Created by `World.add`/`World.create`, never by game code. */
+export class Ghost<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>> {
+  /** Mode this peer runs it in; the engines set it (default: 'server' on the server; on a client 'predicted' when owned locally and the type allows it, else 'interpolated'). */
+  mode: GhostMode;
+  /** True while the ghost is in the world; false once removed or despawned (also false for a spawn not yet added). */
+  alive = false;
+  readonly #local: LocalId;
+
+  constructor(
+    /** Server ghost id (uint32); client-side predicted spawns use ids with the top bit set until matched. */
+    readonly id: number,
+    readonly type: K,
+    readonly typeId: number,
+    /** Owning connection's networkId; 0 = no owner. */
+    readonly owner: number,
+    /** Unique per World and never reused: usable as a React key. */
+    readonly handle: number,
+    readonly components: GhostValues<P, K>,
+    readonly spawnTick: Tick,
+    mode: GhostMode,
+    local: LocalId,
+  ) {
+    this.mode = mode;
+    this.#local = local;
+  }
+
+  /** True when `networkId` owns this ghost (never for 0, which means "no owner"). */
+  isOwnedBy(networkId: number): boolean {
+    return networkId !== 0 && this.owner === networkId;
+  }
+
+  /** Owned by this client's connection (NFE's GhostOwnerIsLocal); always false on the server. */
+  get isLocal(): boolean {
+    return this.owner !== 0 && this.owner === this.#local.id;
+  }
+}
+
+/** Ghosts of one list in insertion order; removed ones stay (not alive) until enough pile up to compact. */
+class Slots {
+  items: Ghost[] = [];
+  private dead = 0;
+
+  died(): void {
+    this.dead++;
+    // Compact into a new array, so cursors already walking the old one keep valid indices.
+    if (this.dead >= 16 && this.dead * 2 >= this.items.length) {
+      this.items = this.items.filter((g) => g.alive);
+      this.dead = 0;
+    }
+  }
+
+  reset(): void {
+    this.items = [];
+    this.dead = 0;
+  }
+}
+
+/** Walks the array captured at start up to its length then: later additions are not visited, dead ghosts are skipped. Doubles as its own IteratorResult, so a step allocates nothing. */
+class Cursor {
+  done = false;
+  value: Ghost | undefined = undefined;
+  private index = 0;
+  private readonly end: number;
+
+  constructor(private readonly items: readonly Ghost[]) {
+    this.end = items.length;
+  }
+
+  next(): IteratorResult<Ghost> {
+    while (this.index < this.end) {
+      const g = this.items[this.index++]!;
+      if (g.alive) {
+        this.value = g;
+        return this as IteratorResult<Ghost>;
+      }
+    }
+    this.done = true;
+    this.value = undefined;
+    return this as IteratorResult<Ghost>;
+  }
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+}
+
+/** A reusable iterable over one Slots list; iterating allocates one small cursor. */
+class View implements Iterable<Ghost> {
+  constructor(private readonly slots: Slots) {}
+  [Symbol.iterator](): Iterator<Ghost> {
+    return new Cursor(this.slots.items);
+  }
+}
+
+export interface WorldOptions {
+  isServer: boolean;
+  /** This client's networkId once joined (0 until then, and always 0 on the server). */
+  localNetworkId?: number;
+}
+
+export class World<P extends Protocol> {
+  readonly protocol: P;
+  readonly isServer: boolean;
+  readonly #local: LocalId = { id: 0 };
+  readonly #byId = new Map<number, Ghost<P>>();
+  readonly #types: Slots[];
+  readonly #views: View[];
+  readonly #all = new Slots();
+  readonly #allView = new View(this.#all);
+  #nextHandle = 1;
+  #version = 0;
+
+  constructor(protocol: P, options: WorldOptions) {
+    this.protocol = protocol;
+    this.isServer = options.isServer;
+    this.#types = protocol.ghostList.map(() => new Slots());
+    this.#views = this.#types.map((s) => new View(s));
+    this.localNetworkId = options.localNetworkId ?? 0;
+  }
+
+  /** This client's networkId (0 = not joined); always 0 on the server. */
+  get localNetworkId(): number {
+    return this.#local.id;
+  }
+
+  set localNetworkId(networkId: number) {
+    if (!Number.isInteger(networkId) || networkId < 0 || (this.isServer && networkId !== 0)) {
+      throw new NetcodeError('usage', `react-netcode: localNetworkId must be ${this.isServer ? '0 on the server' : 'a networkId >= 0 (0 = not joined)'}, got ${networkId}.`);
+    }
+    this.#local.id = networkId;
+  }
+
+  /** Ghosts in the world (a ghost despawned by the running system counts until that system returns). */
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** Monotonic counter bumped on add/remove/clear (UI-rate subscribers compare it). */
+  get version(): number {
+    return this.#version;
+  }
+
+  /**
+   * The live ghosts of `type` in spawn order (deterministic). Ghosts added while iterating
+   * are not visited; ghosts despawned meanwhile are skipped. Allocates no array.
+   */
+  query<K extends GhostNames<P>>(type: K): Iterable<Ghost<P, K>> {
+    return this.#views[this.#entry(type).id] as unknown as Iterable<Ghost<P, K>>;
+  }
+
+  /** The live ghost with server id `id`, if any. */
+  get(id: number): AnyGhost<P> | undefined {
+    const g = this.#byId.get(id);
+    return g !== undefined && g.alive ? (g as unknown as AnyGhost<P>) : undefined;
+  }
+
+  /** Every live ghost in spawn order, across types. */
+  all(): Iterable<AnyGhost<P>> {
+    return this.#allView as unknown as Iterable<AnyGhost<P>>;
+  }
+
+  /** Engine-facing: create and insert a ghost; missing fields get schema defaults. A duplicate id is a usage error. */
+  add<K extends GhostNames<P>>(type: K, id: number, owner: number, spawnTick: Tick, values?: Partial<GhostValues<P, K>>): Ghost<P, K> {
+    return this.insert(this.create(type, id, owner, spawnTick, values));
+  }
+
+  /** Engine-facing: build a ghost (not alive, not in the world yet) with validated values copied over schema defaults. */
+  create<K extends GhostNames<P>>(type: K, id: number, owner: number, spawnTick: Tick, values?: Partial<GhostValues<P, K>>): Ghost<P, K> {
+    const entry = this.#entry(type);
+    if (!Number.isInteger(id) || id < 0 || id > 0xffff_ffff) throw new NetcodeError('usage', `react-netcode: ghost id must be a uint32, got ${id}.`);
+    if (!Number.isInteger(owner) || owner < 0) throw new NetcodeError('usage', `react-netcode: ghost owner must be a networkId >= 0 (0 = none), got ${owner}.`);
+    this.#checkFree(id);
+    const components = entry.codec.defaults() as Record<string, unknown>;
+    if (values !== undefined) {
+      for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+        const f = entry.codec.schema[key];
+        if (f === undefined) throw new NetcodeError('usage', `react-netcode: ghost "${type}" has no field "${key}"; its fields are ${entry.codec.keys.join(', ') || '(none)'}.`);
+        if (value === undefined) continue;
+        const problem = f.validate(value);
+        if (problem !== null) throw new NetcodeError('usage', `react-netcode: ghost "${type}" field "${key}" ${problem}; pass a valid value.`);
+        components[key] = f.copy(value, components[key]);
+      }
+    }
+    const modes = entry.type.modes;
+    const mode: GhostMode = this.isServer
+      ? 'server'
+      : (owner !== 0 && owner === this.#local.id && modes.includes('predicted')) || !modes.includes('interpolated') ? 'predicted' : 'interpolated';
+    return new Ghost<P, K>(id, type, entry.id, owner, this.#nextHandle++, components as GhostValues<P, K>, spawnTick, mode, this.#local);
+  }
+
+  /** Engine-facing: put a ghost from `create` into the world (it becomes alive, last in spawn order). */
+  insert<K extends GhostNames<P>>(ghost: Ghost<P, K>): Ghost<P, K> {
+    if (ghost.alive) throw new NetcodeError('usage', `react-netcode: ghost ${ghost.id} is already in a world; create a new one with world.create.`);
+    this.#checkFree(ghost.id);
+    const slots = this.#types[ghost.typeId];
+    if (slots === undefined || this.protocol.ghostList[ghost.typeId]?.name !== ghost.type) throw new NetcodeError('usage', `react-netcode: ghost ${ghost.id} was not created for this protocol; build it with this world's create().`);
+    ghost.alive = true;
+    this.#byId.set(ghost.id, ghost);
+    slots.items.push(ghost);
+    this.#all.items.push(ghost);
+    this.#version++;
+    return ghost;
+  }
+
+  /** Engine-facing: take the ghost with `id` out of the world (its `alive` becomes false). */
+  remove(id: number): Ghost<P> | undefined {
+    const g = this.#byId.get(id);
+    if (g === undefined) return undefined;
+    this.#byId.delete(id);
+    g.alive = false;
+    this.#types[g.typeId]!.died();
+    this.#all.died();
+    this.#version++;
+    return g;
+  }
+
+  /** Engine-facing: remove every ghost (handles keep counting up). */
+  clear(): void {
+    for (const g of this.#byId.values()) g.alive = false;
+    this.#byId.clear();
+    for (const s of this.#types) s.reset();
+    this.#all.reset();
+    this.#version++;
+  }
+
+  #entry(type: string): GhostEntry {
+    const entry = this.protocol.ghostByName.get(type);
+    if (entry === undefined) {
+      const known = this.protocol.ghostList.map((g) => `"${g.name}"`).join(', ') || '(none)';
+      throw new NetcodeError('usage', `react-netcode: unknown ghost type "${type}"; declare it in defineProtocol({ ghosts }) (known: ${known}).`);
+    }
+    return entry;
+  }
+
+  #checkFree(id: number): void {
+    if (this.#byId.has(id)) throw new NetcodeError('usage', `react-netcode: ghost id ${id} is already in the world; remove it first or allocate a new id.`);
+  }
+}
