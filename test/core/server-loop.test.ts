@@ -1,0 +1,77 @@
+// The server's fixed-step loop on an injected monotonic clock: tick rate from the
+// clock (not the timer period), clamped catch-up with a warning, tick-time stats.
+
+import { describe, expect, it } from 'vitest';
+import { createServer, defineProtocol, defineSystems, system, type Scheduler } from '../../src/index.ts';
+import { LoopbackNetwork } from '../../src/transport/loopback.ts';
+
+const protocol = defineProtocol({ tickRate: 60 });
+
+/** A clock the test moves by hand; setTimeout only records the wake-up. */
+function manualScheduler() {
+  const s = {
+    time: 0,
+    wake: undefined as (() => void) | undefined,
+    wakes: 0,
+    now: () => s.time,
+    setTimeout: (fn: () => void) => {
+      s.wake = fn;
+      return 1;
+    },
+    clearTimeout: () => {
+      s.wake = undefined;
+    },
+    /** Fire the pending wake-up at time `t` (a timer that fires late, as Node's do). */
+    fireAt(t: number) {
+      s.time = t;
+      const fn = s.wake;
+      s.wake = undefined;
+      s.wakes++;
+      fn?.();
+    },
+  };
+  return s satisfies Scheduler & Record<string, unknown>;
+}
+
+describe('server loop', () => {
+  it('ticks at the clock’s rate whatever the timer period (16.3 ms timers still give 60 Hz)', () => {
+    const clock = manualScheduler();
+    const server = createServer({ protocol, transport: new LoopbackNetwork().server, scheduler: clock, log: () => {} });
+    server.start();
+    for (let t = 16.3; t <= 60_000; t += 16.3) clock.fireAt(t); // Node's setInterval(1000/60) cadence
+    // 60 s at 60 Hz = 3600 ticks; the last wake at 59,995.5 ms holds 3599.7 steps → 3599 ticks.
+    expect(server.currentTick).toBe(3599);
+    expect(server.stats.overruns).toBe(0);
+    server.stop();
+    expect(clock.wake).toBeUndefined();
+  });
+
+  it('clamps catch-up after a stall, warns, and counts the overrun', () => {
+    const clock = manualScheduler();
+    const warnings: string[] = [];
+    const server = createServer({ protocol, transport: new LoopbackNetwork().server, scheduler: clock, maxCatchUpTicks: 8, log: (level, m) => level === 'warn' && warnings.push(m) });
+    server.start();
+    clock.fireAt(100); // 6 ticks due
+    expect(server.currentTick).toBe(6);
+    clock.fireAt(2100); // a 2 s stall: 120 ticks due, clamped to 8
+    expect(server.currentTick).toBe(14);
+    expect(server.stats.overruns).toBe(1);
+    expect(server.stats.droppedTicks).toBe(112); // 120 − 8
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^react-netcode: server tick loop fell behind; dropped 112 ticks/);
+  });
+
+  it('reports mean, p99 and max tick time', () => {
+    const clock = manualScheduler();
+    let n = 0;
+    // Each tick "costs" 1 ms of clock time, every 50th costs 5 ms (12 of 600 ticks, 2 %).
+    const systems = defineSystems(protocol, [system.server('work', () => void (clock.time += ++n % 50 === 0 ? 5 : 1))]);
+    const server = createServer({ protocol, systems, transport: new LoopbackNetwork().server, scheduler: clock, log: () => {} });
+    for (let i = 0; i < 600; i++) server.tick();
+    const stats = server.stats;
+    expect(stats.ticks).toBe(600);
+    expect(stats.meanMs).toBeCloseTo((588 * 1 + 12 * 5) / 600, 9); // 1.08 ms
+    expect(stats.p99Ms).toBe(5); // rank ceil(0.99 × 600) = 594 of the sorted times; ranks 589–600 are the 5 ms ticks
+    expect(stats.maxMs).toBe(5);
+  });
+});

@@ -1,0 +1,102 @@
+// Reconnection: a client that loses its link resumes within the grace period
+// (same networkId, ghosts and handles kept, baselines reset, world resynced); after
+// the grace the server destroys its ghosts and the client must join again.
+
+import { describe, expect, it } from 'vitest';
+import type { ClientTransport, ClientTransportHandler, Logger } from '../../src/index.ts';
+import { createStepper } from '../../src/testing/index.ts';
+import { arena, arenaSystems } from '../helpers/arena.ts';
+
+const quiet: Logger = () => {};
+
+/** Simulates the network going away: while `down`, the link is cut and reconnects fail. */
+function cut(s: ReturnType<typeof setup>['s'], index: number): { restore(): void } {
+  const c = s.clients[index]!;
+  const transport = c.transport as ClientTransport & { __down?: boolean };
+  const inner = { connect: transport.connect.bind(transport) };
+  let down = true;
+  transport.connect = (h: ClientTransportHandler) => (down ? h.onClose('network unreachable') : inner.connect(h));
+  const peer = [...s.server.connections.values()].find((conn) => conn.networkId === c.client.networkId)!.peer;
+  s.network.server.disconnect(peer, 'network down'); // the server's side of the link dies
+  return { restore: () => void (down = false) };
+}
+
+function setup(serverGrace: number, clientGrace: number) {
+  const s = createStepper({
+    protocol: arena,
+    systems: arenaSystems,
+    log: quiet,
+    server: { resumeGraceMs: serverGrace },
+    clients: [{ engine: { resumeGraceMs: clientGrace } }, { engine: { resumeGraceMs: clientGrace } }],
+  });
+  s.server.events.on('join', (c) => s.server.spawn('player', { hp: 100 }, { owner: c.networkId }));
+  const ball = s.server.spawn('ball', { position: { x: 0, y: 0, z: 0 }, velocity: { x: 1, y: 0, z: 0 } });
+  s.joinAll({ name: 'p' });
+  s.advance(500);
+  return { s, ball };
+}
+
+describe('reconnection over loopback', () => {
+  it('resumes within the grace period: same networkId, ghosts kept, same local handles', () => {
+    const { s, ball } = setup(10_000, 10_000);
+    const c = s.clients[0]!.client;
+    const id = c.networkId;
+    const handle = c.world.get(ball.id)!.handle;
+    const events: string[] = [];
+    s.server.events.on('suspend', (conn) => events.push(`suspend ${conn.networkId}`));
+    s.server.events.on('resume', (conn) => events.push(`resume ${conn.networkId}`));
+    s.server.events.on('leave', (conn) => events.push(`leave ${conn.networkId}`));
+    const statuses: string[] = [];
+    c.events.on('status', (st) => statuses.push(st.status));
+    const net = cut(s, 0);
+    s.advance(3000);
+    expect(c.status).toBe('reconnecting');
+    expect(s.server.world.size).toBe(3); // its player is kept while suspended
+    net.restore();
+    s.until(() => c.status === 'in-game', 5000, 'resume');
+    expect(c.networkId).toBe(id);
+    expect(statuses).toEqual(['reconnecting', 'in-game']);
+    expect(events).toEqual([`suspend ${id}`, `resume ${id}`]);
+    s.advance(1000); // baselines were reset: the world resyncs from fresh snapshots
+    expect(c.world.get(ball.id)!.handle).toBe(handle); // not re-created
+    expect(c.world.size).toBe(3);
+    const server = s.server.world.get(ball.id)!;
+    expect(Math.abs(c.world.get(ball.id)!.components.position.x - server.components.position.x)).toBeLessThan(0.5); // interpolation delay behind
+  });
+
+  it('after the grace period the server destroys its ghosts; the client joins again with a clean world', () => {
+    const { s } = setup(2000, 20_000);
+    const c = s.clients[0]!.client;
+    const other = s.clients[1]!.client;
+    const oldId = c.networkId!;
+    const despawned: number[] = [];
+    c.ghosts.events.on('despawn', (g) => despawned.push(g.id));
+    const left: string[] = [];
+    s.server.events.on('leave', (conn, reason) => left.push(`${conn.networkId}: ${reason}`));
+    const net = cut(s, 0);
+    s.advance(2500);
+    expect(left).toEqual([`${oldId}: connection lost (not resumed in time)`]);
+    expect([...s.server.world.query('player')].map((p) => p.owner)).toEqual([other.networkId]);
+    s.advance(500);
+    expect([...other.world.query('player')].map((p) => p.owner)).toEqual([other.networkId]); // gone for the others too
+    net.restore();
+    s.until(() => c.status === 'connected', 5000, 'reconnect');
+    expect(c.state.resumeFailed).toBe(true);
+    expect(c.networkId).not.toBe(oldId);
+    expect(c.world.size).toBe(0); // clean world
+    expect(despawned.length).toBe(3);
+    c.join({ name: 'again' });
+    s.until(() => c.status === 'in-game', 5000, 'join again');
+    s.advance(500);
+    expect(c.world.size).toBe(3);
+  });
+
+  it('gives up when the client’s own grace runs out', () => {
+    const { s } = setup(10_000, 3000);
+    const c = s.clients[0]!.client;
+    cut(s, 0);
+    s.advance(3500);
+    expect(c.status).toBe('closed');
+    expect(c.state.closeReason).toMatch(/could not resume within 3000 ms/);
+  });
+});
