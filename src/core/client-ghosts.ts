@@ -160,9 +160,10 @@ export class ClientGhosts<P extends Protocol> {
       this.limbo.clear();
     }
     const timeline = this.timeline.update(nowMs);
-    const newest = timeline.newestSnapshotTick;
+    // Staleness is measured against the estimated server tick, so it also shows when snapshots stop coming.
+    const serverTick = timeline.newestSnapshotTick === undefined ? undefined : Math.floor(timeline.estimatedServerTick) >>> 0;
     for (const rec of this.records.values()) {
-      if (newest !== undefined) rec.stale = tickDiff(newest, rec.confirmedTick) > this.staleAfterTicks;
+      if (serverTick !== undefined) rec.stale = tickDiff(serverTick, rec.confirmedTick) > this.staleAfterTicks;
       const ghost = rec.ghost;
       if (ghost.mode === 'interpolated') {
         sampleValues(rec.codec, rec.history, timeline.tick, timeline.fraction, ghost.components as Values<Schema>, this.maxExtrapolationTicks);

@@ -126,3 +126,23 @@ describe('join/leave cycles', () => {
     expect(s.server.events.listenerCount).toBe(listenersBefore);
   });
 });
+
+describe('staleness', () => {
+  it('marks ghosts stale when no state arrives for staleAfterMs, and fresh again after', () => {
+    const link = { latencyMs: 20 };
+    const s = createStepper({ protocol: arena, systems: arenaSystems, log: quiet, clients: [{ link: { up: link, down: link }, engine: { staleAfterMs: 1000 } }] });
+    const ball = s.server.spawn('ball', { position: { x: 0, y: 0, z: 0 }, velocity: { x: 1, y: 0, z: 0 } });
+    s.joinAll({ name: 'p' });
+    s.advance(1000);
+    const client = s.clients[0]!.client;
+    expect(client.ghosts.record(ball.id)!.stale).toBe(false);
+    s.clients[0]!.link!.setOptions({ up: link, down: { ...link, loss: 1 } }); // snapshots stop
+    s.advance(900);
+    expect(client.ghosts.record(ball.id)!.stale).toBe(false); // 900 ms < 1000 ms
+    s.advance(400);
+    expect(client.ghosts.record(ball.id)!.stale).toBe(true); // 1300 ms without state (60 ticks/s → > 60 ticks)
+    s.clients[0]!.link!.setOptions({ up: link, down: link });
+    s.advance(500);
+    expect(client.ghosts.record(ball.id)!.stale).toBe(false);
+  });
+});
