@@ -72,3 +72,7 @@ import { realTimeScheduler as defaultScheduler } from './transport/scheduler.ts'
 export function createServer<P extends AnyProtocol>(options: Options<P>): Server<P> {
   return createCoreServer({ scheduler: defaultScheduler, ...options });
 }
+export { SnapshotDecoder, SnapshotEncoder, maxWaitSnapshots } from './core/snapshot/index.ts';
+export type { DecodedSnapshot, SnapshotGhost } from './core/snapshot/index.ts';
+export { blendValues, desiredMode, frameInterpolate, FrameInterpolator, ModeTransition, VisualCorrection } from './core/smoothing/index.ts';
+export type { CorrectionOptions, CorrectionResult, PredictionMode, SwitchingOptions } from './core/smoothing/index.ts';

@@ -25,9 +25,20 @@ export interface FieldOptions {
   /** Prediction tolerance in `distance` units (default 0; half a quantization step for quantized floats). */
   tolerance?: number;
 }
-export type FloatOptions = FieldOptions & { quantize?: number };
+/** Input bounds for scalar numbers: not on the wire, not in `describe`; the server's `sanitizeInput` clamps to them. */
+export interface RangeOptions {
+  min?: number;
+  max?: number;
+}
+/** Input bound for vectors: the most Euclidean length (not on the wire, not in `describe`); `sanitizeInput` scales longer vectors down. */
+export interface LengthOptions {
+  maxLength?: number;
+}
+export type IntOptions = FieldOptions & RangeOptions;
+export type FloatOptions = FieldOptions & RangeOptions & { quantize?: number };
+export type VecOptions = FieldOptions & LengthOptions & { quantize?: number };
 export type QuatOptions = FieldOptions & { bits?: number };
-export type ResolvedFieldOptions = Readonly<Required<FieldOptions>>;
+export type ResolvedFieldOptions = Readonly<Required<FieldOptions>> & Readonly<RangeOptions & LengthOptions>;
 
 export interface Field<T> {
   readonly kind: FieldKind;
@@ -79,8 +90,24 @@ export function describeToken(s: string): string {
   return /^[\w$.-]+$/.test(s) ? s : JSON.stringify(s);
 }
 
-function resolve(kind: FieldKind, opts: FieldOptions, smoothing: Smoothing, tolerance: number): ResolvedFieldOptions {
-  const r: Required<FieldOptions> = {
+/** Checks the input bounds (min/max on u8/u16/u32/i32/f32, maxLength on vectors) and copies those given into `r`. */
+function limits(kind: FieldKind, { min, max, maxLength }: RangeOptions & LengthOptions, r: RangeOptions & LengthOptions): void {
+  if (min !== undefined || max !== undefined) {
+    const int = ['u8', 'u16', 'u32', 'i32'].includes(kind);
+    if (!int && kind !== 'f32') throw invalid(`${kind} field does not take min/max; bound only u8, u16, u32, i32 and f32 fields (vectors take maxLength).`);
+    const ok = (v: number | undefined): boolean => v === undefined || (typeof v === 'number' && !Number.isNaN(v) && (!int || !Number.isFinite(v) || Number.isInteger(v)));
+    if (!ok(min) || !ok(max) || (min ?? -Infinity) > (max ?? Infinity)) throw invalid(`${kind} field min ${show(min)} / max ${show(max)} is invalid; pass ${int ? 'integers' : 'numbers'} with min <= max.`);
+    if (min !== undefined) r.min = min;
+    if (max !== undefined) r.max = max;
+  }
+  if (maxLength === undefined) return;
+  if (kind !== 'vec2' && kind !== 'vec3') throw invalid(`${kind} field does not take a maxLength option; only vec2/vec3 have a length bound (a string field takes it as its first argument).`);
+  if (!(typeof maxLength === 'number' && maxLength > 0)) throw invalid(`${kind} field maxLength ${show(maxLength)} is invalid; pass a number > 0 (or Infinity).`);
+  r.maxLength = maxLength;
+}
+
+function resolve(kind: FieldKind, opts: FieldOptions & RangeOptions & LengthOptions, smoothing: Smoothing, tolerance: number): ResolvedFieldOptions {
+  const r: Required<FieldOptions> & RangeOptions & LengthOptions = {
     sendTo: opts.sendTo ?? 'all',
     smoothing: opts.smoothing ?? smoothing,
     maxSmoothingDistance: opts.maxSmoothingDistance ?? Infinity,
@@ -92,6 +119,7 @@ function resolve(kind: FieldKind, opts: FieldOptions, smoothing: Smoothing, tole
   if (!(r.maxSmoothingDistance >= 0)) throw invalid(`${kind} field maxSmoothingDistance ${show(r.maxSmoothingDistance)} is invalid; pass a number >= 0 (or Infinity).`);
   if (typeof r.replicated !== 'boolean') throw invalid(`${kind} field replicated must be true or false.`);
   if (!(r.tolerance >= 0 && r.tolerance < Infinity)) throw invalid(`${kind} field tolerance ${show(r.tolerance)} is invalid; pass a finite number >= 0.`);
+  limits(kind, opts, r);
   return Object.freeze(r);
 }
 
@@ -105,7 +133,7 @@ function make<T>(kind: FieldKind, base: string, options: ResolvedFieldOptions, i
 const isNum = (v: unknown): v is number => typeof v === 'number';
 
 /** An integer field encoded by `write`/`read`, valid in [min, max]. */
-function integer(kind: FieldKind, min: number, max: number, opts: FieldOptions, write: (w: BitWriter, v: number) => void, read: (r: BitReader) => number): Field<number> {
+function integer(kind: FieldKind, min: number, max: number, opts: IntOptions, write: (w: BitWriter, v: number) => void, read: (r: BitReader) => number): Field<number> {
   return make<number>(kind, kind, resolve(kind, opts, 'clamp', 0), {
     write,
     read,
@@ -132,7 +160,7 @@ function scalar(q: number | undefined) {
 
 type Components = Record<string, number>;
 
-function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: FloatOptions): Field<V> {
+function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions): Field<V> {
   const { quantize, ...rest } = opts;
   checkQuantize(kind, quantize);
   const s = scalar(quantize);
@@ -186,10 +214,10 @@ export const field = {
       validate: (v) => (typeof v === 'boolean' ? null : `must be true or false, got ${show(v)}`),
     });
   },
-  u8: (opts: FieldOptions = {}): Field<number> => integer('u8', 0, 0xff, opts, (w, v) => w.writeUint(v, 8), (r) => r.readUint(8)),
-  u16: (opts: FieldOptions = {}): Field<number> => integer('u16', 0, 0xffff, opts, (w, v) => w.writeUint(v, 16), (r) => r.readUint(16)),
-  u32: (opts: FieldOptions = {}): Field<number> => integer('u32', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint()),
-  i32: (opts: FieldOptions = {}): Field<number> => integer('i32', -0x8000_0000, 0x7fff_ffff, opts, (w, v) => w.writeVarInt(v), (r) => r.readVarInt()),
+  u8: (opts: IntOptions = {}): Field<number> => integer('u8', 0, 0xff, opts, (w, v) => w.writeUint(v, 8), (r) => r.readUint(8)),
+  u16: (opts: IntOptions = {}): Field<number> => integer('u16', 0, 0xffff, opts, (w, v) => w.writeUint(v, 16), (r) => r.readUint(16)),
+  u32: (opts: IntOptions = {}): Field<number> => integer('u32', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint()),
+  i32: (opts: IntOptions = {}): Field<number> => integer('i32', -0x8000_0000, 0x7fff_ffff, opts, (w, v) => w.writeVarInt(v), (r) => r.readVarInt()),
 
   /** Raw float32, or with `quantize: q` round(v*q) as a zigzag varint. */
   f32(opts: FloatOptions = {}): Field<number> {
@@ -206,8 +234,8 @@ export const field = {
       validate: (v) => (s.check(v) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
     }, { quantizeFactor: quantize });
   },
-  vec2: (opts: FloatOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),
-  vec3: (opts: FloatOptions = {}): Field<Vec3> => vector<Vec3>('vec3', opts),
+  vec2: (opts: VecOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),
+  vec3: (opts: VecOptions = {}): Field<Vec3> => vector<Vec3>('vec3', opts),
 
   /** Smallest-three rotation, `bits` (4..16, default 12) per component; values are unit quaternions with w >= 0 on the largest component. */
   quat(opts: QuatOptions = {}): Field<Quat> {

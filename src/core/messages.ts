@@ -25,6 +25,17 @@ export interface Welcome {
   worldSeed: number;
 }
 
+export interface Pong {
+  /** The Ping's client time (ms, uint32), echoed. */
+  echoMs: number;
+  /** The tick the server was about to simulate when it answered. */
+  serverTick: number;
+  /** Server accumulator fraction towards the next tick (0..1), for sub-tick sync. */
+  serverFraction: number;
+  /** For this client's newest input: ticks it arrived before the server simulated it (negative = late), averaged. */
+  inputMarginTicks: number;
+}
+
 export function clampReason(reason: string): string {
   return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH - 1)}…` : reason;
 }
@@ -61,6 +72,21 @@ export class MessageEncoder {
   reason(kind: typeof MessageKind.Refuse | typeof MessageKind.JoinRefused | typeof MessageKind.Close, reason: string): Uint8Array {
     const w = this.begin(kind);
     w.writeString(clampReason(reason), MAX_REASON_LENGTH);
+    return w.toBytes();
+  }
+
+  ping(clientMs: number): Uint8Array {
+    const w = this.begin(MessageKind.Ping);
+    w.writeBits(Math.round(clientMs) >>> 0, 32);
+    return w.toBytes();
+  }
+
+  pong(m: Pong): Uint8Array {
+    const w = this.begin(MessageKind.Pong);
+    w.writeBits(m.echoMs >>> 0, 32);
+    w.writeBits(m.serverTick >>> 0, 32);
+    w.writeBits(Math.min(65535, Math.max(0, Math.round(m.serverFraction * 65535))), 16);
+    w.writeInt(Math.max(-32768, Math.min(32767, Math.round(m.inputMarginTicks * 16))), 16);
     return w.toBytes();
   }
 
@@ -105,4 +131,19 @@ export function readReason(r: BitReader): string {
   const reason = r.readString(MAX_REASON_LENGTH);
   r.expectEnd();
   return reason;
+}
+
+export function readPing(r: BitReader): number {
+  const ms = r.readBits(32) >>> 0;
+  r.expectEnd();
+  return ms;
+}
+
+export function readPong(r: BitReader, out: Pong): Pong {
+  out.echoMs = r.readBits(32) >>> 0;
+  out.serverTick = r.readBits(32) >>> 0;
+  out.serverFraction = r.readBits(16) / 65535;
+  out.inputMarginTicks = r.readInt(16) / 16;
+  r.expectEnd();
+  return out;
 }

@@ -25,8 +25,10 @@ export interface ServerGhostOptions<P extends Protocol> {
 
 interface Peer {
   state: ConnectionSnapshotState;
-  /** Reused per snapshot: the ghosts relevant to this connection. */
+  /** Reused per snapshot: the ghosts relevant to this connection (when a relevancy callback is set). */
   readonly relevant: SnapshotGhost[];
+  /** The recipient predicts the ghosts it owns (priority floor). One function per peer, so the encoder can tell peers apart. */
+  readonly predicted: (g: SnapshotGhost) => boolean;
 }
 
 /** A Ghost seen through the encoder's eyes (no copy: `values` is the live components object). */
@@ -86,11 +88,17 @@ export class ServerGhosts<P extends Protocol> {
 
   private track(ghost: Ghost<P>): void {
     this.views.set(ghost.id, new GhostView(ghost as unknown as Ghost, 1));
+    if (ghost.owner !== 0) this.ownerCount.set(ghost.owner, (this.ownerCount.get(ghost.owner) ?? 0) + 1);
   }
 
   private untrack(ghost: Ghost<P>): void {
-    this.views.delete(ghost.id);
+    if (!this.views.delete(ghost.id)) return;
     this.encoder.forget(ghost.id);
+    if (ghost.owner !== 0) {
+      const n = (this.ownerCount.get(ghost.owner) ?? 1) - 1;
+      if (n > 0) this.ownerCount.set(ghost.owner, n);
+      else this.ownerCount.delete(ghost.owner);
+    }
   }
 
   /** Spawn a ghost outside systems (e.g. a player's character when it joins). */
@@ -123,10 +131,15 @@ export class ServerGhosts<P extends Protocol> {
 
   /** Start (or restart, after a resume) snapshots for a connection: fresh baselines, everything re-sent. */
   attach(connection: Connection): void {
-    this.peers.set(connection, { state: this.encoder.createConnectionState(connection.networkId), relevant: [] });
+    this.detach(connection);
+    const networkId = connection.networkId;
+    this.peers.set(connection, { state: this.encoder.createConnectionState(networkId), relevant: [], predicted: (g) => g.owner === networkId });
   }
 
   detach(connection: Connection): void {
+    const peer = this.peers.get(connection);
+    if (!peer) return;
+    this.encoder.disposeConnectionState(peer.state);
     this.peers.delete(connection);
     this.lastInputs.delete(connection.networkId);
   }
@@ -144,28 +157,45 @@ export class ServerGhosts<P extends Protocol> {
     const list = this.inputList;
     list.length = 0;
     if (this.protocol.replicateInputs) for (const [networkId, values] of this.lastInputs) list.push({ networkId, values });
+    // Without a relevancy callback every connection gets the same list, so connections in the
+    // same ack state can share one encode (the encoder compares the array and option objects).
+    const all = this.allGhosts;
+    all.length = 0;
+    if (!this.options.relevancy) this.collect(all, undefined);
+  }
+
+  private readonly allGhosts: SnapshotGhost[] = [];
+  private readonly ownerCount = new Map<number, number>();
+
+  private collect(out: SnapshotGhost[], connection: Connection | undefined): void {
+    const relevancy = this.options.relevancy;
+    const importance = this.options.importance;
+    for (const ghost of this.world.all()) {
+      if (connection && relevancy && ghost.owner !== connection.networkId && !relevancy(connection, ghost)) continue;
+      const view = this.views.get(ghost.id);
+      if (!view) continue;
+      if (importance) view.importance = importance(ghost);
+      out.push(view);
+    }
   }
 
   /** Encode this tick's snapshot for one connection (a view, valid until the next encode). */
   snapshotFor(connection: Connection, tick: Tick): Uint8Array | undefined {
     const peer = this.peers.get(connection);
     if (!peer) return undefined;
-    const relevant = peer.relevant;
-    relevant.length = 0;
-    const relevancy = this.options.relevancy;
-    const importance = this.options.importance;
-    for (const ghost of this.world.all()) {
-      if (relevancy && ghost.owner !== connection.networkId && !relevancy(connection, ghost)) continue;
-      const view = this.views.get(ghost.id);
-      if (!view) continue;
-      if (importance) view.importance = importance(ghost);
-      relevant.push(view);
+    let ghosts: SnapshotGhost[] = this.allGhosts;
+    if (this.options.relevancy) {
+      ghosts = peer.relevant;
+      ghosts.length = 0;
+      this.collect(ghosts, connection);
     }
-    const networkId = connection.networkId;
-    return this.encoder.encode(peer.state, tick, relevant, {
-      predicted: (g) => g.owner === networkId,
-      inputs: this.inputList,
-    });
+    // A connection that owns nothing predicts nothing: leave `predicted` out so it can share.
+    const ownsAny = this.ownsAny(connection.networkId);
+    return this.encoder.encode(peer.state, tick, ghosts, ownsAny ? { predicted: peer.predicted, inputs: this.inputList } : { inputs: this.inputList });
+  }
+
+  private ownsAny(networkId: number): boolean {
+    return (this.ownerCount.get(networkId) ?? 0) > 0;
   }
 
   ack(connection: Connection, tick: Tick, mask: number): void {

@@ -29,8 +29,9 @@ export const MessageKind = {
   SnapshotAck: 10,
   /** client → server, unreliable: inputs for the last N ticks (redundancy); see the prediction docs. */
   Input: 11,
-  /** either way, unreliable: clock sync probe and reply. */
+  /** client → server, unreliable: u32 client time (ms, wrapping). */
   Ping: 12,
+  /** server → client, unreliable: u32 echoed client time, u32 server tick, u16 fraction × 65535, i16 input margin × 16 (ticks). */
   Pong: 13,
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];

@@ -69,7 +69,7 @@ export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: numbe
   if (len > 0) sink.put(peekBits(buf, pos, len), len);
 }
 
-/** JavaScript expression for the bits the code of `v` takes (inlined by the compiled writers). */
+/** JavaScript expression for the bits the code of `v` takes (inlined by the compiled writers for v < 1173). */
 export function codeBitsExpr(v: string): string {
   let e = `h.codeBits(${v})`;
   for (let i = 3; i >= 0; i--) e = `(${v} < ${START[i + 1]} ? ${i + 1 + WIDTHS[i]!} : ${e})`;
@@ -78,11 +78,12 @@ export function codeBitsExpr(v: string): string {
 
 /**
  * JavaScript statement writing the code of `v` (inlined by the compiled writers):
- * small values through `put(valueExpr, bitsExpr)`, others through `big(v)`.
+ * values below 1173 through `put(valueExpr, bitsExpr)`, others through `big(v)`.
+ * (Inlining every bucket makes generated functions too big for V8 to optimize.)
  */
 export function putCodeStmt(v: string, put: (value: string, bits: number) => string, big: (v: string) => string): string {
   let e = big(v);
-  for (let i = 2; i >= 0; i--) e = `if (${v} < ${START[i + 1]}) ${put(`((${v} - ${START[i]}) << ${i + 1}) | ${(1 << i) - 1}`, i + 1 + WIDTHS[i]!)} else { ${e} }`;
+  for (let i = 3; i >= 0; i--) e = `if (${v} < ${START[i + 1]}) ${put(`((${v} - ${START[i]}) << ${i + 1}) | ${(1 << i) - 1}`, i + 1 + WIDTHS[i]!)} else { ${e} }`;
   return `{ ${e} }`;
 }
 

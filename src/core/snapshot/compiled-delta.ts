@@ -14,35 +14,46 @@ const helpers = { codeBits, putCode };
 
 const isLin = (s: FieldSlot, k: number): boolean => s.kind === K_FQ || s.kind === K_FR || (s.kind === K_QUAT && k > 0);
 
-/** Code measuring (and keeping in locals) the residuals of `view` against b0 (variant a) and the prediction (variant b). */
-function measure(view: readonly FieldSlot[], withB: boolean): string {
+/**
+ * Code computing the residual of every slot of `view` against b0 (z_j) and, `withB`,
+ * against the linear prediction (zb_j, the same as z_j for unpredicted slots), noting
+ * in `big` whether some predicted residual is large. The locals are declared by `source`.
+ */
+function residuals(view: readonly FieldSlot[], withB: boolean): string {
   const out: string[] = [];
-  view.forEach((s, i) => {
-    if (s.kind === K_STR) {
-      out.push(`const ca${i} = cs[cso + ${s.slot}] === b0s[b0so + ${s.slot}] ? 0 : 1; anyA |= ca${i};`);
-      if (withB) out.push(`const cb${i} = ca${i}; anyB |= cb${i};`);
-      return;
-    }
-    const single = s.slots === 1 ? 1 : 0;
-    out.push(`let ca${i} = 0, pa${i} = ${s.kind === K_ENUM ? s.bits : 0};`);
-    if (withB) out.push(`let cb${i} = 0, pb${i} = pa${i};`);
+  for (const s of view) {
     for (let k = 0; k < s.slots; k++) {
       const j = s.slot + k;
-      out.push(`const v${j} = cur[co + ${j}], r${j} = b0[b0o + ${j}], d${j} = (v${j} - r${j}) | 0, za${j} = ((d${j} << 1) ^ (d${j} >> 31)) >>> 0; ca${i} |= za${j} === 0 ? 0 : 1;`);
-      if (s.kind === K_BOOL || s.kind === K_ENUM) {
-        if (withB) out.push(`cb${i} = ca${i};`);
-        continue;
-      }
-      out.push(`pa${i} += ${codeBitsExpr(`(za${j} - ${single})`)};`);
-      if (!withB) continue;
-      if (isLin(s, k)) {
-        out.push(`const e${j} = (v${j} - ((r${j} + Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1)) | 0)) | 0, zb${j} = ((e${j} << 1) ^ (e${j} >> 31)) >>> 0;`);
-        out.push(`cb${i} |= zb${j} === 0 ? 0 : 1; pb${i} += ${codeBitsExpr(`(zb${j} - ${single})`)};`);
-      } else out.push(`const zb${j} = za${j}; cb${i} |= ca${i}; pb${i} += ${codeBitsExpr(`(za${j} - ${single})`)};`);
+      out.push(`v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}]; d = (v${j} - r${j}) | 0; z${j} = ((d << 1) ^ (d >> 31)) >>> 0;`);
+      if (!withB) out.push(`zb${j} = z${j};`);
+      else if (isLin(s, k)) out.push(`d = (v${j} - ((r${j} + Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1)) | 0)) | 0; zb${j} = ((d << 1) ^ (d >> 31)) >>> 0; big |= zb${j} >= ${BIG} ? 1 : 0;`);
+      else out.push(`zb${j} = z${j};`);
     }
-    out.push(`anyA |= ca${i}; bitsA += ca${i} === 0 ? 1 : 1 + pa${i};`);
-    if (withB) out.push(`anyB |= cb${i}; bitsB += cb${i} === 0 ? 1 : 1 + pb${i};`);
-  });
+  }
+  return out.join('\n');
+}
+
+/** A predicted residual below this (zigzag) makes the prediction good enough without comparing. */
+const BIG = 64;
+
+/** Expression: whether field i of `view` changed, with residuals named by `z`. */
+function changedExpr(s: FieldSlot, z: (j: number) => string): string {
+  if (s.kind === K_STR) return `(cs[cso + ${s.slot}] === b0s[b0so + ${s.slot}] ? 0 : 1)`;
+  return `((${Array.from({ length: s.slots }, (_, k) => z(s.slot + k)).join(' | ')}) === 0 ? 0 : 1)`;
+}
+
+/** Code: bits of the body with residuals named by `z`, into `bits`. */
+function size(view: readonly FieldSlot[], z: (j: number) => string, bits: string): string {
+  const out: string[] = [`${bits} = 0;`];
+  for (const s of view) {
+    if (s.kind === K_STR) continue;
+    let payload = s.kind === K_ENUM ? `${s.bits}` : '0';
+    if (s.kind !== K_BOOL && s.kind !== K_ENUM) {
+      const single = s.slots === 1 ? 1 : 0;
+      payload = Array.from({ length: s.slots }, (_, k) => codeBitsExpr(`(${z(s.slot + k)} - ${single})`)).join(' + ');
+    }
+    out.push(`${bits} += ${changedExpr(s, z)} === 0 ? 1 : 1 + ${payload};`);
+  }
   return out.join('\n');
 }
 
@@ -52,17 +63,22 @@ const put = (value: string, bits: number | string): string =>
 const drain = 'if (n > 0) { sink.put(acc >>> 0, n); acc = 0; n = 0; }';
 const big = (v: string): string => `${drain} h.putCode(sink, ${v});`;
 
-/** Code writing variant `v` ('a' or 'b'). */
-function emit(view: readonly FieldSlot[], v: 'a' | 'b'): string {
-  const any = v === 'a' ? 'anyA' : 'anyB';
-  const out: string[] = [`let acc = 0, n = 0;`, put(any, 1), `if (${any} !== 0) {`];
+/** Code writing the body from the chosen residuals w_j. */
+function emit(view: readonly FieldSlot[]): string {
+  const w = (j: number): string => `w${j}`;
+  const out: string[] = [];
   view.forEach((s, i) => {
-    out.push(put(`c${v}${i}`, 1), `if (c${v}${i} !== 0) {`);
+    for (let k = 0; k < s.slots; k++) out.push(`w${s.slot + k} = useB ? zb${s.slot + k} : z${s.slot + k};`);
+    out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`);
+  });
+  out.push('let acc = 0, n = 0;', put('any', 1), 'if (any !== 0) {');
+  view.forEach((s, i) => {
+    out.push(put(`c${i}`, 1), `if (c${i} !== 0) {`);
     if (s.kind === K_ENUM) out.push(put(`v${s.slot}`, s.bits));
     else if (s.kind === K_STR) out.push(`${drain} sink.flush(); sink.w.writeString(cs[cso + ${s.slot}], ${s.maxLength});`);
     else if (s.kind !== K_BOOL) {
-      if (s.slots === 1) out.push(putCodeStmt(`(z${v}${s.slot} - 1)`, put, big));
-      else for (let k = 0; k < s.slots; k++) out.push(putCodeStmt(`z${v}${s.slot + k}`, put, big));
+      if (s.slots === 1) out.push(putCodeStmt(`(w${s.slot} - 1)`, put, big));
+      else for (let k = 0; k < s.slots; k++) out.push(putCodeStmt(`w${s.slot + k}`, put, big));
     }
     out.push('}');
   });
@@ -71,22 +87,30 @@ function emit(view: readonly FieldSlot[], v: 'a' | 'b'): string {
 }
 
 function source(view: readonly FieldSlot[]): string {
+  const slots = view.flatMap((s) => Array.from({ length: s.slots }, (_, k) => s.slot + k));
+  const decl = (p: string): string => (slots.length === 0 ? '' : `let ${slots.map((j) => `${p}${j} = 0`).join(', ')};`);
+  // Without b1: against b0. With b1: the prediction when its residuals are all small,
+  // else whichever of the two is shorter (a function of the rows alone, so deterministic).
   return `'use strict'; return function body(sink, cur, co, cs, cso, base) {
 const b0 = base.b0, b0o = base.b0o, b0s = base.b0s, b0so = base.b0so, b1 = base.b1, b1o = base.b1o, dt0 = base.dt0, dt1 = base.dt1;
-let anyA = 0, bitsA = 0;
+${decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')} ${decl('w')}
+${view.length === 0 ? '' : `let ${view.map((_, i) => `c${i} = 0`).join(', ')};`}
+let d = 0, big = 0, any = 0, useB = false, bitsA = 0, bitsB = 0;
 if (b1 === null) {
-${measure(view, false)}
-${emit(view, 'a')}
-return false;
+${residuals(view, false)}
+} else {
+${residuals(view, true)}
+useB = true;
+if (big !== 0) {
+${size(view, (j) => `z${j}`, 'bitsA')}
+${size(view, (j) => `zb${j}`, 'bitsB')}
+const anyA = ${view.length === 0 ? '0' : view.map((s) => changedExpr(s, (j) => `z${j}`)).join(' | ')};
+const anyB = ${view.length === 0 ? '0' : view.map((s) => changedExpr(s, (j) => `zb${j}`)).join(' | ')};
+useB = (anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA);
 }
-let anyB = 0, bitsB = 0;
-${measure(view, true)}
-if ((anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA)) {
-${emit(view, 'b')}
-return true;
 }
-${emit(view, 'a')}
-return false;
+${emit(view)}
+return useB;
 };`;
 }
 

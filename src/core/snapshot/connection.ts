@@ -10,7 +10,10 @@ import { GhostStates } from './ghost-states.ts';
 /** A message a group encoded at `tick`, with what a follower must match to reuse it. */
 export class Group {
   readonly states = new GhostStates();
-  members = 0;
+  /** The connections in this group. */
+  readonly members: ConnectionSnapshotState[] = [];
+  /** Encodes so far; a member that took part in the latest one has the same epoch. */
+  epoch = 0;
   /** `states` as they were before the encode at `tick` (kept while the group has several members). */
   pre: GhostStates | undefined;
   tick: Tick = 0;
@@ -71,7 +74,8 @@ export class ConnectionSnapshotState {
   /** @internal Acked snapshot ticks not yet applied (acks are applied at the next encode). */
   pending = new Int32Array(64);
   pendingCount = 0;
-  /** @internal */
+  /** @internal The group epoch this connection last took part in. */
+  epoch = 0;
   lastTick: Tick = 0;
   hasEncoded = false;
   disposed = false;
@@ -81,7 +85,7 @@ export class ConnectionSnapshotState {
     group: Group,
   ) {
     this.group = group;
-    group.members++;
+    group.members.push(this);
   }
 
   /** @internal Remember that the client decoded the snapshot of `tick`. */

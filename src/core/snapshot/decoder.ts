@@ -8,12 +8,11 @@ import { WireError } from '../errors.ts';
 import type { Protocol } from '../protocol.ts';
 import { isNewer, type Tick } from '../tick.ts';
 import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
-import { ClientGhost } from './client-ghost.ts';
 import { crc16, readCode } from './codes.ts';
 import { emptyBaselines, readBody } from './delta.ts';
 import { shiftAckMask } from './format.ts';
 import { compileLayouts, materialize, type TypeLayout } from './layout.ts';
-import { ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './parse-scratch.ts';
+import { ClientGhost, ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './client-state.ts';
 
 export interface DecodedSpawn {
   id: number;

@@ -44,7 +44,8 @@ export class DeltaWriter {
 
   /**
    * Write the body of `cur` for the fields of `view` against `base`: against b0 alone,
-   * or, when `base.b1` is set and it is shorter, against the linear prediction.
+   * or, when `base.b1` is set, against the linear prediction if its residuals are all
+   * small or it is shorter. The portable twin of compiled-delta.ts (same output).
    * Returns true when the prediction was used (the record must then name b1).
    */
   write(sink: BitSink, view: readonly FieldSlot[], cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines, slotCount: number): boolean {
@@ -65,6 +66,7 @@ export class DeltaWriter {
     let anyB = 0;
     let bitsA = 0;
     let bitsB = 0;
+    let big = 0;
     for (let i = 0; i < view.length; i++) {
       const s = view[i]!;
       const kind = s.kind;
@@ -96,6 +98,7 @@ export class DeltaWriter {
         if (b1 !== null && (kind === K_FQ || kind === K_FR || (kind === K_QUAT && k > 0))) {
           const y = zigzag((v - predict(b0[b0o + j]!, b1[b1o + j]!, dt0, dt1)) | 0);
           zb[j] = y;
+          big |= y >= 64 ? 1 : 0;
           cB |= y === 0 ? 0 : 1;
           pB += codeBits(y - single);
         } else {
@@ -111,7 +114,8 @@ export class DeltaWriter {
       bitsA += cA === 0 ? 1 : 1 + pA;
       bitsB += cB === 0 ? 1 : 1 + pB;
     }
-    const useB = b1 !== null && (anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA);
+    // The prediction when all its residuals are small (zigzag < 64), else the shorter (as compiled-delta.ts).
+    const useB = b1 !== null && (big === 0 || (anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA));
     const z = useB ? zb : za;
     const ch = useB ? cb : ca;
     const any = useB ? anyB : anyA;

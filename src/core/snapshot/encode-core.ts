@@ -3,14 +3,12 @@
 // the per-tick cache), despawns and inputs, fill the budget by priority, write the
 // message (format.ts) and only then record what it carried.
 
-import { BitWriter } from '../bits.ts';
 import { NetcodeError } from '../errors.ts';
 import type { Protocol } from '../protocol.ts';
-import { tickDiff, type Tick } from '../tick.ts';
-import { MessageKind } from '../wire.ts';
+import type { Tick } from '../tick.ts';
 import { BodyCache } from './cache.ts';
 import { Candidates, Despawns } from './candidates.ts';
-import { BitSink, codeBits, copyBits, crc16, putCode } from './codes.ts';
+import { codeBits, putCode } from './codes.ts';
 import type { Group } from './connection.ts';
 import { compileBodyWriters, type BodyWriter } from './compiled-delta.ts';
 import { emptyBaselines } from './delta.ts';
@@ -18,6 +16,7 @@ import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0, F_B1, F_SPAWN } from './format.ts';
 import { REC_DESPAWN, REC_SPAWN, REC_UPDATE, ST_DESPAWNING, ST_NONE, ST_SPAWNING, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
+import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
 import type { GhostStore } from './store.ts';
 
@@ -32,11 +31,7 @@ export class EncodeCore {
   private readonly cand = new Candidates();
   private readonly gone = new Despawns();
   private readonly selector = new Selector();
-  private readonly w = new BitWriter();
-  private readonly sink = new BitSink();
-  private readonly inW = new BitWriter(256);
-  private readonly inSink = new BitSink();
-  private inCount = 0;
+  private readonly msg: MessageWriter;
   private inBits = 0;
 
   constructor(
@@ -47,12 +42,13 @@ export class EncodeCore {
     private readonly refreshTicks: number,
   ) {
     this.writers = layouts.map(compileBodyWriters);
+    this.msg = new MessageWriter(protocol, budgetBytes);
   }
 
   /** Encode the message for `state` (recipient `nid`); notes view owners in `group`. Returns a view of the writer. */
   encode(state: GhostStates, nid: number, group: Group, tick: Tick, ghosts: readonly SnapshotGhost[], predicted: ((g: SnapshotGhost) => boolean) | undefined, inputs: readonly SnapshotInput[] | undefined): Uint8Array {
     group.viewOwnerCount = 0;
-    const inputBits = this.encodeInputs(inputs);
+    const inputBits = this.msg.inputs(inputs);
     this.collect(state, nid, group, tick, ghosts, predicted);
     const despawnCount = this.despawns(state, tick);
     const budgetBits = this.budgetBytes * 8;
@@ -66,18 +62,27 @@ export class EncodeCore {
     // Estimates are rough (baselines, id gaps): rewrite to fill what they left unused, and
     // to drop the lowest priorities when they were too low. A few rounds at most.
     for (let round = 0; ; round++) {
-      this.write(tick, despawnCount, body);
-      const over = this.w.bitLength - budgetBits;
+      this.msg.write(tick, this.gone, despawnCount, c, body);
+      const over = this.msg.bitLength - budgetBits;
       if (over > 0) {
         if (!this.selector.dropLowest(c.n, c.prio, c.bits, over, c.sel)) break;
       } else if (round >= 3 || !this.selector.addMore(c.n, c.prio, c.bits, -over, c.sel)) break;
     }
     this.commit(state, tick, despawnCount);
-    const out = this.w.view();
-    const crc = crc16(out, 3, out.length);
-    out[1] = crc & 0xff;
-    out[2] = crc >>> 8;
-    return out;
+    return this.msg.finish();
+  }
+
+  /** Quantize `ghosts` for `tick` (see SnapshotEncoder.prepare). */
+  prepare(tick: Tick, ghosts: readonly SnapshotGhost[]): void {
+    const store = this.store;
+    for (const g of ghosts) {
+      let d = store.ids.get(g.id >>> 0);
+      if (d < 0 || g.id !== g.id >>> 0) {
+        if (g.id !== g.id >>> 0) throw usage(`ghost id ${g.id} is not a uint32.`);
+        d = this.allocate(g);
+      } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
+      store.current(d, tick, g.values);
+    }
   }
 
   /** Gather this connection's candidates; spawn states for new ghosts. */
@@ -87,6 +92,7 @@ export class EncodeCore {
     c.reserve(ghosts.length);
     c.n = 0;
     const stamp = ++state.stamp;
+    state.ensure(store.cap);
     let prevId = -1;
     let prevCand = -1;
     for (let i = 0; i < ghosts.length; i++) {
@@ -95,9 +101,10 @@ export class EncodeCore {
       if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
       prevId = id;
       let d = store.ids.get(id);
-      if (d < 0) d = this.allocate(g);
-      else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
-      state.ensure(store.cap);
+      if (d < 0) {
+        d = this.allocate(g);
+        state.ensure(store.cap);
+      } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
       store.current(d, tick, g.values);
       const st0 = state.st[d]!;
       if (st0 === ST_NONE || st0 === ST_DESPAWNING) state.spawn(store, d, tick);
@@ -107,7 +114,8 @@ export class EncodeCore {
       const view = owner === nid ? 0 : 1;
       if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
       const isPred = predicted !== undefined && predicted(g);
-      let age = state.sentAny[d] === 1 ? tickDiff(tick, state.lastSent[d]! >>> 0) : tickDiff(tick, state.since[d]! >>> 0) + 1;
+      // Ticks wrap: differences as int32 (tickDiff).
+      let age = state.sentAny[d] === 1 ? (tick - state.lastSent[d]!) | 0 : ((tick - state.since[d]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       let flags = 0;
       let b0 = -1;
@@ -117,14 +125,15 @@ export class EncodeCore {
       if (state.st[d] === ST_SPAWNING) flags = F_SPAWN;
       else {
         const a0 = state.a0s[d]!;
-        if (store.has(d, a0, state.a0t[d]! >>> 0)) {
+        const t0 = state.a0t[d]!;
+        if (store.has(d, a0, t0 >>> 0)) {
           b0 = a0;
           flags = F_B0;
-          age0 = tickDiff(tick, state.a0t[d]! >>> 0);
-          if (!isPred && age < this.refreshTicks && store.unchangedSince(d, state.a0t[d]! >>> 0)) continue;
+          age0 = (tick - t0) | 0;
+          if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
           const a1 = state.a1s[d]!;
           if (layout.hasLin && store.has(d, a1, state.a1t[d]! >>> 0)) {
-            const dt1 = tickDiff(state.a0t[d]! >>> 0, state.a1t[d]! >>> 0);
+            const dt1 = (t0 - state.a1t[d]!) | 0;
             if (dt1 > 0 && age0 <= 4 * dt1) {
               b1 = a1;
               age1 = dt1;
@@ -224,72 +233,6 @@ export class EncodeCore {
       if (bits > this.budgetBytes * 4) return j;
     }
     return gone.n;
-  }
-
-  /** Encode the inputs section's entries into inW; returns the section's bits. */
-  private encodeInputs(inputs: readonly SnapshotInput[] | undefined): number {
-    this.inW.reset();
-    this.inCount = 0;
-    if (inputs === undefined || inputs.length === 0) return 1;
-    const sink = this.inSink.begin(this.inW);
-    const cap = this.budgetBytes * 2; // a quarter of the budget, in bits
-    for (const input of inputs) {
-      const start = sink.bitLength;
-      putCode(sink, input.networkId >>> 0);
-      sink.flush();
-      this.protocol.input.write(this.inW, input.values);
-      if (1 + codeBits(this.inCount + 1) + this.inW.bitLength > cap) {
-        this.inBits = start;
-        return 1 + codeBits(this.inCount) + start;
-      }
-      this.inCount++;
-    }
-    this.inBits = this.inW.bitLength;
-    return 1 + codeBits(this.inCount) + this.inBits;
-  }
-
-  private write(tick: Tick, despawnCount: number, body: Uint8Array): void {
-    const sink = this.sink.begin(this.w.reset());
-    sink.put(MessageKind.Snapshot, 8);
-    sink.put(0, 16);
-    sink.put(tick, 32);
-    putCode(sink, despawnCount);
-    for (let j = 0, prev = -1; j < despawnCount; prev = this.gone.id(j), j++) putCode(sink, this.gone.id(j) - prev - 1);
-    const c = this.cand;
-    let count = 0;
-    for (let k = 0; k < c.n; k++) count += c.sel[k]!;
-    putCode(sink, count);
-    let prev = -1;
-    let p0 = -1;
-    let p1 = -1;
-    for (let k = 0; k < c.n; k++) {
-      if (c.sel[k] === 0) continue;
-      const id = c.id[k]!;
-      putCode(sink, id - prev - 1);
-      prev = id;
-      if ((c.flags[k]! & F_SPAWN) !== 0) sink.put(1, 1);
-      else {
-        const a0 = c.age0[k]!;
-        const a1 = c.age1[k]!;
-        if (a0 === p0 && a1 === p1) sink.put(1 << 1, 2);
-        else {
-          sink.put(0, 2);
-          putCode(sink, a0);
-          if (a0 !== 0) putCode(sink, a1);
-          p0 = a0;
-          p1 = a1;
-        }
-      }
-      copyBits(sink, body, c.off[k]!, c.len[k]!);
-    }
-    if (this.inCount === 0) sink.put(0, 1);
-    else {
-      sink.put(1, 1);
-      putCode(sink, this.inCount);
-      sink.flush();
-      copyBits(sink, this.inW.view(), 0, this.inBits);
-    }
-    sink.flush();
   }
 
   /** Remember what this snapshot carried, for its ack. */

@@ -76,7 +76,9 @@ export class SnapshotEncoder {
   /** The connection is gone: release what it held (destroyed ghosts it still knew are freed). */
   disposeConnectionState(state: ConnectionSnapshotState): void {
     if (state.disposed) return;
-    this.leave(state.group);
+    const g = state.group;
+    g.members.splice(g.members.indexOf(state), 1);
+    if (g.members.length === 0) g.states.release(this.store);
     state.disposed = true;
   }
 
@@ -88,6 +90,17 @@ export class SnapshotEncoder {
     this.store.flushFree();
   }
 
+  /**
+   * Optional: quantize this tick's ghosts up front (like a change-tracking step right
+   * after the simulation), so the encodes only diff and write. `encode` quantizes any
+   * ghost not prepared for its tick itself. Throws WireError on a value a field cannot send.
+   */
+  prepare(tick: Tick, ghosts: readonly SnapshotGhost[]): void {
+    tick = tick >>> 0;
+    if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
+    this.core.prepare(tick, ghosts);
+  }
+
   /** The ghost was destroyed: connections that have it get a despawn; its id may be reused afterwards. */
   forget(ghostId: number): void {
     const d = this.store.ids.get(ghostId >>> 0);
@@ -97,12 +110,12 @@ export class SnapshotEncoder {
   /** Handle a SnapshotAck body: the client decoded `newestTick` and every tick − 1 − i whose mask bit i is set. Applied at the next encode. */
   ack(state: ConnectionSnapshotState, newestTick: Tick, mask: number): void {
     if (state.disposed) return;
-    const s = state.group.states;
+    const sent = state.group.states.sent;
     const newest = newestTick >>> 0;
-    if (s.canAck(newest)) state.addPending(newest);
+    if (sent.has(newest)) state.addPending(newest);
     for (let i = 0; i < 32; i++) {
       const t = (newest - 1 - i) >>> 0;
-      if ((mask >>> i) & 1 && s.canAck(t)) state.addPending(t);
+      if ((mask >>> i) & 1 && sent.has(t)) state.addPending(t);
     }
   }
 
@@ -120,33 +133,23 @@ export class SnapshotEncoder {
     if (state.hasEncoded && !isNewer(tick, state.lastTick)) throw usage(`snapshot tick ${tick} is not after the connection's previous snapshot (${state.lastTick}); encode at most once per tick, ticks increasing.`);
     if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
     let g = state.group;
-    if (g.states.hasEncoded && g.hasMsg && g.tick === tick) {
-      // Another member encoded this tick: reuse its message, or a sibling's, or split off.
-      const shared = this.follow(state, g, ghosts, options) ?? this.followChild(state, g, ghosts, options);
-      if (shared !== undefined) return this.done(state, tick, shared);
-      const child = new Group();
-      g.pre!.copyInto(child.states);
-      child.states.shareSent(g.states, tick);
-      child.states.retain(this.store);
-      g.children.push(child);
-      this.move(state, child);
-      g = child;
-    } else if (g.states.hasEncoded && !isNewer(tick, g.states.lastTick)) {
-      // This member skipped ticks the group encoded: go on alone from the group's states.
-      const alone = new Group();
-      g.states.copyInto(alone.states);
-      alone.states.shareSent(g.states, -1);
-      alone.states.retain(this.store);
-      this.move(state, alone);
-      g = alone;
+    if (state.epoch !== g.epoch) {
+      // The group encoded without this member; its states are the ones from before that encode.
+      if (g.hasMsg && g.tick === tick && state.epoch === g.epoch - 1) {
+        const shared = this.follow(state, g, tick, ghosts, options) ?? this.followChild(state, g, tick, ghosts, options);
+        if (shared !== undefined) return this.done(state, tick, shared);
+        g = this.fork(g, [state]);
+      } else g = this.fork(g, g.members.filter((m) => m.epoch !== g.epoch));
     }
     return this.done(state, tick, this.lead(state, g, tick, ghosts, options));
   }
 
   /** Encode for the whole group: apply this member's acks, encode, keep the message for the others. */
   private lead(state: ConnectionSnapshotState, g: Group, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array {
+    // Members that missed the previous encode go on from the states before it, apart.
+    if (g.members.some((m) => m.epoch !== g.epoch)) this.fork(g, g.members.filter((m) => m.epoch !== g.epoch));
     const s = g.states;
-    if (g.members > 1 || g.pre !== undefined) s.copyInto((g.pre ??= new GhostStates()));
+    if (g.members.length > 1) s.copyInto((g.pre ??= new GhostStates()));
     if (g.applied.length < state.pendingCount) g.applied = new Int32Array(state.pendingCount * 2);
     g.appliedCount = state.effectiveAcks(g, false, g.applied);
     for (let i = 0; i < g.appliedCount; i++) s.ackTick(this.store, g.applied[i]! >>> 0);
@@ -161,38 +164,53 @@ export class SnapshotEncoder {
     g.ghosts = ghosts;
     g.inputs = options.inputs;
     g.predicted = options.predicted;
+    state.epoch = ++g.epoch;
     return msg;
   }
 
   /** The group's message for this member, when it may have it: same arguments, same acks, same view. */
-  private follow(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
-    if (!g.hasMsg || !g.shareable || g.ghosts !== ghosts || g.inputs !== options.inputs || g.predicted !== options.predicted || g.isViewOwner(state.networkId)) return undefined;
+  private follow(state: ConnectionSnapshotState, g: Group, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
+    if (!g.hasMsg || g.tick !== tick || !g.shareable || g.ghosts !== ghosts || g.inputs !== options.inputs || g.predicted !== options.predicted || g.isViewOwner(state.networkId)) return undefined;
     if (this.acks.length < state.pendingCount) this.acks = new Int32Array(state.pendingCount * 2);
     const n = state.effectiveAcks(g, true, this.acks);
     if (n !== g.appliedCount) return undefined;
     for (let i = 0; i < n; i++) if (this.acks[i] !== g.applied[i]) return undefined;
     state.pendingCount = 0;
     this.move(state, g);
+    state.epoch = g.epoch;
     return g.view;
   }
 
-  private followChild(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
+  /** Follow a group that split off the member's group at this tick (same states before it, same acks). */
+  private followChild(state: ConnectionSnapshotState, g: Group, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
     for (const child of g.children) {
-      const msg = this.follow(state, child, ghosts, options);
+      const msg = this.follow(state, child, tick, ghosts, options);
       if (msg !== undefined) return msg;
     }
     return undefined;
   }
 
-  private move(state: ConnectionSnapshotState, to: Group): void {
-    if (state.group === to) return;
-    this.leave(state.group);
-    state.group = to;
-    to.members++;
+  /** A new group for `who`, from the states `g` had before its latest encode. */
+  private fork(g: Group, who: readonly ConnectionSnapshotState[]): Group {
+    const child = new Group();
+    g.pre!.copyInto(child.states);
+    child.states.shareSent(g.states, g.tick);
+    child.states.retain(this.store);
+    g.children.push(child);
+    for (const m of who) {
+      this.move(m, child);
+      m.epoch = 0;
+    }
+    return child;
   }
 
-  private leave(g: Group): void {
-    if (--g.members === 0) g.states.release(this.store);
+  private move(state: ConnectionSnapshotState, to: Group): void {
+    const from = state.group;
+    if (from === to) return;
+    from.members.splice(from.members.indexOf(state), 1);
+    if (from.members.length === 0) from.states.release(this.store);
+    state.group = to;
+    to.members.push(state);
   }
 
   private done(state: ConnectionSnapshotState, tick: Tick, msg: Uint8Array): Uint8Array {

@@ -14,21 +14,21 @@ const IDX = 2 ** 21; // candidate index field of a sort key
 
 /**
  * Starvation bound, in snapshots, for G ghosts of equal importance whose records
- * average `avgBytes`, with `budgetBytes` per snapshot (nothing predicted).
+ * average `avgBytes`, with `budgetBytes` per snapshot (nothing predicted): about
+ * G·s / budget.
  *
  * Why: priority = importance × age, so equal-importance ghosts are served oldest
- * first. A ghost that was just sent has at most G − 1 ghosts ahead of it, each of
- * which is sent once before it (they only get older relative to it). Every
- * snapshot that cannot take everything carries at least budget − overhead − s
- * bytes of records (the greedy fill stops only when the next record does not fit),
- * so the ghosts ahead are through after ⌈(G − 1)·s / (budget − overhead − s)⌉
- * snapshots and the ghost goes in the next one: about G·s / budget.
- * Exact when s is the largest record size; with the average it holds as long as
- * record sizes do not drift. A ghost of importance i among ghosts of importance I
- * waits about I / i times longer. Unchanged ghosts wait at most `refreshTicks` first.
+ * first. A ghost that was just sent has at most G − 1 ghosts ahead of it, each sent
+ * once before it (they only get older relative to it). A snapshot that cannot take
+ * everything is filled greedily, then topped up with records that fit, so it leaves
+ * less than about two records unused: it carries at least budget − overhead − 2s
+ * bytes of records. The ghosts ahead are through after ⌈(G − 1)·s / (budget −
+ * overhead − 2s)⌉ snapshots and the ghost goes in the next one.
+ * A ghost of importance i among ghosts of importance I waits about I / i times longer;
+ * an unchanged ghost is not a candidate until `refreshTicks` after its last send.
  */
 export function maxWaitSnapshots(ghostCount: number, avgBytes: number, budgetBytes: number): number {
-  const room = budgetBytes - SNAPSHOT_OVERHEAD_BYTES - avgBytes;
+  const room = budgetBytes - SNAPSHOT_OVERHEAD_BYTES - 2 * avgBytes;
   if (ghostCount <= 0) return 0;
   if (!(room > 0)) return Infinity;
   return Math.ceil(((ghostCount - 1) * avgBytes) / room) + 1;

@@ -43,7 +43,10 @@ export class GhostStore {
   private curTick = new Int32Array(0);
   private curOk = new Uint8Array(0);
   private eqHead = new Uint8Array(0);
-  /** Sent rows at hist[(d · H + slot) · stride]; ring head, its tick, first tick of its run of equal rows. */
+  /**
+   * Sent rows at hist[(slot · cap + d) · stride] — slot-major, so ghosts sent together
+   * (same ring slots) sit next to each other; ring head, its tick, first tick of its run of equal rows.
+   */
   hist = new Int32Array(0);
   histStrs: string[] = [];
   private head = new Int32Array(0);
@@ -74,12 +77,21 @@ export class GhostStore {
     this.head = grow(this.head, cap);
     this.headTick = grow(this.headTick, cap);
     this.runStart = grow(this.runStart, cap);
-    this.entryTick = grow(this.entryTick, cap * H);
-    this.entryOk = grow(this.entryOk, cap * H);
+    // Slot-major arrays are laid out by capacity: move each slot's block.
+    const old = this.cap;
+    const relayout = <A extends Int32Array | Uint8Array>(a: A, per: number): A => {
+      const b = new (a.constructor as new (n: number) => A)(cap * H * per);
+      for (let slot = 0; slot < H && old > 0; slot++) b.set(a.subarray(slot * old * per, (slot + 1) * old * per), slot * cap * per);
+      return b;
+    };
+    this.entryTick = relayout(this.entryTick, 1);
+    this.entryOk = relayout(this.entryOk, 1);
+    this.hist = relayout(this.hist, this.stride);
     this.cur = grow(this.cur, cap * this.stride);
-    this.hist = grow(this.hist, cap * H * this.stride);
     for (let i = this.curStrs.length; i < cap * this.sstride; i++) this.curStrs.push('');
-    for (let i = this.histStrs.length; i < cap * H * this.sstride; i++) this.histStrs.push('');
+    const strs: string[] = new Array<string>(cap * H * this.sstride).fill('');
+    for (let slot = 0; slot < H; slot++) for (let i = 0; i < old * this.sstride; i++) strs[slot * cap * this.sstride + i] = this.histStrs[slot * old * this.sstride + i]!;
+    this.histStrs = strs;
     this.cap = cap;
   }
 
@@ -99,7 +111,7 @@ export class GhostStore {
     this.freed[d] = 0;
     this.curOk[d] = 0;
     this.head[d] = H - 1;
-    this.entryOk.fill(0, d * H, d * H + H);
+    this.clearRing(d);
     return d;
   }
 
@@ -109,8 +121,12 @@ export class GhostStore {
     this.ids.delete(this.id[d]!);
     this.destroyed[d] = 1;
     this.curOk[d] = 0;
-    this.entryOk.fill(0, d * H, d * H + H);
+    this.clearRing(d);
     if (this.refs[d] === 0) this.maybeFree.push(d);
+  }
+
+  private clearRing(d: number): void {
+    for (let slot = 0; slot < H; slot++) this.entryOk[slot * this.cap + d] = 0;
   }
 
   /** One connection state no longer refers to the ghost. */
@@ -142,42 +158,44 @@ export class GhostStore {
     this.curOk[d] = 1;
     this.curTick[d] = tick | 0;
     const h = this.head[d]!;
-    const ho = (d * H + h) * this.stride;
-    this.eqHead[d] = this.entryOk[d * H + h] === 1 && rowsEqual(layout.slotCount, this.cur, co, this.hist, ho, layout.stringCount, this.curStrs, so, this.histStrs, (d * H + h) * this.sstride) ? 1 : 0;
+    const e = h * this.cap + d;
+    this.eqHead[d] = this.entryOk[e] === 1 && rowsEqual(layout.slotCount, this.cur, co, this.hist, e * this.stride, layout.stringCount, this.curStrs, so, this.histStrs, e * this.sstride) ? 1 : 0;
   }
 
   /** Ring slot of the sent row for `tick` (the current row), adding it the first time. */
   push(d: number, tick: Tick): number {
     const h = this.head[d]!;
-    if (this.entryOk[d * H + h] === 1 && this.headTick[d] === (tick | 0)) return h;
+    if (this.entryOk[h * this.cap + d] === 1 && this.headTick[d] === (tick | 0)) return h;
     const layout = this.layouts[this.typeId[d]!]!;
     const slot = h + 1 === H ? 0 : h + 1;
     const n = layout.slotCount;
     const from = d * this.stride;
-    const to = (d * H + slot) * this.stride;
+    const e = slot * this.cap + d;
+    const to = e * this.stride;
     for (let i = 0; i < n; i++) this.hist[to + i] = this.cur[from + i]!;
-    for (let i = 0, sf = d * this.sstride, st = (d * H + slot) * this.sstride; i < layout.stringCount; i++) this.histStrs[st + i] = this.curStrs[sf + i]!;
-    if (this.entryOk[d * H + h] !== 1 || this.eqHead[d] !== 1) this.runStart[d] = tick | 0;
+    for (let i = 0, sf = d * this.sstride, st = e * this.sstride; i < layout.stringCount; i++) this.histStrs[st + i] = this.curStrs[sf + i]!;
+    if (this.entryOk[h * this.cap + d] !== 1 || this.eqHead[d] !== 1) this.runStart[d] = tick | 0;
     this.eqHead[d] = 1;
     this.head[d] = slot;
     this.headTick[d] = tick | 0;
-    this.entryTick[d * H + slot] = tick | 0;
-    this.entryOk[d * H + slot] = 1;
+    this.entryTick[e] = tick | 0;
+    this.entryOk[e] = 1;
     return slot;
   }
 
   /** True when ring slot `slot` of ghost d still holds its row sent at `tick`. */
   has(d: number, slot: number, tick: Tick): boolean {
-    return slot >= 0 && this.entryOk[d * H + slot] === 1 && this.entryTick[d * H + slot] === (tick | 0);
+    const e = slot * this.cap + d;
+    return slot >= 0 && this.entryOk[e] === 1 && this.entryTick[e] === (tick | 0);
   }
 
-  /** Offset of ring slot `slot` of ghost d in `hist` (× sstride for `histStrs`: use histStrOffset). */
+  /** Offset of ring slot `slot` of ghost d in `hist` (valid until the store grows). */
   histOffset(d: number, slot: number): number {
-    return (d * H + slot) * this.stride;
+    return (slot * this.cap + d) * this.stride;
   }
 
   histStrOffset(d: number, slot: number): number {
-    return (d * H + slot) * this.sstride;
+    return (slot * this.cap + d) * this.sstride;
   }
 
   /** True when every row sent since `tick` (a sent row) equals the current row: the client has the current state. */

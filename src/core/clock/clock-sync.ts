@@ -1,0 +1,221 @@
+// ClockSync: step 2 of a client frame ("Time"). Pongs and the server's input-margin reports
+// feed it; each frame `update(nowMs)` moves the prediction clock (`predictedTime`) towards
+// serverTick + one-way trip + slack by scaling time within 0.9–1.1, jumping only on large errors.
+
+import { NetcodeError } from '../errors.ts';
+import { tickAdd, tickDiff, type Tick } from '../tick.ts';
+import { OffsetEstimator, RttEstimator } from './estimators.ts';
+
+export interface ClockSyncOptions {
+  /** Simulation ticks per second (the protocol's tick rate). */
+  tickRate: number;
+  /** Smallest slack, in ticks. Default 2. */
+  minSlackTicks?: number;
+  /** Slack ≥ jitterSlackSigmas · jitterMs (σ of the RTT), when that exceeds the minimum. Default 2.5. */
+  jitterSlackSigmas?: number;
+  /** Most the prediction may run ahead of `serverTick`, in ms; the rest becomes input delay. Default 500. */
+  maxPredictionMs?: number;
+  /** An error (target − predictedTime) beyond this many ticks is a jump, not a time-scale change. Default 10. */
+  jumpThresholdTicks?: number;
+}
+
+/** Time-scale change per tick of error: ±0.1 (the bounds) is reached at an error of 2 ticks. */
+const SCALE_GAIN = 0.05;
+const MIN_SCALE = 0.9;
+const MAX_SCALE = 1.1;
+/** Input-margin integrator: correction += 1/64 · (slack − margin) per report, each term clipped to ±4 ticks. */
+const MARGIN_GAIN = 1 / 64;
+const MARGIN_ERROR_CLIP = 4;
+/** inputDelayTicks rises as soon as it is needed; it falls only when 1.25 ticks too many (no flicker). */
+const DELAY_HYSTERESIS = 0.25;
+/** Ticks and the base tick stay within 2^30 of each other; beyond, the base moves (wrap safety). */
+const REBASE_TICKS = 0x4000_0000;
+
+function check(value: number, name: string, min: number, inclusive: boolean): number {
+  if (!Number.isFinite(value) || (inclusive ? value < min : value <= min)) {
+    throw new NetcodeError('usage', `react-netcode: ClockSyncOptions.${name} must be a finite number ${inclusive ? '>=' : '>'} ${min} (got ${value}); e.g. { tickRate: 60 }.`);
+  }
+  return value;
+}
+
+/**
+ * Control law (ticks; stepMs = 1000 / tickRate; all times are client ms):
+ * - lead = rttMs / 2 / stepMs + slackTicks + marginCorrection; slackTicks = max(minSlackTicks,
+ *   jitterSlackSigmas · jitterMs / stepMs). The prediction runs min(lead, maxPredictionMs / stepMs) ahead;
+ *   the excess x becomes inputDelayTicks = ceil(x) (falls only once x ≤ inputDelayTicks − 1.25).
+ * - target = serverTick(now) + min(lead, cap); error = target − predictedTime.
+ * - Each update first advances predictedTime by elapsed / stepMs · timeScale (the scale chosen by the
+ *   previous update), then: on the first sync, after resync(), or when |error| > jumpThresholdTicks it jumps
+ *   to the target (forward or backward; only then does time go back); otherwise
+ *   timeScale = clamp(1 + drift + 0.05 · error, 0.9, 1.1), where drift is the measured client-clock drift
+ *   (so a steady state needs no error: a client clock 0.5% fast runs at 1/1.005 ≈ 0.995).
+ * - onInputMargin: marginCorrection += (slack − margin) / 64, clipped per report to ±4 ticks and in total to
+ *   ±jumpThresholdTicks / 2: it makes inputs arrive `slack` ticks early on average, which also absorbs
+ *   asymmetric routes and the server's tick convention.
+ */
+export class ClockSync {
+  readonly stepMs: number;
+  readonly minSlackTicks: number;
+  readonly jitterSlackSigmas: number;
+  readonly maxPredictionMs: number;
+  readonly jumpThresholdTicks: number;
+
+  private readonly rtt: RttEstimator;
+  private readonly offset: OffsetEstimator;
+  /** Server tick that relative positions count from (the first pong's, moved on rebase). */
+  private base: Tick = 0;
+  private hasBase = false;
+  private isSynced = false;
+  private pendingJump = true;
+  private predictedRel = 0;
+  private serverRel = 0;
+  private lastNowMs: number | undefined;
+  /** Pongs for pings sent before this client time are stale (set by resync() and the update after it). */
+  private discardBeforeMs = -Infinity;
+  private boundaryPending = false;
+  private scale = 1;
+  private slack: number;
+  private delay = 0;
+  private lead = 0;
+  private correction = 0;
+  private jumpCount = 0;
+  private lastJump = 0;
+
+  constructor(options: ClockSyncOptions) {
+    this.stepMs = 1000 / check(options.tickRate, 'tickRate', 0, false);
+    this.minSlackTicks = check(options.minSlackTicks ?? 2, 'minSlackTicks', 0, true);
+    this.jitterSlackSigmas = check(options.jitterSlackSigmas ?? 2.5, 'jitterSlackSigmas', 0, true);
+    this.maxPredictionMs = check(options.maxPredictionMs ?? 500, 'maxPredictionMs', 0, true);
+    this.jumpThresholdTicks = check(options.jumpThresholdTicks ?? 10, 'jumpThresholdTicks', 0, false);
+    this.rtt = new RttEstimator(this.stepMs);
+    this.offset = new OffsetEstimator(this.jumpThresholdTicks * this.stepMs);
+    this.slack = this.minSlackTicks;
+  }
+
+  /** A Pong: Ping sent at `sentAtMs`, Pong received at `receivedAtMs` (client clock); the server was at `serverTick` + `serverFraction` when it answered. */
+  onPong(sentAtMs: number, receivedAtMs: number, serverTick: Tick, serverFraction: number): void {
+    if (!Number.isFinite(sentAtMs) || !Number.isFinite(receivedAtMs) || !Number.isFinite(serverFraction) || receivedAtMs < sentAtMs) {
+      throw new NetcodeError('usage', `react-netcode: ClockSync.onPong needs finite times with receivedAtMs >= sentAtMs (got sent ${sentAtMs}, received ${receivedAtMs}, fraction ${serverFraction}); pass the client's monotonic clock for both.`);
+    }
+    if (sentAtMs < this.discardBeforeMs) return; // sent before resync(): its RTT spans the pause
+    const tick = serverTick >>> 0;
+    if (!this.hasBase) {
+      this.base = tick;
+      this.hasBase = true;
+    }
+    let rel = tickDiff(tick, this.base);
+    if (Math.abs(rel) > REBASE_TICKS) {
+      this.rebase(rel);
+      rel = 0;
+    }
+    this.rtt.add(receivedAtMs - sentAtMs);
+    const jitterTicks = this.rtt.jitterMs / this.stepMs;
+    this.slack = Math.max(this.minSlackTicks, this.jitterSlackSigmas * jitterTicks);
+    const fraction = Math.min(1, Math.max(0, serverFraction));
+    const tolerance = Math.max(this.stepMs / 2, this.rtt.jitterMs);
+    if (this.offset.add(sentAtMs, receivedAtMs, (rel + fraction) * this.stepMs, tolerance)) this.isSynced = true;
+  }
+
+  /** The server received our newest input `marginTicks` ticks before it simulated that tick (negative = late). */
+  onInputMargin(marginTicks: number): void {
+    if (!this.isSynced || !Number.isFinite(marginTicks)) return;
+    const e = Math.min(MARGIN_ERROR_CLIP, Math.max(-MARGIN_ERROR_CLIP, this.slack - marginTicks));
+    const limit = this.jumpThresholdTicks / 2;
+    this.correction = Math.min(limit, Math.max(-limit, this.correction + e * MARGIN_GAIN));
+  }
+
+  /** Advance to `nowMs` (client clock): move predictedTime, recompute the target, then the time scale or a jump. */
+  update(nowMs: number): this {
+    if (!Number.isFinite(nowMs)) throw new NetcodeError('usage', `react-netcode: ClockSync.update(nowMs) needs a finite monotonic time (got ${nowMs}).`);
+    if (this.boundaryPending) {
+      this.discardBeforeMs = nowMs;
+      this.boundaryPending = false;
+    }
+    const elapsed = this.lastNowMs === undefined ? 0 : Math.max(0, nowMs - this.lastNowMs);
+    if (this.lastNowMs === undefined || nowMs > this.lastNowMs) this.lastNowMs = nowMs;
+    if (!this.isSynced) return this; // no time base: predictedTime holds
+    this.predictedRel += (elapsed / this.stepMs) * this.scale;
+    this.serverRel = this.offset.serverMsAt(this.lastNowMs) / this.stepMs;
+    const lead = this.rtt.rttMs / 2 / this.stepMs + this.slack + this.correction;
+    const cap = this.maxPredictionMs / this.stepMs;
+    this.lead = Math.min(lead, cap);
+    this.updateDelay(lead - cap);
+    const error = this.serverRel + this.lead - this.predictedRel;
+    if (this.pendingJump || Math.abs(error) > this.jumpThresholdTicks) {
+      this.predictedRel += error;
+      this.lastJump = error;
+      this.jumpCount++;
+      this.pendingJump = false;
+      this.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, 1 + this.offset.drift));
+    } else {
+      this.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, 1 + this.offset.drift + SCALE_GAIN * error));
+    }
+    return this;
+  }
+
+  private updateDelay(excess: number): void {
+    const up = excess > 0 ? Math.ceil(excess - 1e-9) : 0;
+    const down = excess + DELAY_HYSTERESIS > 0 ? Math.ceil(excess + DELAY_HYSTERESIS - 1e-9) : 0;
+    if (up > this.delay) this.delay = up;
+    else if (down < this.delay) this.delay = down;
+  }
+
+  private rebase(ticks: number): void {
+    this.base = tickAdd(this.base, ticks);
+    this.offset.rebase(ticks * this.stepMs);
+    this.predictedRel -= ticks;
+    this.serverRel -= ticks;
+  }
+
+  /**
+   * Forget the time base (page hidden, app paused, device slept). Pongs for pings sent before the next
+   * update are discarded. Without `keepEstimates`, the client→server mapping is dropped (RTT, jitter and
+   * drift are kept): `synced` is false and predictedTime holds until a fresh pong, then the next update jumps
+   * to the target. With `keepEstimates`, the next update jumps at once to the target of the kept mapping.
+   * Either way the elapsed time of the pause is not run as ticks.
+   */
+  resync(keepEstimates = false): void {
+    this.pendingJump = true;
+    this.lastNowMs = undefined;
+    this.discardBeforeMs = Infinity;
+    this.boundaryPending = true;
+    if (!keepEstimates) {
+      this.offset.reset(true);
+      this.isSynced = false;
+    }
+  }
+
+  /** True once a pong gave a time base (false again after resync() until the next pong). */
+  get synced(): boolean { return this.isSynced; }
+  /** Round-trip time, EWMA, in client ms. */
+  get rttMs(): number { return this.rtt.rttMs; }
+  /** σ of the RTT in ms, estimated from successive RTT differences. */
+  get jitterMs(): number { return this.rtt.jitterMs; }
+  /** Float ticks, wrapped to [0, 2^32): the estimate of the tick the server simulates now (at the last update). */
+  get serverTick(): number { return this.absolute(this.serverRel); }
+  /** Float ticks, wrapped to [0, 2^32): the client's simulation clock; its floor is the tick being predicted. Compare via tickDiff on predictedTick. */
+  get predictedTime(): number { return this.absolute(this.predictedRel); }
+  /** floor(predictedTime) as a uint32: the tick the client simulates and sends input for. */
+  get predictedTick(): Tick { return tickAdd(this.base, Math.floor(this.predictedRel)); }
+  /** Progress of predictedTime into predictedTick, in [0, 1). */
+  get predictedFraction(): number { return this.predictedRel - Math.floor(this.predictedRel); }
+  /** Current adaptive slack, in ticks. */
+  get slackTicks(): number { return this.slack; }
+  /** Ticks of lead beyond maxPredictionMs, served as input delay: inputs sampled now are for predictedTick + inputDelayTicks. */
+  get inputDelayTicks(): number { return this.delay; }
+  /** How far predictedTime runs ahead of serverTick at target (ticks, capped at maxPredictionMs). */
+  get leadTicks(): number { return this.lead; }
+  /** The running input-margin correction included in the lead (ticks). */
+  get marginCorrectionTicks(): number { return this.correction; }
+  /** Multiplier of elapsed time for the prediction clock, within [0.9, 1.1]. */
+  get timeScale(): number { return this.scale; }
+  /** How many times predictedTime jumped (the first sync counts). */
+  get jumps(): number { return this.jumpCount; }
+  /** Size of the latest jump in ticks (negative = backwards); 0 before any. */
+  get lastJumpTicks(): number { return this.lastJump; }
+
+  private absolute(rel: number): number {
+    const whole = Math.floor(rel);
+    return tickAdd(this.base, whole) + (rel - whole);
+  }
+}

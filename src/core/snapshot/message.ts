@@ -1,0 +1,106 @@
+// The Snapshot message writer (layout in format.ts): header, despawns, the chosen
+// records (ids ascending, baselines named once per run, bodies copied from the
+// per-tick cache), the inputs section, and the CRC. One per encoder, reused.
+
+import { BitWriter } from '../bits.ts';
+import type { Protocol } from '../protocol.ts';
+import type { Tick } from '../tick.ts';
+import { MessageKind } from '../wire.ts';
+import type { Candidates, Despawns } from './candidates.ts';
+import { BitSink, codeBits, copyBits, crc16, putCode } from './codes.ts';
+import type { SnapshotInput } from './encoder.ts';
+import { F_SPAWN } from './format.ts';
+
+export class MessageWriter {
+  private readonly w = new BitWriter();
+  private readonly sink = new BitSink();
+  private readonly inW = new BitWriter(256);
+  private readonly inSink = new BitSink();
+  private inCount = 0;
+  private inBits = 0;
+
+  constructor(
+    private readonly protocol: Protocol,
+    private readonly budgetBytes: number,
+  ) {}
+
+  /** Bits written by the last `write`. */
+  get bitLength(): number {
+    return this.w.bitLength;
+  }
+
+  /** Encode the inputs section's entries (as many as fit a quarter of the budget); returns the section's bits. */
+  inputs(inputs: readonly SnapshotInput[] | undefined): number {
+    this.inW.reset();
+    this.inCount = 0;
+    if (inputs === undefined || inputs.length === 0) return 1;
+    const sink = this.inSink.begin(this.inW);
+    const cap = this.budgetBytes * 2; // a quarter of the budget, in bits
+    for (const input of inputs) {
+      const start = sink.bitLength;
+      putCode(sink, input.networkId >>> 0);
+      sink.flush();
+      this.protocol.input.write(this.inW, input.values);
+      if (1 + codeBits(this.inCount + 1) + this.inW.bitLength > cap) {
+        this.inBits = start;
+        return 1 + codeBits(this.inCount) + start;
+      }
+      this.inCount++;
+    }
+    this.inBits = this.inW.bitLength;
+    return 1 + codeBits(this.inCount) + this.inBits;
+  }
+
+  /** Write the whole message: header, the first `despawnCount` despawns, the selected candidates' records, the inputs. */
+  write(tick: Tick, gone: Despawns, despawnCount: number, c: Candidates, body: Uint8Array): void {
+    const sink = this.sink.begin(this.w.reset());
+    sink.put(MessageKind.Snapshot, 8);
+    sink.put(0, 16);
+    sink.put(tick, 32);
+    putCode(sink, despawnCount);
+    for (let j = 0, prev = -1; j < despawnCount; prev = gone.id(j), j++) putCode(sink, gone.id(j) - prev - 1);
+    let count = 0;
+    for (let k = 0; k < c.n; k++) count += c.sel[k]!;
+    putCode(sink, count);
+    let prev = -1;
+    let p0 = -1;
+    let p1 = -1;
+    for (let k = 0; k < c.n; k++) {
+      if (c.sel[k] === 0) continue;
+      const id = c.id[k]!;
+      putCode(sink, id - prev - 1);
+      prev = id;
+      if ((c.flags[k]! & F_SPAWN) !== 0) sink.put(1, 1);
+      else {
+        const a0 = c.age0[k]!;
+        const a1 = c.age1[k]!;
+        if (a0 === p0 && a1 === p1) sink.put(1 << 1, 2);
+        else {
+          sink.put(0, 2);
+          putCode(sink, a0);
+          if (a0 !== 0) putCode(sink, a1);
+          p0 = a0;
+          p1 = a1;
+        }
+      }
+      copyBits(sink, body, c.off[k]!, c.len[k]!);
+    }
+    if (this.inCount === 0) sink.put(0, 1);
+    else {
+      sink.put(1, 1);
+      putCode(sink, this.inCount);
+      sink.flush();
+      copyBits(sink, this.inW.view(), 0, this.inBits);
+    }
+    sink.flush();
+  }
+
+  /** Put the CRC in and return the message: a view valid until the next write. */
+  finish(): Uint8Array {
+    const out = this.w.view();
+    const crc = crc16(out, 3, out.length);
+    out[1] = crc & 0xff;
+    out[2] = crc >>> 8;
+    return out;
+  }
+}

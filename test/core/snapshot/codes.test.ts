@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { BitReader, BitWriter } from '../../../src/core/bits.ts';
+import { WireError } from '../../../src/core/errors.ts';
+import { Rng } from '../../../src/core/rng.ts';
+import { compileBodyWriters } from '../../../src/core/snapshot/compiled-delta.ts';
+import { compileQuantizer } from '../../../src/core/snapshot/compiled.ts';
+import { BitSink, codeBits, copyBits, crc16, putCode, readCode, unzigzag, zigzag } from '../../../src/core/snapshot/codes.ts';
+import { DeltaWriter, emptyBaselines } from '../../../src/core/snapshot/delta.ts';
+import { IntMap } from '../../../src/core/snapshot/intmap.ts';
+import { compileLayouts, quantizeInto } from '../../../src/core/snapshot/layout.ts';
+import { QUAT_CODES, quatCodes } from '../../../src/core/snapshot/quat.ts';
+import { EVERY, protocol, randomEvery, randomQuat } from './harness.ts';
+
+const bytesOf = (f: (sink: BitSink) => void): Uint8Array => {
+  const w = new BitWriter(8);
+  const sink = new BitSink().begin(w);
+  f(sink);
+  sink.flush();
+  return w.toBytes();
+};
+
+describe('snapshot bit codes', () => {
+  it('prefix-codes uint32 values in the documented sizes', () => {
+    // Buckets of widths 0, 2, 4, 7, 10, 14, 20, 32 start at 0, 1, 5, 21, 149, 1173, 17557, 1066133;
+    // a value in bucket i costs i + 1 + width bits (the last bucket has no terminating zero: 7 + 32).
+    const cases: [number, number][] = [
+      [0, 1], [1, 4], [4, 4], [5, 7], [20, 7], [21, 11], [148, 11], [149, 15], [1172, 15],
+      [1173, 20], [17556, 20], [17557, 27], [1066132, 27], [1066133, 39], [2 ** 32 - 1, 39],
+    ];
+    for (const [v, bits] of cases) {
+      expect(codeBits(v)).toBe(bits);
+      const w = new BitWriter(8);
+      const sink = new BitSink().begin(w);
+      sink.put(1, 3); // off the byte boundary
+      putCode(sink, v);
+      sink.flush();
+      expect(w.bitLength).toBe(3 + bits);
+      const r = new BitReader(w.toBytes());
+      r.readBits(3);
+      expect(readCode(r)).toBe(v);
+    }
+    // The last bucket can spell values above 2^32 − 1: rejected.
+    const bad = bytesOf((s) => {
+      s.put(127, 7);
+      s.put(0xffff_ffff, 32);
+    });
+    expect(() => readCode(new BitReader(bad))).toThrow(WireError);
+  });
+
+  it('zigzags int32 differences', () => {
+    expect([0, -1, 1, -2, 2].map(zigzag)).toEqual([0, 1, 2, 3, 4]);
+    expect(zigzag(-0x8000_0000)).toBe(0xffff_ffff);
+    for (const v of [0, -1, 7, -0x8000_0000, 0x7fff_ffff]) expect(unzigzag(zigzag(v))).toBe(v);
+  });
+
+  it('BitSink writes exactly what BitWriter.writeBits would, and copyBits copies any bit range', () => {
+    const rng = new Rng(1);
+    const ops: [number, number][] = [];
+    for (let i = 0; i < 2000; i++) {
+      const bits = 1 + rng.int(32);
+      ops.push([bits === 32 ? rng.nextUint32() : rng.nextUint32() % 2 ** bits, bits]);
+    }
+    const direct = new BitWriter(8);
+    for (const [v, b] of ops) direct.writeBits(v, b);
+    const viaSink = bytesOf((s) => ops.forEach(([v, b]) => s.put(v, b)));
+    expect(viaSink).toEqual(direct.toBytes());
+    const src = direct.toBytes();
+    for (let i = 0; i < 200; i++) {
+      const pos = rng.int(direct.bitLength - 100);
+      const len = rng.int(100);
+      const copied = bytesOf((s) => copyBits(s, src, pos, len));
+      const r = new BitReader(src);
+      r.readBits(0);
+      const expectW = new BitWriter(8);
+      for (let k = 0; k < pos; k++) r.readBits(1);
+      for (let k = 0; k < len; k++) expectW.writeBits(r.readBits(1), 1);
+      expect(copied).toEqual(expectW.toBytes());
+    }
+  });
+
+  it('computes CRC-16/CCITT-FALSE (check value of "123456789" is 0x29B1)', () => {
+    const data = new TextEncoder().encode('xx123456789');
+    expect(crc16(data, 2, data.length)).toBe(0x29b1);
+  });
+
+  it('maps ghost ids like a Map through inserts and deletes', () => {
+    const rng = new Rng(2);
+    const m = new IntMap(4);
+    const ref = new Map<number, number>();
+    for (let i = 0; i < 20_000; i++) {
+      const key = rng.chance(0.5) ? rng.int(300) : rng.nextUint32();
+      if (rng.chance(0.3)) {
+        m.delete(key);
+        ref.delete(key);
+      } else {
+        m.set(key, i);
+        ref.set(key, i);
+      }
+      if (i % 1000 === 0) for (const [k, v] of ref) expect(m.get(k)).toBe(v);
+    }
+    expect(m.size).toBe(ref.size);
+    for (let k = 0; k < 300; k++) expect(m.get(k)).toBe(ref.get(k) ?? -1);
+  });
+});
+
+describe('snapshot compiled code', () => {
+  const layout = compileLayouts(protocol)[EVERY]!;
+  const n = layout.slotCount;
+  const sn = layout.stringCount;
+
+  it('quantizes like the generic path, and the quaternion codes are those writeQuat sends', () => {
+    const rng = new Rng(3);
+    const q = compileQuantizer(layout);
+    for (let i = 0; i < 500; i++) {
+      const values = randomEvery(rng);
+      const a = new Int32Array(n);
+      const b = new Int32Array(n);
+      const sa = new Array<string>(sn).fill('');
+      const sb = new Array<string>(sn).fill('');
+      expect(q(values, a, 0, sa, 0)).toBe(true);
+      quantizeInto(layout.fields, values, b, 0, sb, 0, 1, 'every');
+      expect(a).toEqual(b);
+      expect(sa).toEqual(sb);
+    }
+    const bad = { ...randomEvery(rng), small: 256 };
+    expect(q(bad, new Int32Array(n), 0, [], 0)).toBe(false);
+    expect(() => quantizeInto(layout.fields, bad, new Int32Array(n), 0, [], 0, 1, 'every')).toThrow(/field "small" must be an integer in 0..255/);
+    for (let i = 0; i < 2000; i++) {
+      const quat = randomQuat(rng);
+      const bits = 4 + rng.int(13);
+      expect(quatCodes(quat.x, quat.y, quat.z, quat.w, bits)).toBe(true);
+      const w = new BitWriter(8);
+      w.writeQuat(quat.x, quat.y, quat.z, quat.w, bits);
+      const r = new BitReader(w.toBytes());
+      expect([r.readBits(2), r.readBits(bits), r.readBits(bits), r.readBits(bits)]).toEqual([...QUAT_CODES]);
+    }
+  });
+
+  it('writes the same bodies as the portable DeltaWriter, with and without a prediction baseline', () => {
+    const rng = new Rng(4);
+    const writers = compileBodyWriters(layout);
+    const portable = new DeltaWriter();
+    const q = compileQuantizer(layout);
+    const row = (): { r: Int32Array; s: string[] } => {
+      const r = new Int32Array(n);
+      const s = new Array<string>(sn).fill('');
+      q(randomEvery(rng), r, 0, s, 0);
+      return { r, s };
+    };
+    for (let i = 0; i < 400; i++) {
+      const cur = row();
+      const b0 = rng.chance(0.3) ? { r: cur.r.slice(), s: [...cur.s] } : row(); // sometimes unchanged
+      const b1 = row();
+      const base = emptyBaselines();
+      Object.assign(base, { b0: b0.r, b0s: b0.s, b1: rng.chance(0.5) ? b1.r : null, dt0: 1 + rng.int(9), dt1: 1 + rng.int(9) });
+      for (const view of [0, 1] as const) {
+        let usedA = false;
+        let usedB = false;
+        const a = bytesOf((s) => (usedA = writers[view](s, cur.r, 0, cur.s, 0, base)));
+        const b = bytesOf((s) => (usedB = portable.write(s, layout.views[view], cur.r, 0, cur.s, 0, base, n)));
+        expect(a).toEqual(b);
+        expect(usedA).toBe(usedB);
+      }
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../../src/core/rng.ts';
+import { SnapshotDecoder, SnapshotEncoder, type SnapshotGhost } from '../../../src/core/snapshot/index.ts';
+import { BOX, EVERY, expected, makeGhost, protocol, randomBox, randomEvery } from './harness.ts';
+
+type Values = Record<string, unknown>;
+
+describe('connections sharing an encode', () => {
+  it('send exactly the bytes separate encoders would, while their acks agree and after they diverge', () => {
+    const rng = new Rng(8);
+    const ghosts: (SnapshotGhost & { values: Values })[] = [];
+    for (let i = 1; i <= 60; i++) ghosts.push(i % 10 === 0 ? makeGhost(i, EVERY, 1 + (i % 3), randomEvery(rng)) : makeGhost(i, BOX, 0, randomBox(rng)));
+    const shared = new SnapshotEncoder(protocol, { budgetBytes: 700 });
+    // Clients 1..3 own view-dependent ghosts (they never share with others); 4..8 own none.
+    const clients = [1, 2, 3, 4, 5, 6, 7, 8].map((nid) => {
+      const alone = new SnapshotEncoder(protocol, { budgetBytes: 700 });
+      return { nid, state: shared.createConnectionState(nid), alone, aloneState: alone.createConnectionState(nid), dec: new SnapshotDecoder(protocol, nid), loses: nid >= 7 };
+    });
+    const inputs = [{ networkId: 4, values: { move: { x: 1, y: 0 }, jump: false, fire: 1 } }];
+    for (let t = 1; t <= 120; t++) {
+      for (const g of ghosts) if (rng.chance(0.5)) g.values.position = { x: rng.range(-9, 9), y: 0, z: rng.range(-9, 9) };
+      for (const c of clients) {
+        const a = shared.encode(c.state, t, ghosts, { inputs }).slice();
+        const b = c.alone.encode(c.aloneState, t, ghosts, { inputs });
+        expect(a).toEqual(b);
+        // Clients 7 and 8 lose some snapshots (differently), so their acks diverge from the rest.
+        if (c.loses && rng.chance(0.3)) continue;
+        const s = c.dec.decode(a)!;
+        for (const g of [...s.spawns, ...s.updates]) {
+          const truth = ghosts.find((x) => x.id === g.id)!;
+          expect(g.values).toEqual(expected(protocol, truth.typeId, truth.owner, c.nid, truth.values));
+        }
+        shared.ack(c.state, c.dec.ackTick, c.dec.ackMask);
+        c.alone.ack(c.aloneState, c.dec.ackTick, c.dec.ackMask);
+      }
+    }
+    // Clients 4..6 never diverged: they are still one group (one encode per tick for three connections).
+    expect(clients[3]!.state.group).toBe(clients[4]!.state.group);
+    expect(clients[4]!.state.group).toBe(clients[5]!.state.group);
+    expect(clients[6]!.state.group).not.toBe(clients[3]!.state.group);
+  });
+
+  it('a member that skips ticks goes on alone and still decodes correctly', () => {
+    const rng = new Rng(9);
+    const ghosts = Array.from({ length: 30 }, (_, i) => makeGhost(i + 1, BOX, 0, randomBox(rng)));
+    const enc = new SnapshotEncoder(protocol, { budgetBytes: 60_000 });
+    const a = { state: enc.createConnectionState(1), dec: new SnapshotDecoder(protocol, 1) };
+    const b = { state: enc.createConnectionState(2), dec: new SnapshotDecoder(protocol, 2) };
+    for (let t = 1; t <= 40; t++) {
+      for (const g of ghosts) g.values.position = { x: rng.range(-9, 9), y: 0, z: t };
+      // b only gets a snapshot every 5th tick (as if its rate were lower).
+      for (const c of t % 5 === 0 ? [a, b] : [a]) {
+        const s = c.dec.decode(enc.encode(c.state, t, ghosts))!;
+        for (const g of [...s.spawns, ...s.updates]) expect(g.values).toEqual(expected(protocol, BOX, 0, 1, ghosts[g.id - 1]!.values));
+        enc.ack(c.state, c.dec.ackTick, c.dec.ackMask);
+      }
+    }
+    expect(b.dec.ghostCount).toBe(30);
+    expect(a.state.group).not.toBe(b.state.group);
+  });
+
+  it('disposing connections frees destroyed ghosts they still knew', () => {
+    const rng = new Rng(10);
+    const enc = new SnapshotEncoder(protocol);
+    const s1 = enc.createConnectionState(1);
+    const g = [makeGhost(1, BOX, 0, randomBox(rng))];
+    enc.encode(s1, 1, g);
+    enc.forget(1);
+    enc.disposeConnectionState(s1);
+    expect(() => enc.encode(s1, 2, g)).toThrow(/disposed/);
+    // Id 1 is free again: a new ghost with another type may take it.
+    const s2 = enc.createConnectionState(2);
+    const d2 = new SnapshotDecoder(protocol, 2);
+    const fresh = [makeGhost(1, EVERY, 0, randomEvery(rng))];
+    expect(d2.decode(enc.encode(s2, 3, fresh))!.spawns.map((x) => x.typeId)).toEqual([EVERY]);
+  });
+});
