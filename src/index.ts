@@ -20,6 +20,7 @@ export { defineProtocol, fnv1a32, ghost, rpc } from './core/protocol.ts';
 export type {
   GhostOptions,
   GhostType,
+  InputSchema,
   InputValues,
   JoinPayload,
   Protocol,

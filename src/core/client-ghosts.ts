@@ -57,10 +57,13 @@ export class ClientGhosts<P extends Protocol> {
   private readonly maxExtrapolationTicks: number;
   /** Snapshots rejected as malformed (dropped, not acked). */
   rejectedSnapshots = 0;
-  private readonly runner: SystemRunner<P>;
   /** World seed for ctx.rng (from the Welcome). */
   seed = 0;
   private nextLocalId = 0x8000_0000;
+  /** Supplies `ctx.input(ghost)` in prediction (set by the client engine). */
+  inputProvider: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined = () => undefined;
+  /** The system runner of this client's world (prediction and presentation stages). */
+  readonly systems: SystemRunner<P>;
 
   constructor(
     private readonly protocol: P,
@@ -70,11 +73,11 @@ export class ClientGhosts<P extends Protocol> {
   ) {
     this.world = new World(protocol, { isServer: false });
     const seedOf = (): number => this.seed;
-    this.runner = new SystemRunner(this.world, systems, {
+    this.systems = new SystemRunner(this.world, systems, {
       get seed() {
         return seedOf();
       },
-      input: () => undefined,
+      input: (ghost, tick) => this.inputProvider(ghost, tick) as never,
       // Client-side ids (predicted spawns) have the top bit set so they never collide with server ids.
       allocateId: () => (this.nextLocalId = ((this.nextLocalId + 1) >>> 0) | 0x8000_0000),
     });
@@ -153,8 +156,12 @@ export class ClientGhosts<P extends Protocol> {
     return snap;
   }
 
-  /** Advance the interpolation timeline and write what each remote ghost shows into its components. */
-  frame(nowMs: number): void {
+  /**
+   * Advance the interpolation timeline and write what each remote ghost shows into its
+   * components. With `predicting`, predicted ghosts are left to the prediction loop;
+   * without it they show their newest confirmed state.
+   */
+  frame(nowMs: number, predicting = false): void {
     if (this.limbo.size > 0 && nowMs >= this.limboDeadline) {
       for (const rec of [...this.limbo.values()]) this.remove(rec);
       this.limbo.clear();
@@ -167,13 +174,13 @@ export class ClientGhosts<P extends Protocol> {
       const ghost = rec.ghost;
       if (ghost.mode === 'interpolated') {
         sampleValues(rec.codec, rec.history, timeline.tick, timeline.fraction, ghost.components as Values<Schema>, this.maxExtrapolationTicks);
-      } else {
-        // Predicted ghosts are driven by prediction; until it runs, show the newest confirmed state.
+      } else if (!predicting) {
+        // Prediction off (or not started): show the newest confirmed state.
         const latest = rec.history.get(rec.confirmedTick);
         if (latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
       }
     }
-    this.runner.run('presentation', timeline.tick);
+    this.systems.run('presentation', timeline.tick);
   }
 
   private add(id: number, typeId: number, owner: number, tick: Tick): GhostRecord {

@@ -7,7 +7,14 @@ import { BitReader, BitWriter } from './bits.ts';
 import { ClientGhosts, type ClientGhostOptions } from './client-ghosts.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
-import { MessageEncoder, readKind, readReason, readWelcome } from './messages.ts';
+import { ClockSync, type ClockSyncOptions } from './clock/index.ts';
+import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer } from './input/index.ts';
+import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
+import { ClientPrediction, type PredictionOptions } from './prediction.ts';
+import type { InputSchema, InputValues } from './protocol.ts';
+import type { Schema, SchemaCodec, Values } from './schema.ts';
+import { tickAdd, type Tick } from './tick.ts';
+import type { Ghost } from './world.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import { encodeAck } from './snapshot/index.ts';
@@ -41,6 +48,16 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions {
   reconnectDelaysMs?: readonly number[];
   /** The game's systems; clients run the 'client' (presentation) ones each frame, and 'shared' ones in prediction. */
   systems?: readonly SystemDef<P>[];
+  /** Client prediction with rollback (default on, policy 'check'); `false` shows predicted ghosts at their newest confirmed state. */
+  prediction?: PredictionOptions | false;
+  /** Clock sync tuning (slack, prediction cap …). */
+  clock?: Omit<ClockSyncOptions, 'tickRate'>;
+  /** Inputs carried by each input packet (redundancy, default 4). */
+  inputsPerPacket?: number;
+  /** Ping period for clock sync (default 100 ms). */
+  pingIntervalMs?: number;
+  /** Called once per predicted tick, before its input is committed: fill `input` (the live input) for `tick`. */
+  onInput?: (input: InputValues<P>, tick: Tick) => void;
   log?: Logger;
 }
 
@@ -77,6 +94,19 @@ export class NetClient<P extends Protocol> {
   /** Seed of the world's ctx.rng, from the Welcome. */
   worldSeed = 0;
   private resumeToken = 0;
+  /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
+  readonly input: InputBuffer<InputSchema<P>>;
+  /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
+  readonly clock: ClockSync;
+  /** Prediction and rollback; undefined when disabled. */
+  readonly prediction: ClientPrediction<P> | undefined;
+  private readonly inputWriter = new BitWriter(256);
+  private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0 };
+  private readonly remoteInput = new Map<number, Values<Schema>>();
+  private readonly tickInputScratch: Values<Schema>;
+  private lastPingAt = -Infinity;
+  private lastFrameAt: number | undefined;
+  private paused = false;
 
   constructor(private readonly options: ClientOptions<P>) {
     this.protocol = options.protocol;
@@ -86,6 +116,47 @@ export class NetClient<P extends Protocol> {
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
+    this.input = new InputBuffer(options.protocol.input as unknown as SchemaCodec<InputSchema<P>>);
+    this.tickInputScratch = options.protocol.input.defaults() as Values<Schema>;
+    this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
+    this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
+    this.ghosts.inputProvider = (ghost, tick) => this.inputFor(ghost as Ghost, tick);
+  }
+
+  /** `ctx.input(ghost)` in prediction: our own input for our ghosts, the last replicated input for other players'. */
+  private inputFor(ghost: Ghost, tick: Tick): Record<string, unknown> | undefined {
+    if (ghost.owner === this.current.networkId) return this.input.has(tick) ? (this.input.tickInput(tick, this.tickInputScratch as never) as Record<string, unknown>) : undefined;
+    const remote = this.remoteInput.get(ghost.owner);
+    if (!remote) return undefined;
+    // A remote player's last input, held: its presses are not ours to replay (0 per tick).
+    const out = this.protocol.input.copy(remote, this.tickInputScratch) as Record<string, unknown>;
+    for (const key of this.protocol.input.keys) if (this.protocol.input.schema[key]!.kind === 'event') out[key] = 0;
+    return out;
+  }
+
+  /**
+   * The page was hidden or the app paused (`true`), or is back (`false`). While paused the
+   * client sends neutral inputs (nothing held down keeps running); on return the clock resyncs.
+   */
+  setPaused(paused: boolean): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    if (paused) {
+      this.input.neutral();
+      const last = this.prediction?.lastTick;
+      if (this.current.status === 'in-game' && last !== undefined) {
+        // Cover the ticks the server will simulate before it notices we stopped sending.
+        for (let i = 1; i <= DEFAULT_INPUTS_PER_PACKET; i++) this.input.commit(tickAdd(last, i));
+        this.sendInputs(tickAdd(last, DEFAULT_INPUTS_PER_PACKET));
+      }
+    } else {
+      this.clock.resync();
+      this.lastFrameAt = undefined;
+    }
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
   }
 
   get state(): Readonly<ClientState> {
@@ -162,7 +233,44 @@ export class NetClient<P extends Protocol> {
       else this.onMessage(event.data);
     }
     if (this.current.status === 'reconnecting') this.retry();
-    if (this.current.status === 'in-game') this.ghosts.frame(now);
+    if (this.current.status !== 'in-game') return;
+    const dt = this.lastFrameAt === undefined ? 0 : now - this.lastFrameAt;
+    this.lastFrameAt = now;
+    if (now - this.lastPingAt >= (this.options.pingIntervalMs ?? 100)) {
+      this.lastPingAt = now;
+      this.transport.send(this.encoder.ping(now), 'unreliable');
+    }
+    this.clock.update(now);
+    const predicting = this.prediction !== undefined && this.clock.synced && !this.paused;
+    if (predicting) {
+      this.prediction!.advance(this.clock.predictedTick, (tick) => {
+        this.options.onInput?.(this.input.current as unknown as InputValues<P>, tick);
+        this.input.commit(tick);
+        this.sendInputs(tick);
+      });
+    }
+    this.ghosts.frame(now, predicting);
+    if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
+  }
+
+  /** Send the inputs of `newest` and the ticks before it (redundancy), with the snapshot ack and our interpolation tick. */
+  private sendInputs(newest: Tick): void {
+    const w = this.inputWriter;
+    w.reset();
+    w.writeBits(MessageKind.Input, 8);
+    const timeline = this.ghosts.timeline;
+    encodeInputPacket(w, this.protocol.input as unknown as SchemaCodec<InputSchema<P>>, this.input, newest, this.options.inputsPerPacket ?? DEFAULT_INPUTS_PER_PACKET, {
+      interpolationTick: timeline.tick,
+      interpolationFraction: Math.min(1, Math.max(0, timeline.fraction)),
+      ackTick: this.ghosts.ackTick,
+      ackMask: this.ghosts.ackMask,
+    });
+    this.transport.send(w.toBytes(), 'unreliable');
+  }
+
+  /** The render values of a ghost: predicted ghosts frame-interpolated with their correction, others as interpolated. */
+  view(ghost: Ghost<P>): Readonly<Record<string, unknown>> {
+    return (this.prediction?.view(ghost as Ghost) ?? ghost.components) as Readonly<Record<string, unknown>>;
   }
 
   private open(): void {
@@ -222,6 +330,14 @@ export class NetClient<P extends Protocol> {
         case MessageKind.Snapshot:
           this.onSnapshot(data);
           return;
+        case MessageKind.Pong: {
+          const pong = readPong(this.reader, this.pong);
+          // The echo is the low 32 bits of our ms clock: rebuild the full send time.
+          const sentAt = this.now - ((Math.round(this.now) - pong.echoMs) >>> 0);
+          this.clock.onPong(sentAt, this.now, pong.serverTick, pong.serverFraction);
+          this.clock.onInputMargin(pong.inputMarginTicks);
+          return;
+        }
         case MessageKind.Welcome:
           this.onWelcome();
           return;
@@ -261,6 +377,12 @@ export class NetClient<P extends Protocol> {
     this.worldSeed = welcome.worldSeed;
     this.resumeToken = welcome.resumeToken;
     this.ghosts.begin(welcome.networkId, welcome.resumed, this.now, welcome.worldSeed);
+    if (!welcome.resumed) {
+      this.input.reset();
+      this.prediction?.reset();
+      this.remoteInput.clear();
+    }
+    this.clock.resync();
     if (reconnecting && welcome.resumed) {
       this.setState({ ...this.current, status: this.statusBeforeDrop, networkId: welcome.networkId, closeReason: undefined });
     } else {
@@ -272,7 +394,13 @@ export class NetClient<P extends Protocol> {
   private onSnapshot(data: Uint8Array): void {
     if (this.current.status !== 'in-game') return;
     try {
-      if (!this.ghosts.applySnapshot(data, this.now)) return;
+      const snap = this.ghosts.applySnapshot(data, this.now);
+      if (!snap) return;
+      for (const input of snap.inputs) {
+        let v = this.remoteInput.get(input.networkId);
+        if (!v) this.remoteInput.set(input.networkId, (v = this.protocol.input.defaults() as Values<Schema>));
+        this.protocol.input.copy(input.values as Values<Schema>, v);
+      }
     } catch (error) {
       if (!isNetcodeError(error)) throw error;
       this.ghosts.rejectedSnapshots++;

@@ -24,6 +24,9 @@ export class Connection<JoinData = unknown> {
   /** Free slot for the app's per-connection data (player name, team …). */
   data: Record<string, unknown> = {};
   readonly stats: ConnectionStats = { messagesIn: 0, bytesIn: 0, messagesOut: 0, bytesOut: 0, droppedRpcs: 0 };
+  /** Where this client showed interpolated ghosts when it sent its newest input (for lag compensation). */
+  interpolationTick = 0;
+  interpolationFraction = 0;
   /** @internal a join decision is pending (async onJoin) */
   joining = false;
   /** @internal server time (ms) after which a closing link is forcibly dropped */

@@ -22,7 +22,12 @@ export interface FieldOptions {
   maxSmoothingDistance?: number;
   /** false = predicted-only, never sent (default true). */
   replicated?: boolean;
-  /** Prediction tolerance in `distance` units (default 0; half a quantization step for quantized floats). */
+  /**
+   * Prediction tolerance in `distance` units. Default 0, except quantized floats: one
+   * quantization step per axis (√axes / q for vectors). A client restored from quantized
+   * state differs from the unquantized server by up to half a step at each of two
+   * confirmed ticks, so anything tighter reports quantization as misprediction.
+   */
   tolerance?: number;
 }
 /** Input bounds for scalar numbers: not on the wire, not in `describe`; the server's `sanitizeInput` clamps to them. */
@@ -155,7 +160,7 @@ function scalar(q: number | undefined) {
     ? { write: (w: BitWriter, v: number) => w.writeF32(v), read: (r: BitReader) => r.readF32(), quantize: Math.fround, suffix: '', tolerance: 0,
         check: (v: unknown) => isNum(v) && Number.isFinite(Math.fround(v)) }
     : { write: (w: BitWriter, v: number) => w.writeQuantized(v, q), read: (r: BitReader) => r.readQuantized(q), quantize: (v: number) => (Math.round(v * q) + 0) / q,
-        suffix: `(q=${q})`, tolerance: 0.5 / q, check: (v: unknown) => isNum(v) && Math.abs(Math.round(v * q)) <= 0x7fff_ffff };
+        suffix: `(q=${q})`, tolerance: 1 / q, check: (v: unknown) => isNum(v) && Math.abs(Math.round(v * q)) <= 0x7fff_ffff };
 }
 
 type Components = Record<string, number>;
@@ -170,7 +175,7 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
     for (const k of axes) to[k] = s.read(r);
     return to;
   };
-  const f = make<Components>(kind, kind + s.suffix, resolve(kind, rest, 'interpolate', s.tolerance), {
+  const f = make<Components>(kind, kind + s.suffix, resolve(kind, rest, 'interpolate', s.tolerance * Math.sqrt(axes.length)), {
     write: (w, v) => {
       for (const k of axes) s.write(w, v[k]!);
     },

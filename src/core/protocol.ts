@@ -204,5 +204,8 @@ export type RpcPayload<P extends Protocol, K extends keyof P['rpcs']> = P['rpcs'
 /** The join payload type. */
 export type JoinPayload<P extends Protocol> = P extends Protocol<Record<string, GhostType>, Schema, Record<string, RpcDef>, infer J> ? Values<J> : never;
 
+/** The input schema of a protocol. */
+export type InputSchema<P extends Protocol> = P extends Protocol<Record<string, GhostType>, infer I> ? I : never;
+
 /** The input type. */
-export type InputValues<P extends Protocol> = P extends Protocol<Record<string, GhostType>, infer I> ? Values<I> : never;
+export type InputValues<P extends Protocol> = Values<InputSchema<P>>;

@@ -8,7 +8,9 @@ import { BitReader } from './bits.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
-import { MessageEncoder, readKind } from './messages.ts';
+import { MessageEncoder, readKind, readPing } from './messages.ts';
+import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue } from './input/index.ts';
+import type { Schema, Values } from './schema.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
@@ -53,6 +55,8 @@ export interface ServerOptions<P extends Protocol> {
   startTick?: Tick;
   /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
   seed?: number;
+  /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */
+  maxInputRepeatTicks?: number;
   log?: Logger;
 }
 
@@ -88,6 +92,9 @@ export class NetServer<P extends Protocol> {
   private readonly rng: Rng;
   private readonly log: Logger;
   private readonly worldSeed: number;
+  private readonly inputs = new Map<number, ServerInputQueue<Schema>>();
+  private readonly packet = createDecodedInputPacket<Schema>();
+  private readonly tickInput = new Map<number, Values<Schema>>();
   private loop: TimerHandle | undefined;
   private lastOverruns = 0;
   private listening = false;
@@ -115,7 +122,7 @@ export class NetServer<P extends Protocol> {
         ...(options.importance ? { importance: options.importance } : {}),
         ...(options.snapshotBudgetBytes !== undefined ? { snapshotBudgetBytes: options.snapshotBudgetBytes } : {}),
       },
-      () => undefined,
+      (ghost, tick) => this.inputOf(ghost.owner, tick),
     );
     this.ghosts.currentTick = this.currentTick;
     this.sessions = new Sessions(
@@ -133,6 +140,7 @@ export class NetServer<P extends Protocol> {
         sendWelcome: (c, resumed) =>
           this.sendRaw(c, this.encoder.welcome({ networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed }), 'reliable'),
         opened: (c, resumed) => {
+          if (!resumed) this.inputs.set(c.networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: options.maxInputRepeatTicks ?? 8 }));
           if (resumed) {
             if (c.inGame) this.ghosts.attach(c);
             this.events.emit('resume', c);
@@ -143,6 +151,8 @@ export class NetServer<P extends Protocol> {
           this.events.emit('suspend', c, reason);
         },
         closed: (c, reason) => {
+          this.inputs.delete(c.networkId);
+          this.tickInput.delete(c.networkId);
           this.ghosts.detach(c);
           this.ghosts.destroyOwnedBy(c.networkId);
           this.events.emit('leave', c, reason);
@@ -238,6 +248,20 @@ export class NetServer<P extends Protocol> {
     this.timer.record(clock ? clock.now() - started : 0);
   }
 
+  /** Input statistics of one connection (received, late, missing, repeated, clamped …). */
+  inputStats(connection: Connection<JoinPayload<P>>) {
+    return this.inputs.get(connection.networkId)?.stats;
+  }
+
+  /** The input systems see for `networkId` at `tick` (events as presses in that tick). */
+  private inputOf(networkId: number, tick: Tick): Record<string, unknown> | undefined {
+    const queue = this.inputs.get(networkId);
+    if (!queue) return undefined;
+    let out = this.tickInput.get(networkId);
+    if (!out) this.tickInput.set(networkId, (out = this.protocol.input.defaults() as Values<Schema>));
+    return queue.tickInput(tick, out) as Record<string, unknown>;
+  }
+
   /** Spawn a ghost outside systems, e.g. a player's character in the `join` event. */
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: { owner?: number }): Ghost<P, K> {
     return this.ghosts.spawn(type, init, options);
@@ -311,7 +335,13 @@ export class NetServer<P extends Protocol> {
       }
       connection.stats.messagesIn++;
       connection.stats.bytesIn += data.byteLength;
-      if (kind === MessageKind.SnapshotAck) {
+      if (kind === MessageKind.Input) {
+        this.onInput(connection);
+      } else if (kind === MessageKind.Ping) {
+        const echoMs = readPing(this.reader);
+        const queue = this.inputs.get(connection.networkId);
+        this.sendRaw(connection, this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: queue?.marginTicks ?? 0 }), 'unreliable');
+      } else if (kind === MessageKind.SnapshotAck) {
         const { tick, mask } = decodeAck(this.reader);
         this.reader.expectEnd();
         this.ghosts.ack(connection, tick, mask);
@@ -326,6 +356,24 @@ export class NetServer<P extends Protocol> {
       if (connection) this.sessions.close(connection, reason, true, this.timeMs);
       else this.sessions.refuse(peer, reason, this.timeMs);
     }
+  }
+
+  private onInput(connection: Connection<JoinPayload<P>>): void {
+    const packet = decodeInputPacket(this.reader, this.protocol.input as never, this.packet);
+    this.reader.expectEnd();
+    if (!connection.inGame) return;
+    const queue = this.inputs.get(connection.networkId);
+    if (!queue) return;
+    queue.receivePacket(packet, this.currentTick);
+    if (packet.ackTick !== 0 || packet.ackMask !== 0) this.ghosts.ack(connection, packet.ackTick, packet.ackMask);
+    const newest = packet.inputs[0];
+    if (newest && this.protocol.replicateInputs) {
+      let last = this.ghosts.lastInputs.get(connection.networkId);
+      if (!last) this.ghosts.lastInputs.set(connection.networkId, (last = this.protocol.input.defaults() as Record<string, unknown>));
+      this.protocol.input.copy(newest.values as never, last as never);
+    }
+    connection.interpolationTick = packet.interpolationTick;
+    connection.interpolationFraction = packet.interpolationFraction;
   }
 
   private closeReason(): string {

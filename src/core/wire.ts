@@ -27,7 +27,13 @@ export const MessageKind = {
   Snapshot: 9,
   /** client → server, unreliable: u32 newest received snapshot tick + u32 mask of the 32 before it (bit i = tick - 1 - i). */
   SnapshotAck: 10,
-  /** client → server, unreliable: inputs for the last N ticks (redundancy); see the prediction docs. */
+  /**
+   * client → server, unreliable: u32 newest tick, u8 count (1..32; clients send 4), then the inputs of
+   * ticks newest, newest − 1, …: the first as every replicated input field in schema order; each older
+   * one as 1 bit "same as the newer input", else per field 1 bit "same" or the field's value; then
+   * u32 interpolation tick, u16 interpolation fraction × 65535, u32 snapshot ack tick + u32 ack mask
+   * (as SnapshotAck). Codec and limits: input/packet.ts.
+   */
   Input: 11,
   /** client → server, unreliable: u32 client time (ms, wrapping). */
   Ping: 12,

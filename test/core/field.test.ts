@@ -169,8 +169,8 @@ describe('field codecs', () => {
     expect(field.u8().options).toEqual({ sendTo: 'all', smoothing: 'clamp', maxSmoothingDistance: Infinity, replicated: true, tolerance: 0 });
     expect(field.f32().options.smoothing).toBe('interpolate');
     expect(field.f32().options.tolerance).toBe(0);
-    expect(field.f32({ quantize: 100 }).options.tolerance).toBe(0.005);
-    expect(field.vec3({ quantize: 10 }).options.tolerance).toBe(0.05);
+    expect(field.f32({ quantize: 100 }).options.tolerance).toBe(0.01); // one step: 1 / 100
+    expect(field.vec3({ quantize: 10 }).options.tolerance).toBeCloseTo(Math.sqrt(3) / 10, 15); // one step per axis: √3 / 10
     expect(field.quat({ bits: 4 }).options.tolerance).toBeCloseTo(Math.SQRT1_2 / 14, 15);
     expect(field.enum(['a']).options.smoothing).toBe('clamp');
     expect(field.event().options.smoothing).toBe('clamp');

@@ -23,9 +23,11 @@ export interface ClockSyncOptions {
 const SCALE_GAIN = 0.05;
 const MIN_SCALE = 0.9;
 const MAX_SCALE = 1.1;
-/** Input-margin integrator: correction += 1/64 · (slack − margin) per report, each term clipped to ±4 ticks. */
-const MARGIN_GAIN = 1 / 64;
+/** Input-margin integrator: the correction moves at (slack − mean margin) / (1 s + 2·RTT) per second,
+ *  each report's term clipped to ±4 ticks, at most 250 ms of integration per batch of reports. */
+const MARGIN_TAU_MS = 1000;
 const MARGIN_ERROR_CLIP = 4;
+const MARGIN_MAX_DT_MS = 250;
 /** inputDelayTicks rises as soon as it is needed; it falls only when 1.25 ticks too many (no flicker). */
 const DELAY_HYSTERESIS = 0.25;
 /** Ticks and the base tick stay within 2^30 of each other; beyond, the base moves (wrap safety). */
@@ -40,18 +42,21 @@ function check(value: number, name: string, min: number, inclusive: boolean): nu
 
 /**
  * Control law (ticks; stepMs = 1000 / tickRate; all times are client ms):
- * - lead = rttMs / 2 / stepMs + slackTicks + marginCorrection; slackTicks = max(minSlackTicks,
- *   jitterSlackSigmas · jitterMs / stepMs). The prediction runs min(lead, maxPredictionMs / stepMs) ahead;
- *   the excess x becomes inputDelayTicks = ceil(x) (falls only once x ≤ inputDelayTicks − 1.25).
- * - target = serverTick(now) + min(lead, cap); error = target − predictedTime.
+ * - need = rttMs / 2 / stepMs + slackTicks + marginCorrection; slackTicks = max(minSlackTicks,
+ *   jitterSlackSigmas · jitterMs / stepMs); cap = maxPredictionMs / stepMs. The excess x = need − cap
+ *   becomes inputDelayTicks = ceil(x) (rises at once, falls only once x ≤ inputDelayTicks − 1.25), and
+ *   leadTicks = need − inputDelayTicks (≤ cap): prediction lead + input delay is exactly the need.
+ * - target = serverTick(now) + leadTicks; error = target − predictedTime.
  * - Each update first advances predictedTime by elapsed / stepMs · timeScale (the scale chosen by the
  *   previous update), then: on the first sync, after resync(), or when |error| > jumpThresholdTicks it jumps
  *   to the target (forward or backward; only then does time go back); otherwise
  *   timeScale = clamp(1 + drift + 0.05 · error, 0.9, 1.1), where drift is the measured client-clock drift
  *   (so a steady state needs no error: a client clock 0.5% fast runs at 1/1.005 ≈ 0.995).
- * - onInputMargin: marginCorrection += (slack − margin) / 64, clipped per report to ±4 ticks and in total to
- *   ±jumpThresholdTicks / 2: it makes inputs arrive `slack` ticks early on average, which also absorbs
- *   asymmetric routes and the server's tick convention.
+ * - onInputMargin: each update integrates the mean of the reports since the last one,
+ *   marginCorrection += mean(clip(slack − margin, ±4)) · dt / (1000 + 2 · rttMs), dt = ms since the previous
+ *   batch (≤ 250), total clamped to ±jumpThresholdTicks / 2. Inputs then arrive `slack` ticks early on
+ *   average whatever the server's input-buffer convention or the frame quantization of sends. (Route
+ *   asymmetry needs no correction: the midpoint error and RTT / 2 cancel for input arrival.)
  */
 export class ClockSync {
   readonly stepMs: number;
@@ -78,6 +83,9 @@ export class ClockSync {
   private delay = 0;
   private lead = 0;
   private correction = 0;
+  private marginSum = 0;
+  private marginCount = 0;
+  private lastMarginMs: number | undefined;
   private jumpCount = 0;
   private lastJump = 0;
 
@@ -112,16 +120,15 @@ export class ClockSync {
     const jitterTicks = this.rtt.jitterMs / this.stepMs;
     this.slack = Math.max(this.minSlackTicks, this.jitterSlackSigmas * jitterTicks);
     const fraction = Math.min(1, Math.max(0, serverFraction));
-    const tolerance = Math.max(this.stepMs / 2, this.rtt.jitterMs);
+    const tolerance = Math.max(this.stepMs, 2 * this.rtt.jitterMs);
     if (this.offset.add(sentAtMs, receivedAtMs, (rel + fraction) * this.stepMs, tolerance)) this.isSynced = true;
   }
 
   /** The server received our newest input `marginTicks` ticks before it simulated that tick (negative = late). */
   onInputMargin(marginTicks: number): void {
     if (!this.isSynced || !Number.isFinite(marginTicks)) return;
-    const e = Math.min(MARGIN_ERROR_CLIP, Math.max(-MARGIN_ERROR_CLIP, this.slack - marginTicks));
-    const limit = this.jumpThresholdTicks / 2;
-    this.correction = Math.min(limit, Math.max(-limit, this.correction + e * MARGIN_GAIN));
+    this.marginSum += Math.min(MARGIN_ERROR_CLIP, Math.max(-MARGIN_ERROR_CLIP, this.slack - marginTicks));
+    this.marginCount++;
   }
 
   /** Advance to `nowMs` (client clock): move predictedTime, recompute the target, then the time scale or a jump. */
@@ -136,10 +143,13 @@ export class ClockSync {
     if (!this.isSynced) return this; // no time base: predictedTime holds
     this.predictedRel += (elapsed / this.stepMs) * this.scale;
     this.serverRel = this.offset.serverMsAt(this.lastNowMs) / this.stepMs;
+    if (this.marginCount > 0) this.integrateMargins(this.lastNowMs, elapsed);
     const lead = this.rtt.rttMs / 2 / this.stepMs + this.slack + this.correction;
     const cap = this.maxPredictionMs / this.stepMs;
-    this.lead = Math.min(lead, cap);
     this.updateDelay(lead - cap);
+    // The whole ticks of input delay cover the excess; the prediction runs the rest (≤ cap), so lead +
+    // delay is exactly the need and the margin loop has no integer step to hunt around.
+    this.lead = Math.min(cap, lead - this.delay);
     const error = this.serverRel + this.lead - this.predictedRel;
     if (this.pendingJump || Math.abs(error) > this.jumpThresholdTicks) {
       this.predictedRel += error;
@@ -151,6 +161,17 @@ export class ClockSync {
       this.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, 1 + this.offset.drift + SCALE_GAIN * error));
     }
     return this;
+  }
+
+  /** Time-based, so the loop gain does not depend on how often the server reports; slow against the RTT, so it cannot ring. */
+  private integrateMargins(nowMs: number, elapsed: number): void {
+    const dt = Math.min(MARGIN_MAX_DT_MS, this.lastMarginMs === undefined ? elapsed : nowMs - this.lastMarginMs);
+    const limit = this.jumpThresholdTicks / 2;
+    const step = ((this.marginSum / this.marginCount) * dt) / (MARGIN_TAU_MS + 2 * this.rtt.rttMs);
+    this.correction = Math.min(limit, Math.max(-limit, this.correction + step));
+    this.marginSum = 0;
+    this.marginCount = 0;
+    this.lastMarginMs = nowMs;
   }
 
   private updateDelay(excess: number): void {
@@ -177,6 +198,9 @@ export class ClockSync {
   resync(keepEstimates = false): void {
     this.pendingJump = true;
     this.lastNowMs = undefined;
+    this.lastMarginMs = undefined;
+    this.marginSum = 0;
+    this.marginCount = 0;
     this.discardBeforeMs = Infinity;
     this.boundaryPending = true;
     if (!keepEstimates) {
@@ -203,7 +227,7 @@ export class ClockSync {
   get slackTicks(): number { return this.slack; }
   /** Ticks of lead beyond maxPredictionMs, served as input delay: inputs sampled now are for predictedTick + inputDelayTicks. */
   get inputDelayTicks(): number { return this.delay; }
-  /** How far predictedTime runs ahead of serverTick at target (ticks, capped at maxPredictionMs). */
+  /** How far predictedTime runs ahead of serverTick at target: need − inputDelayTicks, ≤ maxPredictionMs (ticks). */
   get leadTicks(): number { return this.lead; }
   /** The running input-margin correction included in the lead (ticks). */
   get marginCorrectionTicks(): number { return this.correction; }

@@ -4,9 +4,10 @@
 
 /** Weight of a new RTT sample in the mean (after the first 8 samples, which are averaged). */
 const RTT_ALPHA = 1 / 8;
-/** Weight of a new |successive RTT difference| in the jitter mean (after the first 16). */
-const JITTER_ALPHA = Number(process.env.JU ?? 16) ** -1;
-const JITTER_ALPHA_DOWN = Number(process.env.JD ?? 16) ** -1;
+/** Weight of a new |successive RTT difference| in the jitter mean: 1/32 when larger, 1/64 when smaller
+ *  (a running mean for the first samples). Worsening is seen within seconds; the slack it sets stays steady. */
+const JITTER_ALPHA_UP = 1 / 32;
+const JITTER_ALPHA_DOWN = 1 / 64;
 /** σ ≈ E|X₁ − X₂| · √π / 2 for normally distributed X (E|X₁ − X₂| = 2σ/√π). */
 const DIFF_TO_SIGMA = Math.sqrt(Math.PI) / 2;
 /** Offset filter: position gain floor (1/n before that: a running mean) and velocity (drift) gain. */
@@ -21,7 +22,8 @@ const MIN_WINDOW_MS = 1000;
  * Round-trip time and jitter, in client milliseconds.
  * - `rttMs`: EWMA (1/8, a running mean for the first 8 samples) of the RTT, each deviation clipped to
  *   ±max(4·jitter + 2·floorMs, rttMs), so one pong delayed by seconds moves the mean by at most 1/8 of itself.
- * - `jitterMs`: a σ estimate from the EWMA (1/16) of |RTT − previous RTT| (RFC 3550 style), × √π/2.
+ * - `jitterMs`: a σ estimate from the EWMA (1/32 up, 1/64 down) of |RTT − previous RTT| (RFC 3550 style),
+ *   × √π/2. The asymmetric weights make it lean high (≈ 1.2σ for uniform leg jitter): slack errs safe.
  *   Successive differences make a step change in latency (a route change) one large sample, not
  *   seconds of inflated variance around a lagging mean.
  */
@@ -46,7 +48,7 @@ export class RttEstimator {
     this.rttMs += dev * Math.max(RTT_ALPHA, 1 / this.samples);
     const diff = Math.min(limit, Math.abs(rtt - this.last));
     this.last = rtt;
-    const w = diff > this.meanAbsDiff ? JITTER_ALPHA : JITTER_ALPHA_DOWN;
+    const w = diff > this.meanAbsDiff ? JITTER_ALPHA_UP : JITTER_ALPHA_DOWN;
     this.meanAbsDiff += (diff - this.meanAbsDiff) * Math.max(w, 1 / (this.samples - 1));
     this.jitterMs = this.meanAbsDiff * DIFF_TO_SIGMA;
   }

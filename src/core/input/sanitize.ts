@@ -49,7 +49,7 @@ function sanitizeScalar(field: Field<unknown>, v: unknown): number {
   const { min, max } = field.options;
   const range = INT_RANGE[field.kind];
   if (range === undefined) return clamp(encodable(v, field.quantizeFactor) ? v : 0, min, max);
-  const n = typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0;
+  const n = typeof v === 'number' && Number.isFinite(v) ? Math.round(v) + 0 : 0; // + 0: no -0
   return clamp(clamp(n, range[0], range[1]), min, max);
 }
 

@@ -1,0 +1,306 @@
+// Client prediction with rollback (steps 3 and 6 of DESIGN.md's client frame).
+// Predicted ghosts run the shared systems ahead of the server at predictedTick with
+// the local inputs; when a snapshot brings confirmed state for tick S, they roll
+// back to S and resimulate to the newest predicted tick (policy 'always'), or only
+// when a field is off by more than its tolerance (policy 'check'). The difference a
+// resimulation makes to the shown transform becomes a decaying VisualCorrection.
+
+import { Emitter } from './emitter.ts';
+import type { Field, Quat, Vec3 } from './field.ts';
+import { HistoryBuffer } from './history.ts';
+import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
+import type { Protocol } from './protocol.ts';
+import type { Schema, SchemaCodec, Values } from './schema.ts';
+import { VisualCorrection, type CorrectionOptions, frameInterpolate } from './smoothing/index.ts';
+import type { SystemRunner } from './system.ts';
+import { tickAdd, tickDiff, type Tick } from './tick.ts';
+import type { Ghost } from './world.ts';
+
+export type RollbackPolicy = 'always' | 'check';
+
+export interface PredictionOptions {
+  /** 'always' resimulates on every new snapshot; 'check' only when a field is beyond its tolerance (default 'check'). */
+  rollback?: RollbackPolicy;
+  /** Deepest rollback in ticks (default 64); beyond it a ghost snaps to its confirmed state. */
+  maxRollbackTicks?: number;
+  /** Error smoothing options (default 100 ms, 1 mm minimum, 2 m teleport). */
+  correction?: CorrectionOptions;
+  /** Log every misprediction (Source's cl_showerror). Default false. */
+  logMispredictions?: boolean;
+}
+
+/** One field that differed beyond its tolerance at a confirmed tick (Source's cl_pdump idea). */
+export interface Misprediction {
+  ghostId: number;
+  type: string;
+  field: string;
+  tick: Tick;
+  predicted: unknown;
+  confirmed: unknown;
+  distance: number;
+  tolerance: number;
+}
+
+export type PredictionEvents = {
+  misprediction: (m: Misprediction) => void;
+  /** A ghost's confirmed tick was more than maxRollbackTicks behind: it snapped without resimulation. */
+  rollbackCapped: (ghostId: number, depth: number) => void;
+};
+
+export interface PredictionStats {
+  /** Rollbacks performed (resimulations started). */
+  rollbacks: number;
+  /** Snapshots whose check found nothing to correct (no resimulation). */
+  skipped: number;
+  resimulatedTicks: number;
+  /** Corrections applied to the shown transform (smoothed or snapped). */
+  corrections: number;
+  mispredictions: number;
+}
+
+/** Per predicted ghost: its own predicted history and render state. */
+interface Predicted {
+  readonly rec: GhostRecord;
+  readonly codec: SchemaCodec<Schema>;
+  readonly history: HistoryBuffer<Values<Schema>>;
+  readonly pool: Values<Schema>[];
+  readonly correction: VisualCorrection;
+  /** State at the previous tick, for frame interpolation. */
+  readonly previous: Values<Schema>;
+  hasPrevious: boolean;
+  /** What to render: frame-interpolated state plus the correction. */
+  readonly view: Values<Schema>;
+  readonly position: string | undefined;
+  readonly rotation: string | undefined;
+}
+
+function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefined; rotation: string | undefined } {
+  const f = codec.schema as Record<string, Field<unknown>>;
+  return { position: f['position']?.kind === 'vec3' ? 'position' : undefined, rotation: f['rotation']?.kind === 'quat' ? 'rotation' : undefined };
+}
+
+export class ClientPrediction<P extends Protocol> {
+  readonly events = new Emitter<PredictionEvents>();
+  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, corrections: 0, mispredictions: 0 };
+  private readonly states = new Map<number, Predicted>();
+  private readonly policy: RollbackPolicy;
+  private readonly maxRollback: number;
+  /** Newest tick simulated for real; undefined until prediction starts. */
+  lastTick: Tick | undefined;
+  /** The snapshot tick the last rollback used. */
+  private rolledBackTo: Tick | undefined;
+  private readonly before: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly beforeRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+  constructor(
+    private readonly ghosts: ClientGhosts<P>,
+    private readonly runner: SystemRunner<P>,
+    private readonly options: PredictionOptions = {},
+    private readonly log: (message: string) => void = () => {},
+  ) {
+    this.policy = options.rollback ?? 'check';
+    this.maxRollback = options.maxRollbackTicks ?? 64;
+  }
+
+  /** Forget everything (new session). */
+  reset(): void {
+    this.states.clear();
+    this.lastTick = undefined;
+    this.rolledBackTo = undefined;
+  }
+
+  /** The values to render for a predicted ghost (frame-interpolated + correction), or undefined if it is not predicted. */
+  view(ghost: Ghost): Values<Schema> | undefined {
+    return this.states.get(ghost.id)?.view;
+  }
+
+  correction(ghost: Ghost): VisualCorrection | undefined {
+    return this.states.get(ghost.id)?.correction;
+  }
+
+  /** Predicted history of a ghost (tests and debug views). */
+  history(ghost: Ghost): HistoryBuffer<Values<Schema>> | undefined {
+    return this.states.get(ghost.id)?.history;
+  }
+
+  private state(rec: GhostRecord): Predicted {
+    let s = this.states.get(rec.ghost.id);
+    if (s && s.rec !== rec) {
+      this.states.delete(rec.ghost.id);
+      s = undefined;
+    }
+    if (!s) {
+      const pool: Values<Schema>[] = [];
+      const keys = transformKeys(rec.codec);
+      s = {
+        rec,
+        codec: rec.codec,
+        pool,
+        history: new HistoryBuffer<Values<Schema>>(this.maxRollback + 8, (v) => pool.push(v)),
+        correction: new VisualCorrection(this.options.correction ?? {}),
+        previous: rec.codec.defaults(),
+        hasPrevious: false,
+        view: rec.codec.copy(rec.ghost.components as Values<Schema>, rec.codec.defaults()),
+        position: keys.position,
+        rotation: keys.rotation,
+      };
+      this.states.set(rec.ghost.id, s);
+    }
+    return s;
+  }
+
+  /** Predicted ghosts now in the world (drops state of ghosts that left or stopped being predicted). */
+  private collect(): Predicted[] {
+    const list: Predicted[] = [];
+    for (const [id, s] of this.states) {
+      const rec = this.ghosts.record(id);
+      if (!rec || rec !== s.rec || rec.ghost.mode !== 'predicted') this.states.delete(id);
+    }
+    for (const g of this.ghosts.world.all()) {
+      if (g.mode !== 'predicted') continue;
+      const rec = this.ghosts.record(g.id);
+      if (rec) list.push(this.state(rec));
+    }
+    return list;
+  }
+
+  /**
+   * Bring prediction up to `targetTick`: roll back to the newest confirmed snapshot if it is
+   * new, then simulate every tick after the last one for real (each once, first time).
+   * `beforeTick(t)` commits and sends the input of t before it is simulated.
+   */
+  advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = 8): number {
+    const list = this.collect();
+    if (this.lastTick === undefined) {
+      this.lastTick = tickAdd(targetTick, -1);
+      for (const s of list) this.record(s, this.lastTick);
+    }
+    this.rollback(list);
+    let ran = 0;
+    if (tickDiff(targetTick, this.lastTick) > this.maxRollback) {
+      // Far behind (a long stall): skip ahead rather than simulate a burst.
+      this.lastTick = tickAdd(targetTick, -1);
+    }
+    while (tickDiff(targetTick, this.lastTick) > 0 && ran < maxTicksPerFrame) {
+      const t = tickAdd(this.lastTick, 1);
+      beforeTick(t);
+      for (const s of list) {
+        s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+        s.hasPrevious = true;
+      }
+      this.runner.run('prediction', t, { isFirstTimeFullyPredictingTick: true });
+      for (const s of this.collect()) this.record(s, t);
+      this.lastTick = t;
+      ran++;
+    }
+    return ran;
+  }
+
+  private record(s: Predicted, tick: Tick): void {
+    const slot = s.history.get(tick) ?? s.pool.pop() ?? s.codec.defaults();
+    s.codec.copy(s.rec.ghost.components as Values<Schema>, slot);
+    s.history.set(tick, slot);
+  }
+
+  /** Roll back to the newest snapshot tick when it is new and (policy 'check') something differs. */
+  private rollback(list: readonly Predicted[]): void {
+    const snapTick = this.ghosts.timeline.newestSnapshotTick;
+    const last = this.lastTick;
+    if (snapTick === undefined || last === undefined || snapTick === this.rolledBackTo) return;
+    this.rolledBackTo = snapTick;
+    const depth = tickDiff(last, snapTick);
+    if (depth < 0) return; // the snapshot is ahead of our prediction (just after a jump): nothing to redo
+    let needed = this.policy === 'always';
+    for (const s of list) {
+      if (s.rec.confirmedTick !== snapTick) continue;
+      const confirmed = s.rec.history.get(snapTick);
+      const predicted = s.history.get(snapTick);
+      if (!confirmed) continue;
+      if (depth > this.maxRollback) {
+        // Too deep to resimulate: take the confirmed state as it is and predict on from there.
+        this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
+        s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
+        this.record(s, last);
+        continue;
+      }
+      // No prediction of our own for that tick (prediction just started, or the ghost just
+      // became predicted): resimulate from the confirmed state.
+      if (!predicted) {
+        needed = true;
+        continue;
+      }
+      if (this.differs(s, snapTick, predicted, confirmed)) needed = true;
+    }
+    if (!needed) {
+      this.stats.skipped++;
+      return;
+    }
+    if (depth > this.maxRollback) return;
+    this.stats.rollbacks++;
+    // Remember what was shown, restore every predicted ghost to tick S, resimulate to `last`.
+    const before = list.map((s) => {
+      const pos = s.position ? { ...(s.rec.ghost.components as Record<string, Vec3>)[s.position]! } : undefined;
+      const rot = s.rotation ? { ...(s.rec.ghost.components as Record<string, Quat>)[s.rotation]! } : undefined;
+      return { pos, rot };
+    });
+    for (const s of list) {
+      const components = s.rec.ghost.components as Values<Schema>;
+      const predicted = s.history.get(snapTick);
+      if (predicted) s.codec.copy(predicted, components); // predicted-only fields come from our own history (Source's rule)
+      const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
+      if (confirmed) {
+        s.codec.copy(confirmed, components, true);
+        this.record(s, snapTick);
+      }
+    }
+    for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
+      for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+      this.runner.run('prediction', t, { isResimulating: true });
+      for (const s of list) this.record(s, t);
+      this.stats.resimulatedTicks++;
+    }
+    list.forEach((s, i) => {
+      const b = before[i]!;
+      const components = s.rec.ghost.components as Record<string, unknown>;
+      if (b.pos && s.position) {
+        const result = s.correction.onCorrection(b.pos, components[s.position] as Vec3, b.rot, s.rotation ? (components[s.rotation] as Quat) : undefined);
+        if (result !== 'ignored') this.stats.corrections++;
+      }
+    });
+  }
+
+  private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
+    let any = false;
+    const fields = s.codec.schema as Record<string, Field<unknown>>;
+    const p = predicted as Record<string, unknown>;
+    const c = confirmed as Record<string, unknown>;
+    for (const key of s.codec.keys) {
+      const field = fields[key]!;
+      if (!field.options.replicated) continue;
+      if (field.options.sendTo === 'nonOwner' && s.rec.ghost.isLocal) continue;
+      const distance = field.distance(p[key], c[key]);
+      if (distance <= field.options.tolerance) continue;
+      any = true;
+      this.stats.mispredictions++;
+      const m: Misprediction = { ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick, predicted: p[key], confirmed: c[key], distance, tolerance: field.options.tolerance };
+      this.events.emit('misprediction', m);
+      if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${key} at tick ${tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${distance}, tolerance ${m.tolerance})`);
+    }
+    return any;
+  }
+
+  /** Per render frame: frame-interpolate each predicted ghost between its last two ticks and add its correction. */
+  render(fraction: number, dtMs: number): void {
+    for (const s of this.states.values()) {
+      const components = s.rec.ghost.components as Values<Schema>;
+      if (s.hasPrevious) frameInterpolate(s.codec, s.previous, components, fraction, s.view);
+      else s.codec.copy(components, s.view);
+      s.correction.update(dtMs);
+      if (s.position) {
+        const view = s.view as Record<string, unknown>;
+        const rot = s.rotation ? (view[s.rotation] as Quat) : undefined;
+        s.correction.apply(view[s.position] as Vec3, view[s.position] as Vec3, rot, rot);
+      }
+    }
+  }
+}
