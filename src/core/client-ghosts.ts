@@ -20,6 +20,8 @@ export type GhostEvents<P extends Protocol> = {
   update: (ghost: Ghost<P>, tick: Tick) => void;
   /** A ghost was destroyed on the server, left relevance, or was not resynced after a resume. */
   despawn: (ghost: Ghost<P>) => void;
+  /** A ghost switched between predicted and interpolated (prediction switching). */
+  mode: (ghost: Ghost<P>, mode: 'predicted' | 'interpolated') => void;
 };
 
 export interface ClientGhostOptions {

@@ -10,6 +10,7 @@ import { NetcodeError, isNetcodeError } from './errors.ts';
 import { ClockSync, type ClockSyncOptions } from './clock/index.ts';
 import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer } from './input/index.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
+import { ModeSwitcher, type PredictionSwitchingOptions } from './mode-switcher.ts';
 import { ClientPrediction, type PredictionOptions } from './prediction.ts';
 import type { InputSchema, InputValues } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
@@ -61,6 +62,28 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions {
   log?: Logger;
 }
 
+/**
+ * NFE's NetworkTime, for this frame. `serverTick`: the client's estimate of the tick the
+ * server simulates now. `predictedTick`: the tick the client simulates and sends input for
+ * (serverTick + one-way trip + slack). `interpolationTick` + fraction: where remote ghosts
+ * are shown. Read it through `client.time` (one object, updated in place every frame).
+ */
+export interface NetworkTime {
+  serverTick: number;
+  predictedTick: Tick;
+  /** Progress towards the next predicted tick (frame interpolation of predicted ghosts). */
+  predictedFraction: number;
+  interpolationTick: Tick;
+  interpolationFraction: number;
+  /** Outside systems: true. Inside shared systems: ctx.isFirstTimeFullyPredictingTick. */
+  isFirstTimeFullyPredictingTick: boolean;
+  isResimulating: boolean;
+  rttMs: number;
+  jitterMs: number;
+  timeScale: number;
+  inputDelayTicks: number;
+}
+
 export type ClientEvents = {
   /** Any change of `state` (status, networkId, reasons). */
   status: (state: Readonly<ClientState>) => void;
@@ -107,6 +130,13 @@ export class NetClient<P extends Protocol> {
   private lastPingAt = -Infinity;
   private lastFrameAt: number | undefined;
   private paused = false;
+  /** Prediction switching (by hand with setGhostMode, or by distance with setPredictionSwitching). */
+  private readonly switcher: ModeSwitcher<P>;
+  /** NetworkTime for this frame (updated in place). */
+  readonly time: NetworkTime = {
+    serverTick: 0, predictedTick: 0, predictedFraction: 0, interpolationTick: 0, interpolationFraction: 0,
+    isFirstTimeFullyPredictingTick: true, isResimulating: false, rttMs: 0, jitterMs: 0, timeScale: 1, inputDelayTicks: 0,
+  };
 
   constructor(private readonly options: ClientOptions<P>) {
     this.protocol = options.protocol;
@@ -121,6 +151,27 @@ export class NetClient<P extends Protocol> {
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
     this.ghosts.inputProvider = (ghost, tick) => this.inputFor(ghost as Ghost, tick);
+    this.switcher = new ModeSwitcher(
+      this.ghosts,
+      (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>,
+      (ghost) => {
+        // Start predicting from the newest confirmed state; the next advance catches it up.
+        const rec = this.ghosts.record(ghost.id);
+        const latest = rec?.history.get(rec.confirmedTick);
+        if (rec && latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
+        this.prediction?.invalidate();
+      },
+    );
+  }
+
+  /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
+  setGhostMode(ghost: Ghost<P>, mode: 'predicted' | 'interpolated'): boolean {
+    return this.switcher.setMode(ghost as Ghost, mode, this.now);
+  }
+
+  /** Predict ghosts within `radius` of `center()` and interpolate them beyond `radius + margin` (undefined turns it off). */
+  setPredictionSwitching(options: PredictionSwitchingOptions | undefined): void {
+    this.switcher.configure(options);
   }
 
   /** `ctx.input(ghost)` in prediction: our own input for our ghosts, the last replicated input for other players'. */
@@ -251,6 +302,25 @@ export class NetClient<P extends Protocol> {
     }
     this.ghosts.frame(now, predicting);
     if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
+    this.switcher.update(now);
+    this.updateTime();
+  }
+
+  private updateTime(): void {
+    const t = this.time;
+    const c = this.clock;
+    const timeline = this.ghosts.timeline;
+    t.serverTick = c.serverTick;
+    t.predictedTick = this.prediction?.lastTick ?? c.predictedTick;
+    t.predictedFraction = c.predictedFraction;
+    t.interpolationTick = timeline.tick;
+    t.interpolationFraction = timeline.fraction;
+    t.isFirstTimeFullyPredictingTick = !(this.prediction?.resimulating ?? false);
+    t.isResimulating = this.prediction?.resimulating ?? false;
+    t.rttMs = c.rttMs;
+    t.jitterMs = c.jitterMs;
+    t.timeScale = c.timeScale;
+    t.inputDelayTicks = c.inputDelayTicks;
   }
 
   /** Send the inputs of `newest` and the ticks before it (redundancy), with the snapshot ack and our interpolation tick. */
@@ -268,9 +338,15 @@ export class NetClient<P extends Protocol> {
     this.transport.send(w.toBytes(), 'unreliable');
   }
 
-  /** The render values of a ghost: predicted ghosts frame-interpolated with their correction, others as interpolated. */
-  view(ghost: Ghost<P>): Readonly<Record<string, unknown>> {
-    return (this.prediction?.view(ghost as Ghost) ?? ghost.components) as Readonly<Record<string, unknown>>;
+  /**
+   * The values to render for a ghost this frame: predicted ghosts frame-interpolated with
+   * their VisualCorrection, interpolated ones on the timeline, and while a ghost switches
+   * mode, the blend between the two. Never the simulation state itself for predicted ghosts.
+   */
+  view(ghost: Ghost<P>, blended = true): Readonly<Record<string, unknown>> {
+    const g = ghost as Ghost;
+    const v = (blended ? this.switcher.view(g) : undefined) ?? (g.mode === 'predicted' ? this.prediction?.view(g) : undefined) ?? g.components;
+    return v as Readonly<Record<string, unknown>>;
   }
 
   private open(): void {
@@ -380,6 +456,7 @@ export class NetClient<P extends Protocol> {
     if (!welcome.resumed) {
       this.input.reset();
       this.prediction?.reset();
+      this.switcher.clear();
       this.remoteInput.clear();
     }
     this.clock.resync();

@@ -53,6 +53,8 @@ export interface PredictionStats {
   /** Snapshots whose check found nothing to correct (no resimulation). */
   skipped: number;
   resimulatedTicks: number;
+  /** Ticks simulated to bring a ghost from its confirmed state up to the predicted tick when its prediction starts (not a correction). */
+  catchUpTicks: number;
   /** Corrections applied to the shown transform (smoothed or snapped). */
   corrections: number;
   mispredictions: number;
@@ -81,7 +83,9 @@ function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefin
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
-  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, corrections: 0, mispredictions: 0 };
+  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0 };
+  /** True while resimulating (NetworkTime.isResimulating). */
+  resimulating = false;
   private readonly states = new Map<number, Predicted>();
   private readonly policy: RollbackPolicy;
   private readonly maxRollback: number;
@@ -100,6 +104,11 @@ export class ClientPrediction<P extends Protocol> {
   ) {
     this.policy = options.rollback ?? 'check';
     this.maxRollback = options.maxRollbackTicks ?? 64;
+  }
+
+  /** Force a rollback check on the next advance (e.g. a ghost just became predicted and must catch up). */
+  invalidate(): void {
+    this.rolledBackTo = undefined;
   }
 
   /** Forget everything (new session). */
@@ -211,6 +220,7 @@ export class ClientPrediction<P extends Protocol> {
     const depth = tickDiff(last, snapTick);
     if (depth < 0) return; // the snapshot is ahead of our prediction (just after a jump): nothing to redo
     let needed = this.policy === 'always';
+    let catchUp = false;
     for (const s of list) {
       if (s.rec.confirmedTick !== snapTick) continue;
       const confirmed = s.rec.history.get(snapTick);
@@ -226,17 +236,17 @@ export class ClientPrediction<P extends Protocol> {
       // No prediction of our own for that tick (prediction just started, or the ghost just
       // became predicted): resimulate from the confirmed state.
       if (!predicted) {
-        needed = true;
+        catchUp = true;
         continue;
       }
       if (this.differs(s, snapTick, predicted, confirmed)) needed = true;
     }
-    if (!needed) {
+    if (!needed && !catchUp) {
       this.stats.skipped++;
       return;
     }
     if (depth > this.maxRollback) return;
-    this.stats.rollbacks++;
+    if (needed) this.stats.rollbacks++;
     // Remember what was shown, restore every predicted ghost to tick S, resimulate to `last`.
     const before = list.map((s) => {
       const pos = s.position ? { ...(s.rec.ghost.components as Record<string, Vec3>)[s.position]! } : undefined;
@@ -253,12 +263,19 @@ export class ClientPrediction<P extends Protocol> {
         this.record(s, snapTick);
       }
     }
-    for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
-      for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
-      this.runner.run('prediction', t, { isResimulating: true });
-      for (const s of list) this.record(s, t);
-      this.stats.resimulatedTicks++;
+    this.resimulating = true;
+    try {
+      for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
+        for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+        this.runner.run('prediction', t, { isResimulating: true });
+        for (const s of list) this.record(s, t);
+        if (needed) this.stats.resimulatedTicks++;
+        else this.stats.catchUpTicks++;
+      }
+    } finally {
+      this.resimulating = false;
     }
+    if (!needed) return; // a catch-up changes nothing that was shown: no correction
     list.forEach((s, i) => {
       const b = before[i]!;
       const components = s.rec.ghost.components as Record<string, unknown>;

@@ -6,7 +6,10 @@ export const runnerProtocol = defineProtocol({
   tickRate: 60,
   snapshotRate: 20,
   ghosts: {
-    runner: ghost({ position: field.vec3({ quantize: 1000 }), jumps: field.u32(), pushed: field.bool() }, { modes: ['predicted', 'interpolated'] }),
+    runner: ghost(
+      { position: field.vec3({ quantize: 1000 }), jumps: field.u32(), pushed: field.bool(), steps: field.u32({ replicated: false }) },
+      { modes: ['predicted', 'interpolated'] },
+    ),
   },
   input: { move: field.vec2({ quantize: 100, maxLength: 1 }), jump: field.event() },
   join: { name: field.string(16) },
@@ -22,6 +25,7 @@ export const runnerSystems = defineSystems(runnerProtocol, [
   system.shared('move', (world, ctx) => {
     for (const r of world.query('runner')) {
       const input = ctx.input(r);
+      r.components.steps++; // predicted-only: never sent, must survive rollbacks
       r.components.position.x += input.move.x * SPEED * ctx.dt;
       r.components.position.z += input.move.y * SPEED * ctx.dt;
       if (input.jump > 0) {

@@ -83,3 +83,46 @@ describe('prediction', () => {
     expect(Math.abs(server.components.position.x - me.components.position.x)).toBeLessThan(0.01); // sim took the server's word
   });
 });
+
+describe('prediction details', () => {
+  it('reports mispredictions per field and restores predicted-only fields from local history', () => {
+    const push = defineSystems(runnerProtocol, [
+      ...runnerSystems,
+      system.server('push', (world, ctx) => {
+        if (ctx.tick % 120 !== 60) return;
+        for (const r of world.query('runner')) r.components.position.z -= 0.25;
+      }),
+    ]);
+    const { s, client, me } = setup(push, { latencyMs: 50, jitterMs: 0, loss: 0 });
+    const reports: { field: string; distance: number; tolerance: number }[] = [];
+    client.prediction!.events.on('misprediction', (m) => reports.push({ field: m.field, distance: m.distance, tolerance: m.tolerance }));
+    const startSteps = me.components.steps;
+    const startTick = client.prediction!.lastTick!;
+    s.advance(5000);
+    expect(client.prediction!.stats.rollbacks).toBeGreaterThanOrEqual(2); // a push every 2 s
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    for (const r of reports) {
+      expect(r.field).toBe('position');
+      expect(r.distance).toBeCloseTo(0.25, 2); // the push, seen at the confirmed tick
+      expect(r.tolerance).toBeCloseTo(Math.sqrt(3) / 1000, 9); // one quantization step per axis
+    }
+    // `steps` (replicated: false) counted one per predicted tick, unbroken by the rollbacks:
+    // had a rollback taken the confirmed value (never sent: 0), it would have restarted from 0.
+    expect(me.components.steps - startSteps).toBe(client.prediction!.lastTick! - startTick);
+  });
+
+  it('exposes NetworkTime: predictedTick ahead of serverTick ahead of interpolationTick', () => {
+    const { s, client } = setup(runnerSystems, { latencyMs: 75, jitterMs: 0, loss: 0 });
+    s.advance(1000);
+    const t = client.time;
+    const server = s.server.currentTick;
+    // predicted ≈ server + one-way (75 ms = 4.5 ticks) + slack (≥ 2); interpolation ≈ server − one-way − delay.
+    expect(t.predictedTick - server).toBeGreaterThanOrEqual(5);
+    expect(t.predictedTick - server).toBeLessThanOrEqual(10);
+    expect(Math.abs(t.serverTick - server)).toBeLessThan(1.5);
+    expect(server - t.interpolationTick).toBeGreaterThanOrEqual(6);
+    expect(t.rttMs).toBeGreaterThan(140);
+    expect(t.isResimulating).toBe(false);
+    expect(t.isFirstTimeFullyPredictingTick).toBe(true);
+  });
+});

@@ -1,0 +1,111 @@
+// Prediction switching on the client: a ghost moves between predicted and
+// interpolated at runtime (by hand, or by distance to a point with radius +
+// margin hysteresis), and a ModeTransition blends what is shown so nothing jumps.
+// Runs once per client frame, after prediction and interpolation.
+
+import type { ClientGhosts } from './client-ghosts.ts';
+import type { Field, Vec3 } from './field.ts';
+import type { Protocol } from './protocol.ts';
+import type { Schema, Values } from './schema.ts';
+import { desiredMode, ModeTransition, type PredictionMode } from './smoothing/index.ts';
+import type { Ghost } from './world.ts';
+
+export interface PredictionSwitchingOptions {
+  /** Ghosts closer than this to `center()` are predicted … */
+  radius: number;
+  /** … and go back to interpolated beyond radius + margin (hysteresis). */
+  margin: number;
+  /** Blend duration when a ghost switches (default 250 ms). */
+  transitionMs?: number;
+  /** The point to measure from, usually the local player's position; undefined pauses switching. */
+  center: () => Vec3 | undefined;
+  /** The vec3 field holding a ghost's position (default 'position'). */
+  positionField?: string;
+}
+
+interface Blend {
+  readonly transition: ModeTransition<Schema>;
+  readonly out: Values<Schema>;
+  active: boolean;
+}
+
+export class ModeSwitcher<P extends Protocol> {
+  private readonly blends = new Map<number, Blend>();
+  private options: PredictionSwitchingOptions | undefined;
+  /** Switches made so far (both directions). */
+  switches = 0;
+
+  constructor(
+    private readonly ghosts: ClientGhosts<P>,
+    /** What a ghost shows right now (before any blend). */
+    private readonly shown: (ghost: Ghost) => Values<Schema>,
+    /** Prepare a ghost that just became predicted (restore confirmed state, catch up). */
+    private readonly onPredicted: (ghost: Ghost) => void,
+  ) {}
+
+  /** Turn distance-based switching on (or off with undefined). */
+  configure(options: PredictionSwitchingOptions | undefined): void {
+    this.options = options;
+  }
+
+  /** Switch one ghost, blending from what it shows now. No-op if its type does not support `mode`, or it already is. */
+  setMode(ghost: Ghost, mode: PredictionMode, nowMs: number): boolean {
+    if (ghost.mode === mode || ghost.mode === 'server') return false;
+    const entry = this.ghosts.world.protocol.ghostByName.get(ghost.type);
+    if (!entry || !entry.type.modes.includes(mode)) return false;
+    const rec = this.ghosts.record(ghost.id);
+    if (!rec) return false;
+    let blend = this.blends.get(ghost.id);
+    if (!blend) {
+      blend = { transition: new ModeTransition(rec.codec, this.options?.transitionMs === undefined ? {} : { transitionMs: this.options.transitionMs }), out: rec.codec.defaults(), active: false };
+      this.blends.set(ghost.id, blend);
+    }
+    // Freeze what is on screen now; the blend runs from it to the new mode's values.
+    blend.transition.start(blend.active ? blend.out : this.shown(ghost), nowMs);
+    blend.active = true;
+    ghost.mode = mode;
+    if (mode === 'predicted') this.onPredicted(ghost);
+    this.switches++;
+    this.ghosts.events.emit('mode', ghost as unknown as Ghost<P>, mode);
+    return true;
+  }
+
+  /** Per frame: apply distance-based switching, then advance blends. */
+  update(nowMs: number): void {
+    const options = this.options;
+    const center = options?.center();
+    if (options && center) {
+      const key = options.positionField ?? 'position';
+      for (const g of this.ghosts.world.all()) {
+        const ghost = g as unknown as Ghost;
+        if (ghost.isLocal) continue;
+        const modes = this.ghosts.world.protocol.ghostByName.get(ghost.type)?.type.modes;
+        if (!modes || modes.length < 2) continue;
+        const field = (this.ghosts.world.protocol.ghostByName.get(ghost.type)!.codec.schema as Record<string, Field<unknown>>)[key];
+        if (field?.kind !== 'vec3') continue;
+        const p = this.shown(ghost)[key] as Vec3;
+        const d = Math.hypot(p.x - center.x, p.y - center.y, p.z - center.z);
+        const want = desiredMode(ghost.mode as PredictionMode, d, options);
+        if (want !== ghost.mode) this.setMode(ghost, want, nowMs);
+      }
+    }
+    for (const [id, blend] of this.blends) {
+      const ghost = this.ghosts.world.get(id) as unknown as Ghost | undefined;
+      if (!ghost) {
+        this.blends.delete(id);
+        continue;
+      }
+      if (blend.active) blend.active = blend.transition.apply(this.shown(ghost), nowMs, blend.out);
+    }
+  }
+
+  /** The blended values while a ghost is switching, else undefined. */
+  view(ghost: Ghost): Values<Schema> | undefined {
+    const blend = this.blends.get(ghost.id);
+    return blend?.active ? blend.out : undefined;
+  }
+
+  clear(): void {
+    this.blends.clear();
+  }
+}
