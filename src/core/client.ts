@@ -4,92 +4,27 @@
 // a dropped connection within the grace period. Driven by `update(now)` per frame.
 
 import { BitReader, BitWriter } from './bits.ts';
-import { ClientGhosts, type ClientGhostOptions } from './client-ghosts.ts';
+import { ClientGhosts } from './client-ghosts.ts';
+import { ClientInput } from './client-input.ts';
+import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
+import { ClockSync } from './clock/index.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
-import { ClockSync, type ClockSyncOptions } from './clock/index.ts';
-import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer } from './input/index.ts';
+import type { InputBuffer } from './input/index.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
 import { ModeSwitcher, type PredictionSwitchingOptions } from './mode-switcher.ts';
-import { ClientPrediction, type PredictionOptions } from './prediction.ts';
-import type { InputSchema, InputValues } from './protocol.ts';
-import type { Schema, SchemaCodec, Values } from './schema.ts';
-import { tickAdd, type Tick } from './tick.ts';
-import type { Ghost } from './world.ts';
-import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
+import { createNetworkTime, updateNetworkTime, type NetworkTime } from './network-time.ts';
+import { ClientPrediction } from './prediction.ts';
+import type { InputSchema, InputValues, JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
+import { Reconnector } from './reconnect.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
+import type { Schema, Values } from './schema.ts';
 import { encodeAck } from './snapshot/index.ts';
-import type { SystemDef } from './system.ts';
 import type { Channel, ClientTransport } from './transport.ts';
+import type { Ghost } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
-/**
- * idle → connecting → connected → joining → in-game → closed, and `reconnecting`
- * after an unexpected drop (back to the previous status when resumed).
- */
-export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'joining' | 'in-game' | 'reconnecting' | 'closed';
-
-export interface ClientState {
-  status: ClientStatus;
-  networkId: number | undefined;
-  /** Why the connection closed (set when status is 'closed'). */
-  closeReason: string | undefined;
-  /** Why the last join was refused, if it was. */
-  joinError: string | undefined;
-  /** True after a reconnect the server could not resume: the world was cleared; join again. */
-  resumeFailed: boolean;
-}
-
-export interface ClientOptions<P extends Protocol> extends ClientGhostOptions {
-  protocol: P;
-  transport: ClientTransport;
-  /** How long after a drop the client keeps trying to resume (default 10,000 ms, like the server). */
-  resumeGraceMs?: number;
-  /** Delays between reconnect attempts (default [250, 500, 1000, 2000], the last repeats). */
-  reconnectDelaysMs?: readonly number[];
-  /** The game's systems; clients run the 'client' (presentation) ones each frame, and 'shared' ones in prediction. */
-  systems?: readonly SystemDef<P>[];
-  /** Client prediction with rollback (default on, policy 'check'); `false` shows predicted ghosts at their newest confirmed state. */
-  prediction?: PredictionOptions | false;
-  /** Clock sync tuning (slack, prediction cap …). */
-  clock?: Omit<ClockSyncOptions, 'tickRate'>;
-  /** Inputs carried by each input packet (redundancy, default 4). */
-  inputsPerPacket?: number;
-  /** Ping period for clock sync (default 100 ms). */
-  pingIntervalMs?: number;
-  /** Called once per predicted tick, before its input is committed: fill `input` (the live input) for `tick`. */
-  onInput?: (input: InputValues<P>, tick: Tick) => void;
-  log?: Logger;
-}
-
-/**
- * NFE's NetworkTime, for this frame. `serverTick`: the client's estimate of the tick the
- * server simulates now. `predictedTick`: the tick the client simulates and sends input for
- * (serverTick + one-way trip + slack). `interpolationTick` + fraction: where remote ghosts
- * are shown. Read it through `client.time` (one object, updated in place every frame).
- */
-export interface NetworkTime {
-  serverTick: number;
-  predictedTick: Tick;
-  /** Progress towards the next predicted tick (frame interpolation of predicted ghosts). */
-  predictedFraction: number;
-  interpolationTick: Tick;
-  interpolationFraction: number;
-  /** Outside systems: true. Inside shared systems: ctx.isFirstTimeFullyPredictingTick. */
-  isFirstTimeFullyPredictingTick: boolean;
-  isResimulating: boolean;
-  rttMs: number;
-  jitterMs: number;
-  timeScale: number;
-  inputDelayTicks: number;
-}
-
-export type ClientEvents = {
-  /** Any change of `state` (status, networkId, reasons). */
-  status: (state: Readonly<ClientState>) => void;
-  /** A non-fatal problem, e.g. a malformed snapshot that was dropped. */
-  error: (error: NetcodeError) => void;
-};
+export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 
 type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel } | { kind: 'close'; reason: string };
 
@@ -108,9 +43,7 @@ export class NetClient<P extends Protocol> {
   private generation = 0;
   private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
   private now = 0;
-  private droppedAt = 0;
-  private attempts = 0;
-  private nextAttemptAt = 0;
+  private readonly reconnect: Reconnector;
   private statusBeforeDrop: ClientStatus = 'idle';
   /** Server tick announced in the Welcome (clock sync refines it). */
   welcomeTick = 0;
@@ -119,24 +52,19 @@ export class NetClient<P extends Protocol> {
   private resumeToken = 0;
   /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
   readonly input: InputBuffer<InputSchema<P>>;
+  private readonly inputs: ClientInput<P>;
   /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
   readonly clock: ClockSync;
   /** Prediction and rollback; undefined when disabled. */
   readonly prediction: ClientPrediction<P> | undefined;
-  private readonly inputWriter = new BitWriter(256);
   private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0 };
-  private readonly remoteInput = new Map<number, Values<Schema>>();
-  private readonly tickInputScratch: Values<Schema>;
   private lastPingAt = -Infinity;
   private lastFrameAt: number | undefined;
   private paused = false;
   /** Prediction switching (by hand with setGhostMode, or by distance with setPredictionSwitching). */
   private readonly switcher: ModeSwitcher<P>;
   /** NetworkTime for this frame (updated in place). */
-  readonly time: NetworkTime = {
-    serverTick: 0, predictedTick: 0, predictedFraction: 0, interpolationTick: 0, interpolationFraction: 0,
-    isFirstTimeFullyPredictingTick: true, isResimulating: false, rttMs: 0, jitterMs: 0, timeScale: 1, inputDelayTicks: 0,
-  };
+  readonly time: NetworkTime = createNetworkTime();
 
   constructor(private readonly options: ClientOptions<P>) {
     this.protocol = options.protocol;
@@ -146,11 +74,12 @@ export class NetClient<P extends Protocol> {
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
-    this.input = new InputBuffer(options.protocol.input as unknown as SchemaCodec<InputSchema<P>>);
-    this.tickInputScratch = options.protocol.input.defaults() as Values<Schema>;
+    this.reconnect = new Reconnector(options);
+    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.transport.send(bytes, channel), options.inputsPerPacket);
+    this.input = this.inputs.buffer;
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
-    this.ghosts.inputProvider = (ghost, tick) => this.inputFor(ghost as Ghost, tick);
+    this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
     this.switcher = new ModeSwitcher(
       this.ghosts,
       (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>,
@@ -174,17 +103,6 @@ export class NetClient<P extends Protocol> {
     this.switcher.configure(options);
   }
 
-  /** `ctx.input(ghost)` in prediction: our own input for our ghosts, the last replicated input for other players'. */
-  private inputFor(ghost: Ghost, tick: Tick): Record<string, unknown> | undefined {
-    if (ghost.owner === this.current.networkId) return this.input.has(tick) ? (this.input.tickInput(tick, this.tickInputScratch as never) as Record<string, unknown>) : undefined;
-    const remote = this.remoteInput.get(ghost.owner);
-    if (!remote) return undefined;
-    // A remote player's last input, held: its presses are not ours to replay (0 per tick).
-    const out = this.protocol.input.copy(remote, this.tickInputScratch) as Record<string, unknown>;
-    for (const key of this.protocol.input.keys) if (this.protocol.input.schema[key]!.kind === 'event') out[key] = 0;
-    return out;
-  }
-
   /**
    * The page was hidden or the app paused (`true`), or is back (`false`). While paused the
    * client sends neutral inputs (nothing held down keeps running); on return the clock resyncs.
@@ -193,13 +111,7 @@ export class NetClient<P extends Protocol> {
     if (paused === this.paused) return;
     this.paused = paused;
     if (paused) {
-      this.input.neutral();
-      const last = this.prediction?.lastTick;
-      if (this.current.status === 'in-game' && last !== undefined) {
-        // Cover the ticks the server will simulate before it notices we stopped sending.
-        for (let i = 1; i <= DEFAULT_INPUTS_PER_PACKET; i++) this.input.commit(tickAdd(last, i));
-        this.sendInputs(tickAdd(last, DEFAULT_INPUTS_PER_PACKET));
-      }
+      this.inputs.pause(this.current.status === 'in-game' ? this.prediction?.lastTick : undefined);
     } else {
       this.clock.resync();
       this.lastFrameAt = undefined;
@@ -296,46 +208,13 @@ export class NetClient<P extends Protocol> {
     if (predicting) {
       this.prediction!.advance(this.clock.predictedTick, (tick) => {
         this.options.onInput?.(this.input.current as unknown as InputValues<P>, tick);
-        this.input.commit(tick);
-        this.sendInputs(tick);
+        this.inputs.commitAndSend(tick);
       });
     }
     this.ghosts.frame(now, predicting);
     if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
     this.switcher.update(now);
-    this.updateTime();
-  }
-
-  private updateTime(): void {
-    const t = this.time;
-    const c = this.clock;
-    const timeline = this.ghosts.timeline;
-    t.serverTick = c.serverTick;
-    t.predictedTick = this.prediction?.lastTick ?? c.predictedTick;
-    t.predictedFraction = c.predictedFraction;
-    t.interpolationTick = timeline.tick;
-    t.interpolationFraction = timeline.fraction;
-    t.isFirstTimeFullyPredictingTick = !(this.prediction?.resimulating ?? false);
-    t.isResimulating = this.prediction?.resimulating ?? false;
-    t.rttMs = c.rttMs;
-    t.jitterMs = c.jitterMs;
-    t.timeScale = c.timeScale;
-    t.inputDelayTicks = c.inputDelayTicks;
-  }
-
-  /** Send the inputs of `newest` and the ticks before it (redundancy), with the snapshot ack and our interpolation tick. */
-  private sendInputs(newest: Tick): void {
-    const w = this.inputWriter;
-    w.reset();
-    w.writeBits(MessageKind.Input, 8);
-    const timeline = this.ghosts.timeline;
-    encodeInputPacket(w, this.protocol.input as unknown as SchemaCodec<InputSchema<P>>, this.input, newest, this.options.inputsPerPacket ?? DEFAULT_INPUTS_PER_PACKET, {
-      interpolationTick: timeline.tick,
-      interpolationFraction: Math.min(1, Math.max(0, timeline.fraction)),
-      ackTick: this.ghosts.ackTick,
-      ackMask: this.ghosts.ackMask,
-    });
-    this.transport.send(w.toBytes(), 'unreliable');
+    updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
   }
 
   /**
@@ -362,40 +241,26 @@ export class NetClient<P extends Protocol> {
   /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
   private dropped(reason: string): void {
     const status = this.current.status;
-    const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
     if (status === 'reconnecting') {
-      this.scheduleRetry();
+      this.reconnect.scheduleNext(this.now);
+      this.generation++; // ignore anything more from the dead link until the next attempt opens
       return;
     }
-    if (!resumable || (this.options.resumeGraceMs ?? 10_000) <= 0) {
+    const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
+    if (!resumable || !this.reconnect.enabled) {
       this.finish(reason);
       return;
     }
     this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
-    this.droppedAt = this.now;
-    this.attempts = 0;
     this.generation++;
+    this.reconnect.start(this.now);
     this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
-    this.scheduleRetry();
-  }
-
-  private scheduleRetry(): void {
-    const delays = this.options.reconnectDelaysMs ?? [250, 500, 1000, 2000];
-    const delay = delays[Math.min(this.attempts, delays.length - 1)] ?? 1000;
-    this.attempts++;
-    this.nextAttemptAt = this.now + delay;
-    this.generation++; // ignore anything more from the dead link until the next attempt opens
   }
 
   private retry(): void {
-    if (this.now - this.droppedAt >= (this.options.resumeGraceMs ?? 10_000)) {
-      this.finish(`connection lost: could not resume within ${this.options.resumeGraceMs ?? 10_000} ms (${this.current.closeReason ?? 'link closed'})`);
-      return;
-    }
-    if (this.nextAttemptAt > 0 && this.now >= this.nextAttemptAt) {
-      this.nextAttemptAt = 0;
-      this.open();
-    }
+    const next = this.reconnect.poll(this.now);
+    if (next === 'expired') this.finish(`connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'})`);
+    else if (next === 'attempt') this.open();
   }
 
   private onMessage(data: Uint8Array): void {
@@ -454,10 +319,9 @@ export class NetClient<P extends Protocol> {
     this.resumeToken = welcome.resumeToken;
     this.ghosts.begin(welcome.networkId, welcome.resumed, this.now, welcome.worldSeed);
     if (!welcome.resumed) {
-      this.input.reset();
+      this.inputs.reset();
       this.prediction?.reset();
       this.switcher.clear();
-      this.remoteInput.clear();
     }
     this.clock.resync();
     if (reconnecting && welcome.resumed) {
@@ -473,11 +337,7 @@ export class NetClient<P extends Protocol> {
     try {
       const snap = this.ghosts.applySnapshot(data, this.now);
       if (!snap) return;
-      for (const input of snap.inputs) {
-        let v = this.remoteInput.get(input.networkId);
-        if (!v) this.remoteInput.set(input.networkId, (v = this.protocol.input.defaults() as Values<Schema>));
-        this.protocol.input.copy(input.values as Values<Schema>, v);
-      }
+      this.inputs.onReplicated(snap.inputs);
     } catch (error) {
       if (!isNetcodeError(error)) throw error;
       this.ghosts.rejectedSnapshots++;

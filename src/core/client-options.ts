@@ -1,0 +1,55 @@
+// Types of the client engine's options, state and events (see client.ts).
+
+import type { ClientGhostOptions } from './client-ghosts.ts';
+import type { ClockSyncOptions } from './clock/index.ts';
+import type { Logger } from './emitter.ts';
+import type { NetcodeError } from './errors.ts';
+import type { PredictionOptions } from './prediction.ts';
+import type { InputValues, Protocol } from './protocol.ts';
+import type { ReconnectOptions } from './reconnect.ts';
+import type { SystemDef } from './system.ts';
+import type { Tick } from './tick.ts';
+import type { ClientTransport } from './transport.ts';
+
+/**
+ * idle → connecting → connected → joining → in-game → closed, and `reconnecting`
+ * after an unexpected drop (back to the previous status when resumed).
+ */
+export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'joining' | 'in-game' | 'reconnecting' | 'closed';
+
+export interface ClientState {
+  status: ClientStatus;
+  networkId: number | undefined;
+  /** Why the connection closed (set when status is 'closed'). */
+  closeReason: string | undefined;
+  /** Why the last join was refused, if it was. */
+  joinError: string | undefined;
+  /** True after a reconnect the server could not resume: the world was cleared; join again. */
+  resumeFailed: boolean;
+}
+
+export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, ReconnectOptions {
+  protocol: P;
+  transport: ClientTransport;
+  /** The game's systems; clients run the 'client' (presentation) ones each frame, and 'shared' ones in prediction. */
+  systems?: readonly SystemDef<P>[];
+  /** Client prediction with rollback (default on, policy 'check'); `false` shows predicted ghosts at their newest confirmed state. */
+  prediction?: PredictionOptions | false;
+  /** Clock sync tuning (slack, prediction cap …). */
+  clock?: Omit<ClockSyncOptions, 'tickRate'>;
+  /** Inputs carried by each input packet (redundancy, default 4). */
+  inputsPerPacket?: number;
+  /** Ping period for clock sync (default 100 ms). */
+  pingIntervalMs?: number;
+  /** Called once per predicted tick, before its input is committed: fill `input` (the live input) for `tick`. */
+  onInput?: (input: InputValues<P>, tick: Tick) => void;
+  log?: Logger;
+}
+
+export type ClientEvents = {
+  /** Any change of `state` (status, networkId, reasons). */
+  status: (state: Readonly<ClientState>) => void;
+  /** A non-fatal problem, e.g. a malformed snapshot that was dropped. */
+  error: (error: NetcodeError) => void;
+};
+
