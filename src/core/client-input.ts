@@ -13,6 +13,9 @@ import type { Channel } from './transport.ts';
 import type { Ghost } from './world.ts';
 import { MessageKind } from './wire.ts';
 
+/** Copies of the pause packet (unreliable, and nothing follows it). */
+const PAUSE_COPIES = 3;
+
 export class ClientInput<P extends Protocol> {
   /** The local input: write `buffer.current`, count presses with `buffer.press('jump')`. */
   readonly buffer: InputBuffer<InputSchema<P>>;
@@ -72,7 +75,9 @@ export class ClientInput<P extends Protocol> {
     this.buffer.neutral();
     if (lastTick === undefined) return;
     for (let i = 1; i <= this.inputsPerPacket; i++) this.buffer.commit(tickAdd(lastTick, i));
-    this.sendInputs(tickAdd(lastTick, this.inputsPerPacket));
+    // No later packet will repeat these inputs (we stop sending): send the packet three
+    // times, so one loss does not leave the server repeating the held input.
+    for (let copy = 0; copy < PAUSE_COPIES; copy++) this.sendInputs(tickAdd(lastTick, this.inputsPerPacket));
   }
 
   private sendInputs(newest: Tick): void {

@@ -61,6 +61,7 @@ export class NetClient<P extends Protocol> {
   private lastPingAt = -Infinity;
   private lastFrameAt: number | undefined;
   private paused = false;
+  private marginHoldUntil = 0;
   /** Prediction switching (by hand with setGhostMode, or by distance with setPredictionSwitching). */
   private readonly switcher: ModeSwitcher<P>;
   /** NetworkTime for this frame (updated in place). */
@@ -114,6 +115,8 @@ export class NetClient<P extends Protocol> {
       this.inputs.pause(this.current.status === 'in-game' ? this.prediction?.lastTick : undefined);
     } else {
       this.clock.resync();
+      this.marginHoldUntil = this.now + 2 * this.clock.rttMs + 250;
+      this.prediction?.skipAhead();
       this.lastFrameAt = undefined;
     }
   }
@@ -276,7 +279,9 @@ export class NetClient<P extends Protocol> {
           // The echo is the low 32 bits of our ms clock: rebuild the full send time.
           const sentAt = this.now - ((Math.round(this.now) - pong.echoMs) >>> 0);
           this.clock.onPong(sentAt, this.now, pong.serverTick, pong.serverFraction);
-          this.clock.onInputMargin(pong.inputMarginTicks);
+          // The server reports the margin of our newest input: stale while paused and until
+          // inputs sent after the resume have made a round trip.
+          if (!this.paused && this.now >= this.marginHoldUntil) this.clock.onInputMargin(pong.inputMarginTicks);
           return;
         }
         case MessageKind.Welcome:

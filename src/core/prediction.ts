@@ -106,6 +106,17 @@ export class ClientPrediction<P extends Protocol> {
     this.maxRollback = options.maxRollbackTicks ?? 64;
   }
 
+  /**
+   * After a pause (page hidden): the server simulated the paused ticks without our input,
+   * so do not replay them. The next advance starts at the then-current predicted tick and
+   * every predicted ghost catches up from its confirmed state.
+   */
+  skipAhead(): void {
+    this.skipping = true;
+  }
+
+  private skipping = false;
+
   /** Force a rollback check on the next advance (e.g. a ghost just became predicted and must catch up). */
   invalidate(): void {
     this.rolledBackTo = undefined;
@@ -180,6 +191,16 @@ export class ClientPrediction<P extends Protocol> {
    */
   advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = 8): number {
     const list = this.collect();
+    if (this.skipping && this.lastTick !== undefined) {
+      this.skipping = false;
+      this.lastTick = tickAdd(targetTick, -1);
+      this.rolledBackTo = undefined;
+      for (const s of list) {
+        s.history.clear();
+        s.hasPrevious = false;
+        s.correction.reset();
+      }
+    }
     if (this.lastTick === undefined) {
       this.lastTick = tickAdd(targetTick, -1);
       for (const s of list) this.record(s, this.lastTick);

@@ -197,6 +197,8 @@ export class ClockSync {
    */
   resync(keepEstimates = false): void {
     this.pendingJump = true;
+    // Margins measured before (e.g. for the neutral inputs of a paused page) no longer apply.
+    this.correction = 0;
     this.lastNowMs = undefined;
     this.lastMarginMs = undefined;
     this.marginSum = 0;
