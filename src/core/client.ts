@@ -76,7 +76,7 @@ export class NetClient<P extends Protocol> {
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.reconnect = new Reconnector(options);
-    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.transport.send(bytes, channel), options.inputsPerPacket);
+    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.sendRaw(bytes, channel), options.inputsPerPacket);
     this.input = this.inputs.buffer;
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
@@ -160,7 +160,7 @@ export class NetClient<P extends Protocol> {
     if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}.`);
     const w = this.encoder.custom(MessageKind.Join);
     this.protocol.join.write(w, payload as never);
-    this.transport.send(w.toBytes(), 'reliable');
+    this.sendRaw(w.toBytes(), 'reliable');
     this.setState({ ...this.current, status: 'joining', joinError: undefined, resumeFailed: false });
   }
 
@@ -168,7 +168,7 @@ export class NetClient<P extends Protocol> {
   leave(reason = 'client left'): void {
     const status = this.current.status;
     if (status === 'idle' || status === 'closed') return;
-    if (status !== 'reconnecting') this.transport.send(this.encoder.reason(MessageKind.Close, reason), 'reliable');
+    if (status !== 'reconnecting') this.sendRaw(this.encoder.reason(MessageKind.Close, reason), 'reliable');
     this.finish(reason);
     this.transport.close(reason);
   }
@@ -178,7 +178,7 @@ export class NetClient<P extends Protocol> {
     if (this.current.status !== 'in-game') {
       throw new NetcodeError('usage', `react-netcode: RPC "${name}" can only be sent in game (status is '${this.current.status}'); join first.`);
     }
-    this.transport.send(this.rpcs.encode(this.encoder, name, 'toServer', payload), 'reliable');
+    this.sendRaw(this.rpcs.encode(this.encoder, name, 'toServer', payload), 'reliable');
   }
 
   /** Handle RPC `name` from the server; returns the unsubscribe function. */
@@ -194,7 +194,7 @@ export class NetClient<P extends Protocol> {
     for (const event of batch) {
       if (this.current.status === 'closed') break;
       if (event.kind === 'open') {
-        this.transport.send(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId: this.resumeToken ? (this.current.networkId ?? 0) : 0 }), 'reliable');
+        this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId: this.resumeToken ? (this.current.networkId ?? 0) : 0 }), 'reliable');
       } else if (event.kind === 'close') this.dropped(event.reason);
       else this.onMessage(event.data);
     }
@@ -204,7 +204,7 @@ export class NetClient<P extends Protocol> {
     this.lastFrameAt = now;
     if (now - this.lastPingAt >= (this.options.pingIntervalMs ?? 100)) {
       this.lastPingAt = now;
-      this.transport.send(this.encoder.ping(now), 'unreliable');
+      this.sendRaw(this.encoder.ping(now), 'unreliable');
     }
     this.clock.update(now);
     const predicting = this.prediction !== undefined && this.clock.synced && !this.paused;
@@ -266,7 +266,18 @@ export class NetClient<P extends Protocol> {
     else if (next === 'attempt') this.open();
   }
 
+  /** Traffic counters since creation (bytes and messages each way). */
+  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0 };
+
+  private sendRaw(bytes: Uint8Array, channel: Channel): void {
+    this.traffic.bytesOut += bytes.byteLength;
+    this.traffic.messagesOut++;
+    this.transport.send(bytes, channel);
+  }
+
   private onMessage(data: Uint8Array): void {
+    this.traffic.bytesIn += data.byteLength;
+    this.traffic.messagesIn++;
     try {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
       const kind = readKind(this.reader, data);
@@ -354,7 +365,7 @@ export class NetClient<P extends Protocol> {
     w.reset();
     w.writeBits(MessageKind.SnapshotAck, 8);
     encodeAck(w, this.ghosts.ackTick, this.ghosts.ackMask);
-    this.transport.send(w.toBytes(), 'unreliable');
+    this.sendRaw(w.toBytes(), 'unreliable');
   }
 
   private dispatchRpc(): void {

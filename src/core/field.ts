@@ -189,10 +189,20 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
     },
     equals: (a, b) => axes.every((k) => a[k] === b[k]),
     distance: (a, b) => Math.sqrt(axes.reduce((sum, k) => sum + (a[k]! - b[k]!) ** 2, 0)),
-    copy: (from, to) => {
-      for (const k of axes) to[k] = from[k]!;
-      return to;
-    },
+    // Unrolled, with fixed property names: the hot path of rollback (no per-key lookups or boxing).
+    copy:
+      kind === 'vec2'
+        ? (from, to) => {
+            (to as Vec2).x = (from as Vec2).x;
+            (to as Vec2).y = (from as Vec2).y;
+            return to;
+          }
+        : (from, to) => {
+            (to as Vec3).x = (from as Vec3).x;
+            (to as Vec3).y = (from as Vec3).y;
+            (to as Vec3).z = (from as Vec3).z;
+            return to;
+          },
     validate: (v) => {
       if (typeof v !== 'object' || v === null) return `must be an object {${axes.join(',')}}, got ${show(v)}`;
       const bad = axes.find((k) => !s.check((v as Record<string, unknown>)[k]));

@@ -287,7 +287,8 @@ export class ClientPrediction<P extends Protocol> {
     this.resimulating = true;
     try {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
-        for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+        // Frame interpolation only needs the state before the last tick.
+        if (t === last) for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
         this.runner.run('prediction', t, { isResimulating: true });
         for (const s of list) this.record(s, t);
         if (needed) this.stats.resimulatedTicks++;
