@@ -144,7 +144,7 @@ export class ClientGhosts<P extends Protocol> {
       }
       if (rec) this.limbo.delete(s.id);
       else {
-        rec = this.add(s.id, s.typeId, s.owner, tick);
+        rec = this.add(s.id, s.typeId, s.owner, s.spawnTick);
         // Show the spawn state at once, never the schema defaults.
         rec.codec.copy(s.values as Values<Schema>, rec.ghost.components as Values<Schema>, true);
       }

@@ -46,6 +46,9 @@ class GhostView implements SnapshotGhost {
   get owner(): number {
     return this.ghost.owner;
   }
+  get spawnTick(): number {
+    return this.ghost.spawnTick;
+  }
   get values(): Record<string, unknown> {
     return this.ghost.components as Record<string, unknown>;
   }

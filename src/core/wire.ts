@@ -3,7 +3,7 @@
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 
 /** Bumped whenever the framing below changes; part of the handshake hash. */
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
 
 /** First byte of every message. */
 export const MessageKind = {

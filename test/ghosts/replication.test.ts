@@ -25,6 +25,7 @@ describe('ghost replication', () => {
       const remote = c.client.world.get(ball.id);
       if (remote?.type !== 'ball') throw new Error(`ball ${ball.id} missing on client ${c.index}`);
       expect(remote.components.kind).toBe('blue');
+      expect(remote.spawnTick).toBe(ball.spawnTick); // carried by the spawn record
       expect(remote.mode).toBe('interpolated');
     }
     expect(events).toEqual([`spawn ball ${ball.id}`]);

@@ -64,6 +64,7 @@ export class ParseScratch {
   kind = new Uint8Array(64);
   type = new Int32Array(64);
   owner = new Float64Array(64);
+  spawnAge = new Float64Array(64);
   ghost: (ClientGhost | undefined)[] = [];
   /** Row offset in `rows` and string offset in `strs` of each record. */
   off = new Int32Array(64);
@@ -83,6 +84,7 @@ export class ParseScratch {
     this.kind = new Uint8Array(n);
     this.type = new Int32Array(n);
     this.owner = new Float64Array(n);
+    this.spawnAge = new Float64Array(n);
     this.off = new Int32Array(n);
     this.so = new Int32Array(n);
   }

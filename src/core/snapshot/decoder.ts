@@ -18,6 +18,8 @@ export interface DecodedSpawn {
   id: number;
   typeId: number;
   owner: number;
+  /** The server tick the ghost was spawned at. */
+  spawnTick: Tick;
   values: Record<string, unknown>;
 }
 
@@ -148,6 +150,7 @@ export class SnapshotDecoder {
       if (r.readBits(1) === 1) {
         const typeId = readCode(r);
         const owner = readCode(r);
+        s.spawnAge[k] = readCode(r);
         const l = this.layouts[typeId];
         if (l === undefined) throw corrupt(`ghost type ${typeId} is unknown`, pos);
         layout = l;
@@ -252,7 +255,8 @@ export class SnapshotDecoder {
       if (kind === R_NEW || kind === R_REPLACE || g === undefined) {
         g = new ClientGhost(id, this.layouts[s.type[k]!]!, s.owner[k]!, this.localNetworkId);
         this.ghosts.set(id, g);
-        const e = (this.spawnPool[out.spawns.length] ??= { id: 0, typeId: 0, owner: 0, values: g.values });
+        const e = (this.spawnPool[out.spawns.length] ??= { id: 0, typeId: 0, owner: 0, spawnTick: 0, values: g.values });
+        e.spawnTick = (tick - s.spawnAge[k]!) >>> 0;
         e.id = id;
         e.typeId = g.layout.typeId;
         e.owner = g.owner;

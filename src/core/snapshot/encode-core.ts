@@ -46,7 +46,11 @@ export class EncodeCore {
   }
 
   /** Encode the message for `state` (recipient `nid`); notes view owners in `group`. Returns a view of the writer. */
+  /** The tick being encoded (spawn records carry the age of the ghost relative to it). */
+  private tick: Tick = 0;
+
   encode(state: GhostStates, nid: number, group: Group, tick: Tick, ghosts: readonly SnapshotGhost[], predicted: ((g: SnapshotGhost) => boolean) | undefined, inputs: readonly SnapshotInput[] | undefined): Uint8Array {
+    this.tick = tick;
     group.viewOwnerCount = 0;
     const inputBits = this.msg.inputs(inputs);
     this.collect(state, nid, group, tick, ghosts, predicted);
@@ -74,6 +78,7 @@ export class EncodeCore {
 
   /** Quantize `ghosts` for `tick` (see SnapshotEncoder.prepare). */
   prepare(tick: Tick, ghosts: readonly SnapshotGhost[]): void {
+    this.tick = tick;
     const store = this.store;
     for (const g of ghosts) {
       let d = store.ids.get(g.id >>> 0);
@@ -156,7 +161,7 @@ export class EncodeCore {
   private allocate(g: SnapshotGhost): number {
     if (!Number.isInteger(g.typeId) || this.layouts[g.typeId] === undefined) throw usage(`ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${this.layouts.length - 1}).`);
     if (!Number.isInteger(g.owner) || g.owner < 0 || g.owner > 0xffff_ffff) throw usage(`ghost ${g.id} has owner ${g.owner}; pass the owner's networkId, or 0 for none.`);
-    const d = this.store.alloc(g.id, g.typeId, g.owner);
+    const d = this.store.alloc(g.id, g.typeId, g.owner, g.spawnTick ?? this.tick);
     this.cache.ensure(this.store.cap);
     return d;
   }
@@ -182,6 +187,8 @@ export class EncodeCore {
       if ((flags & F_SPAWN) !== 0) {
         putCode(sink, layout.typeId);
         putCode(sink, store.owner[d]!);
+        // Ticks since the ghost spawned (the cache is per tick, so this is stable within it).
+        putCode(sink, Math.max(0, (this.tick - store.spawnTick[d]!) | 0));
       }
       if (b1 >= 0) {
         base.b1 = store.hist;

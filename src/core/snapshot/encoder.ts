@@ -19,6 +19,8 @@ export interface SnapshotGhost {
   /** Owner's networkId (0 = none). Immutable for the ghost's life, like typeId. */
   readonly owner: number;
   readonly values: Record<string, unknown>;
+  /** Server tick the ghost was spawned at (default: the tick it was first encoded); sent in spawn records. */
+  readonly spawnTick?: number;
   /** Priority weight (default 1, clamped to [1/256, 256]). */
   readonly importance?: number;
 }

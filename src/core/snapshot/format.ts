@@ -12,7 +12,7 @@
 //        despawns apply first, so that is a replacement):
 //     code id − previousId − 1
 //     bit  spawn
-//     spawn:  code typeId, code owner networkId (0 = none), body against the type's defaults
+//     spawn:  code typeId, code owner networkId (0 = none), code ticks since the ghost spawned, body against the type's defaults
 //     update: bit sameBaselines (as the previous update record of this snapshot)
 //             unless set: code age0 = tick − baseline0 tick (0 = none: against the type's defaults)
 //                         if age0 > 0: code age1 = baseline0 tick − baseline1 tick (0 = no prediction)

@@ -31,6 +31,8 @@ export class GhostStore {
   id = new Uint32Array(0);
   typeId = new Int32Array(0);
   owner = new Float64Array(0);
+  /** Server tick each ghost was spawned at (sent in spawn records, for predicted-spawn classification). */
+  spawnTick = new Float64Array(0);
   /** Connection states whose state for the ghost is not NONE. */
   refs = new Int32Array(0);
   destroyed = new Uint8Array(0);
@@ -68,6 +70,7 @@ export class GhostStore {
     this.id = grow(this.id, cap);
     this.typeId = grow(this.typeId, cap);
     this.owner = grow(this.owner, cap);
+    this.spawnTick = grow(this.spawnTick, cap);
     this.refs = grow(this.refs, cap);
     this.destroyed = grow(this.destroyed, cap);
     this.freed = grow(this.freed, cap);
@@ -96,7 +99,7 @@ export class GhostStore {
   }
 
   /** Dense index for a new ghost `id`. */
-  alloc(id: number, typeId: number, owner: number): number {
+  alloc(id: number, typeId: number, owner: number, spawnTick = 0): number {
     let d = this.free.pop();
     if (d === undefined) {
       if (this.used >= this.cap) this.grow(this.used + 1);
@@ -106,6 +109,7 @@ export class GhostStore {
     this.id[d] = id;
     this.typeId[d] = typeId;
     this.owner[d] = owner;
+    this.spawnTick[d] = spawnTick >>> 0;
     this.refs[d] = 0;
     this.destroyed[d] = 0;
     this.freed[d] = 0;
