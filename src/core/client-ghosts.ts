@@ -10,7 +10,8 @@ import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
 import { tickDiff, type Tick } from './tick.ts';
-import { SystemRunner, type SystemDef } from './system.ts';
+import type { SpawnCandidate } from './spawning.ts';
+import { SystemRunner, type SystemDef, type SystemHooks } from './system.ts';
 import { World, type Ghost } from './world.ts';
 
 export type GhostEvents<P extends Protocol> = {
@@ -20,6 +21,8 @@ export type GhostEvents<P extends Protocol> = {
   update: (ghost: Ghost<P>, tick: Tick) => void;
   /** A ghost was destroyed on the server, left relevance, or was not resynced after a resume. */
   despawn: (ghost: Ghost<P>) => void;
+  /** A predicted spawn was adopted by its server twin (it keeps its handle; `ghost.id` is now the server's). */
+  matched: (ghost: Ghost<P>) => void;
   /** A ghost switched between predicted and interpolated (prediction switching). */
   mode: (ghost: Ghost<P>, mode: 'predicted' | 'interpolated') => void;
 };
@@ -64,6 +67,12 @@ export class ClientGhosts<P extends Protocol> {
   private nextLocalId = 0x8000_0000;
   /** Supplies `ctx.input(ghost)` in prediction (set by the client engine). */
   inputProvider: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined = () => undefined;
+  /** Supplies `ctx.inputCount` (running counts) in prediction. */
+  rawInputProvider: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined = () => undefined;
+  /** Spawn hooks of the prediction stage (predicted spawning), set by the client engine. */
+  spawnHooks: Pick<SystemHooks<P>, 'interceptSpawn' | 'spawned' | 'revertIfRejected'> = {};
+  /** Pairs a new snapshot ghost with a predicted spawn (adopted: same object and handle). */
+  classify: ((candidate: SpawnCandidate) => Ghost | undefined) | undefined;
   /** The system runner of this client's world (prediction and presentation stages). */
   readonly systems: SystemRunner<P>;
 
@@ -80,6 +89,10 @@ export class ClientGhosts<P extends Protocol> {
         return seedOf();
       },
       input: (ghost, tick) => this.inputProvider(ghost, tick) as never,
+      rawInput: (ghost, tick) => this.rawInputProvider(ghost, tick),
+      interceptSpawn: (type, owner, tick, flags) => this.spawnHooks.interceptSpawn?.(type, owner, tick, flags),
+      spawned: (ghost, tick, rebound) => this.spawnHooks.spawned?.(ghost, tick, rebound),
+      revertIfRejected: (ghost, revert) => this.spawnHooks.revertIfRejected?.(ghost, revert),
       // Client-side ids (predicted spawns) have the top bit set so they never collide with server ids.
       allocateId: () => (this.nextLocalId = ((this.nextLocalId + 1) >>> 0) | 0x8000_0000),
     });
@@ -143,7 +156,9 @@ export class ClientGhosts<P extends Protocol> {
         rec = undefined;
       }
       if (rec) this.limbo.delete(s.id);
-      else {
+      else if ((rec = this.adopt(s))) {
+        // A predicted spawn became this ghost: same object and handle, now with the server's id.
+      } else {
         rec = this.add(s.id, s.typeId, s.owner, s.spawnTick);
         // Show the spawn state at once, never the schema defaults.
         rec.codec.copy(s.values as Values<Schema>, rec.ghost.components as Values<Schema>, true);
@@ -185,9 +200,50 @@ export class ClientGhosts<P extends Protocol> {
     this.systems.run('presentation', timeline.tick);
   }
 
+  /** Offer a new snapshot ghost to the predicted-spawn classifier; on a match re-key the predicted ghost. */
+  private adopt(s: { id: number; typeId: number; owner: number; spawnTick: Tick; values: Record<string, unknown> }): GhostRecord | undefined {
+    if (!this.classify) return undefined;
+    const type = this.protocol.ghostList[s.typeId]!.name;
+    const local = this.classify({ id: s.id, type, owner: s.owner, spawnTick: s.spawnTick, values: s.values });
+    if (!local) return undefined;
+    const rec = this.records.get(local.id);
+    if (!rec || rec.ghost !== local) return undefined;
+    this.records.delete(local.id);
+    this.world.rekey(local as unknown as Ghost<P>, s.id);
+    this.records.set(s.id, rec);
+    local.origin = 'matched';
+    rec.confirmedTick = s.spawnTick;
+    this.events.emit('matched', local as unknown as Ghost<P>);
+    return rec;
+  }
+
+  /** A predicted spawn made by this client's prediction: it gets a record (no confirmed state yet). */
+  addLocal(ghost: Ghost): GhostRecord {
+    const entry = this.protocol.ghostList[ghost.typeId]!;
+    const pool = this.poolFor(ghost.typeId);
+    const rec: GhostRecord = {
+      ghost,
+      codec: entry.codec,
+      history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
+      confirmedTick: ghost.spawnTick,
+      stale: false,
+    };
+    this.records.set(ghost.id, rec);
+    this.events.emit('spawn', ghost as unknown as Ghost<P>);
+    return rec;
+  }
+
+  /** Destroy a predicted spawn that was never confirmed. */
+  removeLocal(ghost: Ghost): void {
+    const rec = this.records.get(ghost.id);
+    if (rec && rec.ghost === ghost) this.remove(rec);
+    else if (ghost.alive) this.world.remove(ghost.id);
+  }
+
   private add(id: number, typeId: number, owner: number, tick: Tick): GhostRecord {
     const entry = this.protocol.ghostList[typeId]!;
     const ghost = this.world.add(entry.name as never, id, owner, tick) as unknown as Ghost;
+    ghost.origin = 'snapshot';
     const pool = this.poolFor(typeId);
     const rec: GhostRecord = {
       ghost,
@@ -215,7 +271,7 @@ export class ClientGhosts<P extends Protocol> {
     if (this.records.get(rec.ghost.id) !== rec) return;
     this.records.delete(rec.ghost.id);
     this.limbo.delete(rec.ghost.id);
-    this.world.remove(rec.ghost.id);
+    if (rec.ghost.alive) this.world.remove(rec.ghost.id);
     rec.history.clear();
     this.events.emit('despawn', rec.ghost as unknown as Ghost<P>);
   }

@@ -4,6 +4,7 @@ import type { ClientGhostOptions } from './client-ghosts.ts';
 import type { ClockSyncOptions } from './clock/index.ts';
 import type { Logger } from './emitter.ts';
 import type { NetcodeError } from './errors.ts';
+import type { PredictedSpawnOptions } from './predicted-spawns.ts';
 import type { PredictionOptions } from './prediction.ts';
 import type { InputValues, Protocol } from './protocol.ts';
 import type { ReconnectOptions } from './reconnect.ts';
@@ -35,6 +36,8 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
   systems?: readonly SystemDef<P>[];
   /** Client prediction with rollback (default on, policy 'check'); `false` shows predicted ghosts at their newest confirmed state. */
   prediction?: PredictionOptions | false;
+  /** Predicted spawning: classification window and the grace before an unmatched predicted spawn is destroyed. */
+  spawning?: PredictedSpawnOptions;
   /** Clock sync tuning (slack, prediction cap …). */
   clock?: Omit<ClockSyncOptions, 'tickRate'>;
   /** Inputs carried by each input packet (redundancy, default 4). */

@@ -14,6 +14,7 @@ import type { InputBuffer } from './input/index.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
 import { ModeSwitcher, type PredictionSwitchingOptions } from './mode-switcher.ts';
 import { createNetworkTime, updateNetworkTime, type NetworkTime } from './network-time.ts';
+import { PredictedSpawns } from './predicted-spawns.ts';
 import { ClientPrediction } from './prediction.ts';
 import type { InputSchema, InputValues, JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Reconnector } from './reconnect.ts';
@@ -57,6 +58,8 @@ export class NetClient<P extends Protocol> {
   readonly clock: ClockSync;
   /** Prediction and rollback; undefined when disabled. */
   readonly prediction: ClientPrediction<P> | undefined;
+  /** Predicted spawns awaiting their server twins; classifiers per type. */
+  readonly spawns: PredictedSpawns<P>;
   private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0 };
   private lastPingAt = -Infinity;
   private lastFrameAt: number | undefined;
@@ -81,6 +84,20 @@ export class NetClient<P extends Protocol> {
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
     this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
+    this.ghosts.rawInputProvider = (ghost, tick) => (ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined);
+    this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
+    this.ghosts.spawnHooks = {
+      interceptSpawn: (type, _owner, tick, flags) => this.spawns.intercept(type, tick, flags.isResimulating) as never,
+      spawned: (ghost, tick, rebound) => this.spawns.spawned(ghost as Ghost, tick, rebound),
+      revertIfRejected: (ghost, revert) => this.spawns.addRevert(ghost as Ghost, revert),
+    };
+    this.ghosts.classify = (candidate) => this.spawns.classify(candidate, this.current.networkId ?? 0) as never;
+    if (this.prediction) {
+      this.prediction.resimulationHooks = {
+        begin: (from) => this.spawns.beginResimulation(from),
+        end: (from, last) => this.spawns.endResimulation(from, last),
+      };
+    }
     this.switcher = new ModeSwitcher(
       this.ghosts,
       (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>,
@@ -215,6 +232,7 @@ export class NetClient<P extends Protocol> {
       });
     }
     this.ghosts.frame(now, predicting);
+    if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
     if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
     this.switcher.update(now);
     updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
@@ -335,6 +353,7 @@ export class NetClient<P extends Protocol> {
     this.resumeToken = welcome.resumeToken;
     this.ghosts.begin(welcome.networkId, welcome.resumed, this.now, welcome.worldSeed);
     if (!welcome.resumed) {
+      this.spawns.clear();
       this.inputs.reset();
       this.prediction?.reset();
       this.switcher.clear();

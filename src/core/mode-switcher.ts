@@ -24,6 +24,7 @@ export interface PredictionSwitchingOptions {
 }
 
 interface Blend {
+  readonly ghost: Ghost;
   readonly transition: ModeTransition<Schema>;
   readonly out: Values<Schema>;
   active: boolean;
@@ -55,10 +56,10 @@ export class ModeSwitcher<P extends Protocol> {
     if (!entry || !entry.type.modes.includes(mode)) return false;
     const rec = this.ghosts.record(ghost.id);
     if (!rec) return false;
-    let blend = this.blends.get(ghost.id);
+    let blend = this.blends.get(ghost.handle);
     if (!blend) {
-      blend = { transition: new ModeTransition(rec.codec, this.options?.transitionMs === undefined ? {} : { transitionMs: this.options.transitionMs }), out: rec.codec.defaults(), active: false };
-      this.blends.set(ghost.id, blend);
+      blend = { ghost, transition: new ModeTransition(rec.codec, this.options?.transitionMs === undefined ? {} : { transitionMs: this.options.transitionMs }), out: rec.codec.defaults(), active: false };
+      this.blends.set(ghost.handle, blend);
     }
     // Freeze what is on screen now; the blend runs from it to the new mode's values.
     blend.transition.start(blend.active ? blend.out : this.shown(ghost), nowMs);
@@ -89,10 +90,10 @@ export class ModeSwitcher<P extends Protocol> {
         if (want !== ghost.mode) this.setMode(ghost, want, nowMs);
       }
     }
-    for (const [id, blend] of this.blends) {
-      const ghost = this.ghosts.world.get(id) as unknown as Ghost | undefined;
-      if (!ghost) {
-        this.blends.delete(id);
+    for (const [handle, blend] of this.blends) {
+      const ghost = blend.ghost;
+      if (!ghost.alive) {
+        this.blends.delete(handle);
         continue;
       }
       if (blend.active) blend.active = blend.transition.apply(this.shown(ghost), nowMs, blend.out);
@@ -101,7 +102,7 @@ export class ModeSwitcher<P extends Protocol> {
 
   /** The blended values while a ghost is switching, else undefined. */
   view(ghost: Ghost): Values<Schema> | undefined {
-    const blend = this.blends.get(ghost.id);
+    const blend = this.blends.get(ghost.handle);
     return blend?.active ? blend.out : undefined;
   }
 

@@ -131,22 +131,26 @@ export class ClientPrediction<P extends Protocol> {
 
   /** The values to render for a predicted ghost (frame-interpolated + correction), or undefined if it is not predicted. */
   view(ghost: Ghost): Values<Schema> | undefined {
-    return this.states.get(ghost.id)?.view;
+    return this.states.get(ghost.handle)?.view;
   }
 
   correction(ghost: Ghost): VisualCorrection | undefined {
-    return this.states.get(ghost.id)?.correction;
+    return this.states.get(ghost.handle)?.correction;
   }
 
   /** Predicted history of a ghost (tests and debug views). */
   history(ghost: Ghost): HistoryBuffer<Values<Schema>> | undefined {
-    return this.states.get(ghost.id)?.history;
+    return this.states.get(ghost.handle)?.history;
   }
 
+  /** Called around every resimulation (predicted spawning takes spawns after `fromTick` out, and drops those not emitted again). */
+  resimulationHooks: { begin?(fromTick: Tick): void; end?(fromTick: Tick, lastTick: Tick): void } = {};
+
+  // Keyed by ghost.handle: stable when a predicted spawn is adopted and takes the server's id.
   private state(rec: GhostRecord): Predicted {
-    let s = this.states.get(rec.ghost.id);
+    let s = this.states.get(rec.ghost.handle);
     if (s && s.rec !== rec) {
-      this.states.delete(rec.ghost.id);
+      this.states.delete(rec.ghost.handle);
       s = undefined;
     }
     if (!s) {
@@ -164,7 +168,7 @@ export class ClientPrediction<P extends Protocol> {
         position: keys.position,
         rotation: keys.rotation,
       };
-      this.states.set(rec.ghost.id, s);
+      this.states.set(rec.ghost.handle, s);
     }
     return s;
   }
@@ -172,9 +176,9 @@ export class ClientPrediction<P extends Protocol> {
   /** Predicted ghosts now in the world (drops state of ghosts that left or stopped being predicted). */
   private collect(): Predicted[] {
     const list: Predicted[] = [];
-    for (const [id, s] of this.states) {
-      const rec = this.ghosts.record(id);
-      if (!rec || rec !== s.rec || rec.ghost.mode !== 'predicted') this.states.delete(id);
+    for (const [handle, s] of this.states) {
+      const rec = this.ghosts.record(s.rec.ghost.id);
+      if (!rec || rec !== s.rec || rec.ghost.mode !== 'predicted') this.states.delete(handle);
     }
     for (const g of this.ghosts.world.all()) {
       if (g.mode !== 'predicted') continue;
@@ -219,7 +223,7 @@ export class ClientPrediction<P extends Protocol> {
         s.hasPrevious = true;
       }
       this.runner.run('prediction', t, { isFirstTimeFullyPredictingTick: true });
-      for (const s of this.collect()) this.record(s, t);
+      for (const s of this.collect()) if (s.rec.ghost.alive) this.record(s, t);
       this.lastTick = t;
       ran++;
     }
@@ -285,17 +289,19 @@ export class ClientPrediction<P extends Protocol> {
       }
     }
     this.resimulating = true;
+    this.resimulationHooks.begin?.(snapTick);
     try {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
         // Frame interpolation only needs the state before the last tick.
         if (t === last) for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
         this.runner.run('prediction', t, { isResimulating: true });
-        for (const s of list) this.record(s, t);
+        for (const s of list) if (s.rec.ghost.alive) this.record(s, t);
         if (needed) this.stats.resimulatedTicks++;
         else this.stats.catchUpTicks++;
       }
     } finally {
       this.resimulating = false;
+      this.resimulationHooks.end?.(snapTick, last);
     }
     if (!needed) return; // a catch-up changes nothing that was shown: no correction
     list.forEach((s, i) => {

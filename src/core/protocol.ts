@@ -3,6 +3,7 @@
 // Its hash is checked at the handshake so mismatched builds are refused early.
 
 import { NetcodeError } from './errors.ts';
+import type { SpawnClassifier } from './spawning.ts';
 import { compileSchema, type Schema, type SchemaCodec, type Values } from './schema.ts';
 import { DEFAULT_RPC_MAX_BYTES, MAX_MESSAGE_BYTES, WIRE_VERSION } from './wire.ts';
 
@@ -44,19 +45,22 @@ export type SupportedMode = 'predicted' | 'interpolated';
 export interface GhostOptions {
   /** Modes this ghost may be shown in on clients (default both: the owner predicts, others interpolate). */
   modes?: readonly SupportedMode[];
+  /** How a client pairs a new ghost of this type with its predicted spawn (default: same owner, spawn ticks < 5 apart). E.g. spawnIdClassifier(). */
+  classify?: SpawnClassifier;
 }
 
 /** A replicated entity type: its fields and supported modes. */
 export interface GhostType<S extends Schema = Schema> {
   readonly fields: S;
   readonly modes: readonly SupportedMode[];
+  readonly classify?: SpawnClassifier;
 }
 
 /** Declare a ghost type: `ghost({ position: field.vec3({ quantize: 1000 }) }, { modes: ['predicted'] })`. */
 export function ghost<const S extends Schema>(fields: S, options: GhostOptions = {}): GhostType<S> {
   const modes = options.modes ?? ['predicted', 'interpolated'];
   if (modes.length === 0) throw new NetcodeError('protocol/invalid', 'react-netcode: a ghost needs at least one mode: pass modes: ["predicted"], ["interpolated"] or both.');
-  return { fields, modes: [...new Set(modes)] };
+  return options.classify ? { fields, modes: [...new Set(modes)], classify: options.classify } : { fields, modes: [...new Set(modes)] };
 }
 
 export interface ProtocolDefinition<

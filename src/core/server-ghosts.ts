@@ -21,6 +21,11 @@ export interface ServerGhostOptions<P extends Protocol> {
   relevancy?: Relevancy<P>;
   /** Importance of a ghost in the priority accumulator (default 1). */
   importance?: (ghost: Ghost<P>) => number;
+  /** Most ghosts one owner's input may spawn per tick (default 5, the NFE sample's clamp); extra ctx.spawn calls are refused with a warning. */
+  maxSpawnsPerOwnerPerTick?: number;
+  warn?: (message: string) => void;
+  /** The owner's input for a tick with running counts (ctx.inputCount). */
+  rawInput?: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined;
 }
 
 interface Peer {
@@ -80,8 +85,32 @@ export class ServerGhosts<P extends Protocol> {
       allocateId: () => this.allocateId(),
       onSpawn: (g) => this.track(g),
       onDespawn: (g) => this.untrack(g),
+      interceptSpawn: (type, owner, tick) => this.clampSpawn(type, owner, tick),
+      ...(options.rawInput ? { rawInput: options.rawInput } : {}),
     });
   }
+
+  private readonly spawnsThisTick = new Map<number, number>();
+  private spawnTickSeen: Tick | undefined;
+
+  /** The per-owner spawn clamp: refuse (null) beyond maxSpawnsPerOwnerPerTick in one tick. */
+  private clampSpawn(type: string, owner: number, tick: Tick): null | undefined {
+    if (owner === 0) return undefined;
+    if (this.spawnTickSeen !== tick) {
+      this.spawnTickSeen = tick;
+      this.spawnsThisTick.clear();
+    }
+    const n = (this.spawnsThisTick.get(owner) ?? 0) + 1;
+    this.spawnsThisTick.set(owner, n);
+    const max = this.options.maxSpawnsPerOwnerPerTick ?? 5;
+    if (n <= max) return undefined;
+    if (n === max + 1) this.options.warn?.(`react-netcode: networkId ${owner} tried to spawn more than ${max} ghosts in tick ${tick} (a "${type}"); extra spawns are refused. Raise maxSpawnsPerOwnerPerTick if this is intended.`);
+    this.refusedSpawns++;
+    return null;
+  }
+
+  /** Spawns refused by the per-owner clamp. */
+  refusedSpawns = 0;
 
   private allocateId(): number {
     const id = this.nextId;

@@ -55,6 +55,8 @@ export interface ServerOptions<P extends Protocol> {
   startTick?: Tick;
   /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
   seed?: number;
+  /** Most ghosts one owner's input may spawn per tick (default 5); extra ctx.spawn calls are refused and logged. */
+  maxSpawnsPerOwnerPerTick?: number;
   /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */
   maxInputRepeatTicks?: number;
   log?: Logger;
@@ -121,6 +123,9 @@ export class NetServer<P extends Protocol> {
         ...(options.relevancy ? { relevancy: options.relevancy } : {}),
         ...(options.importance ? { importance: options.importance } : {}),
         ...(options.snapshotBudgetBytes !== undefined ? { snapshotBudgetBytes: options.snapshotBudgetBytes } : {}),
+        ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
+        warn: (m) => this.log('warn', m),
+        rawInput: (ghost, tick) => this.inputs.get(ghost.owner)?.inputFor(tick) as Record<string, unknown> | undefined,
       },
       (ghost, tick) => this.inputOf(ghost.owner, tick),
     );

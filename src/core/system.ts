@@ -42,12 +42,21 @@ export interface SystemContext<P extends Protocol> {
   /** True on the server and the first full prediction of a tick; false while resimulating. Gate one-shot effects on it. */
   readonly isFirstTimeFullyPredictingTick: boolean;
   readonly isResimulating: boolean;
-  /** The input of `ghost`'s owner for this tick; neutral (schema defaults, frozen) when it has no owner or no input. */
+  /** The input of `ghost`'s owner for this tick; neutral (schema defaults, frozen) when it has no owner or no input. Event fields read as presses in this tick. */
   input(ghost: Ghost<P>): InputValues<P>;
+  /** The running count of an event field of `ghost`'s owner at this tick (InputEvent's absolute count, e.g. for spawnId). 0 when unknown. */
+  inputCount(ghost: Ghost<P>, field: string): number;
   /** Spawn a ghost: it joins the world when this system returns (`alive` is false until then). */
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K>;
   /** Despawn a ghost: `alive` is false at once and queries skip it; it leaves the world when this system returns. Idempotent. */
   despawn(ghost: Ghost<P>): void;
+  /**
+   * Register how to undo a side effect that lives outside replicated state (a sound, a
+   * local counter, a particle) made for a predicted spawn. If the server never confirms the
+   * spawn, the reverts run once, in reverse order. No-op on the server and for ghosts that
+   * are not predicted spawns. Replicated state is corrected by rollback, never by a revert.
+   */
+  revertIfRejected(ghost: Ghost<P>, revert: () => void): void;
 }
 
 export type SystemFn<P extends Protocol> = (world: World<P>, ctx: SystemContext<P>) => void;
@@ -116,6 +125,18 @@ export interface SystemHooks<P extends Protocol> {
   allocateId(): number;
   onSpawn?(ghost: Ghost<P>): void;
   onDespawn?(ghost: Ghost<P>): void;
+  /**
+   * Intercept `ctx.spawn` before a ghost is built: return an existing ghost to re-bind the
+   * call to it (client prediction re-running a tick), `null` to refuse the spawn (the call
+   * gets a ghost that never joins the world), or undefined for the normal path.
+   */
+  interceptSpawn?(type: string, owner: number, tick: Tick, flags: { isFirstTimeFullyPredictingTick: boolean; isResimulating: boolean }): Ghost<P> | null | undefined;
+  /** Called after a spawn the engine let through (or re-bound), with its init values applied. */
+  spawned?(ghost: Ghost<P>, tick: Tick, rebound: boolean): void;
+  /** Backs ctx.inputCount: the owner's input for `tick` with running counts (not per-tick presses). */
+  rawInput?(ghost: Ghost<P>, tick: Tick): Record<string, unknown> | undefined;
+  /** Backs ctx.revertIfRejected. */
+  revertIfRejected?(ghost: Ghost<P>, revert: () => void): void;
 }
 
 export interface RunFlags {
@@ -170,9 +191,33 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
 
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K> {
     this.#structural('spawn');
-    const ghost = this.world.create(type, this.hooks.allocateId(), options?.owner ?? 0, this.tick, init);
+    const owner = options?.owner ?? 0;
+    const intercepted = this.hooks.interceptSpawn?.(type, owner, this.tick, { isFirstTimeFullyPredictingTick: this.isFirstTimeFullyPredictingTick, isResimulating: this.isResimulating });
+    if (intercepted) {
+      // Re-bound to an existing ghost: reset it to its spawn state; if it was taken out of
+      // the world for the rollback, it joins again when this system returns, like a spawn.
+      const fresh = this.world.create(type, 0, owner, this.tick, init);
+      const entry = this.world.protocol.ghostByName.get(type)!;
+      entry.codec.copy(fresh.components as never, intercepted.components as never);
+      if (!intercepted.alive) this.spawned.push(intercepted);
+      this.hooks.spawned?.(intercepted, this.tick, true);
+      return intercepted as unknown as Ghost<P, K>;
+    }
+    const ghost = this.world.create(type, intercepted === null ? 0 : this.hooks.allocateId(), owner, this.tick, init);
+    if (intercepted === null) return ghost; // refused: never joins the world
     this.spawned.push(ghost as unknown as Ghost<P>);
+    this.hooks.spawned?.(ghost as unknown as Ghost<P>, this.tick, false);
     return ghost;
+  }
+
+  inputCount(ghost: Ghost<P>, field: string): number {
+    if (ghost.owner === 0) return 0;
+    const v = this.hooks.rawInput?.(ghost, this.tick)?.[field];
+    return typeof v === 'number' ? v : 0;
+  }
+
+  revertIfRejected(ghost: Ghost<P>, revert: () => void): void {
+    this.hooks.revertIfRejected?.(ghost, revert);
   }
 
   despawn(ghost: Ghost<P>): void {

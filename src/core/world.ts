@@ -27,6 +27,12 @@ export class Ghost<P extends Protocol = Protocol, K extends GhostNames<P> = Ghos
   mode: GhostMode;
   /** True while the ghost is in the world; false once removed or despawned (also false for a spawn not yet added). */
   alive = false;
+  /**
+   * How this ghost came to be on this peer: 'server' (the authority's own), 'snapshot'
+   * (created from a snapshot), 'predicted' (a client-side predicted spawn awaiting its
+   * server twin) or 'matched' (a predicted spawn the server's ghost was classified to).
+   */
+  origin: 'server' | 'snapshot' | 'predicted' | 'matched' = 'server';
   readonly #local: LocalId;
 
   constructor(
@@ -223,6 +229,19 @@ export class World<P extends Protocol> {
     this.#all.items.push(ghost);
     this.#version++;
     return ghost;
+  }
+
+  /**
+   * Engine-facing: give a live ghost a new id (a predicted spawn adopted by its server
+   * twin keeps its object, components and handle, and takes the server's id).
+   */
+  rekey(ghost: Ghost<P>, id: number): void {
+    if (this.#byId.get(ghost.id) !== ghost) throw new NetcodeError('usage', `react-netcode: ghost ${ghost.id} is not in this world; only a live ghost can be re-keyed.`);
+    this.#checkFree(id);
+    this.#byId.delete(ghost.id);
+    (ghost as { id: number }).id = id;
+    this.#byId.set(id, ghost);
+    this.#version++;
   }
 
   /** Engine-facing: take the ghost with `id` out of the world (its `alive` becomes false). */

@@ -1,0 +1,175 @@
+// Client-side predicted spawning (NFE's PredictedGhostSpawnList + classification):
+// a ctx.spawn in prediction creates a predicted spawn on the first full prediction of
+// its tick, re-binds to it when that tick is resimulated, and is adopted (same object
+// and handle) by its server twin when a snapshot brings it — or destroyed, with its
+// side-effect reverts run once, when resimulation no longer emits it or the deadline passes.
+
+import type { ClientGhosts } from './client-ghosts.ts';
+import type { Protocol } from './protocol.ts';
+import { tickWindowClassifier, type PredictedSpawnInfo, type SpawnCandidate, type SpawnClassifier } from './spawning.ts';
+import { tickDiff, type Tick } from './tick.ts';
+import type { Ghost } from './world.ts';
+
+interface Entry extends PredictedSpawnInfo {
+  readonly ordinal: number;
+  seen: boolean;
+  readonly reverts: (() => void)[];
+}
+
+export interface PredictedSpawnOptions {
+  /** Default classification window: spawn ticks less than this apart match (default 5). */
+  windowTicks?: number;
+  /** An unmatched predicted spawn is destroyed once the interpolation tick passes its spawn tick plus this (default 4 snapshot intervals). */
+  graceTicks?: number;
+}
+
+export class PredictedSpawns<P extends Protocol> {
+  private readonly pending: Entry[] = [];
+  /** Matched spawns, kept while their tick can still be resimulated, so a re-run ctx.spawn does not spawn twice. */
+  private readonly matched: Entry[] = [];
+  private readonly classifiers = new Map<string, SpawnClassifier>();
+  private readonly fallback: SpawnClassifier;
+  private readonly graceTicks: number;
+  private countTick: Tick | undefined;
+  private readonly ordinals = new Map<string, number>();
+  /** Spawns adopted by their server twin / destroyed unmatched, since creation. */
+  readonly stats = { predicted: 0, matched: 0, rejected: 0 };
+
+  constructor(
+    private readonly ghosts: ClientGhosts<P>,
+    options: PredictedSpawnOptions = {},
+    private readonly onListenerError: (e: unknown) => void = () => {},
+  ) {
+    this.fallback = tickWindowClassifier(options.windowTicks ?? 5);
+    const protocol = ghosts.world.protocol;
+    this.graceTicks = options.graceTicks ?? Math.ceil((4 * protocol.tickRate) / protocol.snapshotRate);
+    for (const g of protocol.ghostList) if (g.type.classify) this.classifiers.set(g.name, g.type.classify);
+  }
+
+  /** Use `classify` for new ghosts of `type` (e.g. spawnIdClassifier()); undefined restores the protocol's or the default. Returns the previous one. */
+  setClassifier(type: string, classify: SpawnClassifier | undefined): SpawnClassifier | undefined {
+    const before = this.classifiers.get(type);
+    if (classify) this.classifiers.set(type, classify);
+    else this.classifiers.delete(type);
+    return before;
+  }
+
+  /** Predicted spawns still waiting for their server twin. */
+  get waiting(): readonly PredictedSpawnInfo[] {
+    return this.pending;
+  }
+
+  private ordinal(type: string, tick: Tick): number {
+    if (this.countTick !== tick) {
+      this.countTick = tick;
+      this.ordinals.clear();
+    }
+    const n = this.ordinals.get(type) ?? 0;
+    this.ordinals.set(type, n + 1);
+    return n;
+  }
+
+  /** SystemHooks.interceptSpawn for the prediction stage. */
+  intercept(type: string, tick: Tick, isResimulating: boolean): Ghost | null | undefined {
+    const ordinal = this.ordinal(type, tick);
+    if (!isResimulating) {
+      this.lastOrdinal = ordinal;
+      return undefined;
+    }
+    const same = (e: Entry) => e.spawnTick === tick && e.type === type && e.ordinal === ordinal;
+    if (this.matched.some(same)) return null; // its server twin already took over
+    const entry = this.pending.find(same);
+    if (!entry) {
+      this.lastOrdinal = ordinal;
+      return undefined; // the corrected past spawns something new: a new predicted spawn
+    }
+    entry.seen = true;
+    return entry.ghost;
+  }
+
+  private lastOrdinal = 0;
+
+  /** SystemHooks.spawned: register a new predicted spawn. */
+  spawned(ghost: Ghost, tick: Tick, rebound: boolean): void {
+    if (rebound) return;
+    ghost.mode = 'predicted';
+    ghost.origin = 'predicted';
+    this.pending.push({ ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [] });
+    this.ghosts.addLocal(ghost);
+    this.stats.predicted++;
+  }
+
+  /** SystemHooks.revertIfRejected. */
+  addRevert(ghost: Ghost, revert: () => void): void {
+    this.pending.find((e) => e.ghost === ghost)?.reverts.push(revert);
+  }
+
+  /** Before resimulating from `fromTick`: spawns after it do not exist yet; they must be emitted again. */
+  beginResimulation(fromTick: Tick): void {
+    for (const e of this.pending) {
+      if (tickDiff(e.spawnTick, fromTick) > 0) {
+        e.seen = false;
+        if (e.ghost.alive) this.ghosts.world.remove(e.ghost.id);
+      }
+    }
+  }
+
+  /** After resimulating to `lastTick`: spawns the prediction no longer emits were wrong. */
+  endResimulation(fromTick: Tick, lastTick: Tick): void {
+    for (const e of [...this.pending]) {
+      if (!e.seen && tickDiff(e.spawnTick, fromTick) > 0 && tickDiff(lastTick, e.spawnTick) >= 0) this.reject(e);
+    }
+  }
+
+  /** A new ghost arrived in a snapshot: our predicted spawn to adopt it with, if any. */
+  classify(candidate: SpawnCandidate, localNetworkId: number): Ghost | undefined {
+    const ofType = this.pending.filter((e) => e.type === candidate.type && e.ghost.alive);
+    if (ofType.length === 0) return undefined;
+    let result: PredictedSpawnInfo | 'notOurs' | undefined;
+    const custom = this.classifiers.get(candidate.type);
+    try {
+      result = custom?.(candidate, ofType, localNetworkId);
+      if (result === undefined) result = this.fallback(candidate, ofType, localNetworkId);
+    } catch (error) {
+      this.onListenerError(error);
+      return undefined;
+    }
+    if (result === undefined || result === 'notOurs') return undefined;
+    const entry = this.pending.find((e) => e.ghost === result.ghost);
+    if (!entry) return undefined;
+    this.pending.splice(this.pending.indexOf(entry), 1);
+    this.matched.push(entry);
+    this.stats.matched++;
+    return entry.ghost;
+  }
+
+  /** Per frame: destroy predicted spawns whose twin is overdue; forget matched ones too old to be resimulated. */
+  expire(interpolationTick: Tick, predictedTick: Tick, maxRollbackTicks: number): void {
+    for (const e of [...this.pending]) if (tickDiff(interpolationTick, e.spawnTick) > this.graceTicks) this.reject(e);
+    for (let i = this.matched.length - 1; i >= 0; i--) {
+      if (tickDiff(predictedTick, this.matched[i]!.spawnTick) > maxRollbackTicks) this.matched.splice(i, 1);
+    }
+  }
+
+  /** A new session: drop everything without running reverts (the world is cleared anyway). */
+  clear(): void {
+    this.pending.length = 0;
+    this.matched.length = 0;
+  }
+
+  private reject(e: Entry): void {
+    const i = this.pending.indexOf(e);
+    if (i < 0) return;
+    this.pending.splice(i, 1);
+    this.stats.rejected++;
+    for (let r = e.reverts.length - 1; r >= 0; r--) {
+      try {
+        e.reverts[r]!();
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+    e.reverts.length = 0;
+    this.ghosts.removeLocal(e.ghost);
+  }
+}

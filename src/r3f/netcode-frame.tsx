@@ -1,0 +1,60 @@
+// <NetcodeFrame/>: the one place the engine is stepped when the app renders with R3F
+// (DESIGN.md, "One client frame"). Inside the Canvas it claims the provider's frame
+// driver (the provider's own loop pauses) and calls `frame.step(now)` once per R3F
+// frame in useFrame at NETCODE_STEP_PRIORITY, i.e. before the visual proxies copy the
+// render values and before any user frame callback. It renders nothing.
+
+import { useFrame, type RootState } from '@react-three/fiber';
+import { useLayoutEffect, useMemo } from 'react';
+import { useNetcodeContext } from '../react/context.ts';
+import { checkStepPriority, MonotonicTime, NETCODE_STEP_PRIORITY } from './frame-order.ts';
+
+export interface NetcodeFrameProps {
+  /**
+   * The frame time in monotonic milliseconds. Default: the R3F frame clock,
+   * `state.clock.elapsedTime * 1000`, read once per frame so every consumer of the frame
+   * agrees on it. Inject a virtual clock here for deterministic tests or replays.
+   */
+  now?: (state: RootState) => number;
+  /**
+   * useFrame priority of the step (default NETCODE_STEP_PRIORITY = −1000). Must stay below
+   * NETCODE_VIEW_PRIORITY (−900) so the engine is stepped before anything renders it.
+   */
+  priority?: number;
+}
+
+/** Frame time from R3F's clock (seconds → ms). */
+function clockNow(state: RootState): number {
+  return state.clock.elapsedTime * 1000;
+}
+
+/**
+ * Steps the netcode engine from the R3F render loop. Mount exactly one inside the
+ * `<Canvas>`, under a `<NetcodeProvider>`:
+ *
+ * ```tsx
+ * <Canvas>
+ *   <NetcodeFrame />
+ *   {ships.map((g) => <VisualProxy key={g.handle} ghost={g}><Ship /></VisualProxy>)}
+ * </Canvas>
+ * ```
+ *
+ * Each frame: `frame.step(t)` runs the client engine (receive, fixed ticks of prediction,
+ * interpolation, the render values of `client.view(ghost)`); times that jump back (R3F
+ * resets its clock when the frameloop mode changes) are held at the previous time. On
+ * unmount the driver is released and the provider's own loop resumes.
+ */
+export function NetcodeFrame({ now, priority = NETCODE_STEP_PRIORITY }: NetcodeFrameProps): null {
+  const { frame } = useNetcodeContext('<NetcodeFrame>');
+  checkStepPriority(priority);
+  const time = useMemo(() => new MonotonicTime(), []);
+
+  // Claimed in a layout effect, like useFrame's own subscription: no frame runs in between.
+  useLayoutEffect(() => frame.claim(), [frame]);
+
+  useFrame((state) => {
+    frame.step(time.next((now ?? clockNow)(state)));
+  }, priority);
+
+  return null;
+}

@@ -1,0 +1,234 @@
+// The engine a <NetcodeProvider> owns: the NetClient, its UI-rate store and the
+// frame driver. One `step(now)` = client.update(now) → auto-join → store updates
+// at UI rate → onStep listeners. The provider's own loop (requestFrame) steps it
+// unless a component in the Canvas has claimed the frame. No React in here.
+
+import { consoleLogger, createClient, type ClientOptions, type ClientTransport, type InputValues, type JoinPayload, type Logger, type NetClient, type Protocol, type SystemDef, type Tick } from '../index.ts';
+import type { FrameDriver, NetcodeContextValue } from './context.ts';
+import type { FrameClock } from './frame-clock.ts';
+import { appendSample, createNetcodeStore, StatsSampler, type NetcodeStore, type NetcodeStoreState } from './store.ts';
+
+/** A transport, or a factory called once, when the engine connects. */
+export type TransportSource = ClientTransport | (() => ClientTransport);
+
+/** Client options the provider passes through (protocol, transport and systems come from the provider). */
+export type NetcodeClientOptions<P extends Protocol> = Omit<ClientOptions<P>, 'protocol' | 'transport' | 'systems'>;
+
+/** Called once per predicted tick, before the tick's input is committed: write `input` for `tick`. */
+export type InputSampler<P extends Protocol = Protocol> = (input: InputValues<P>, tick: Tick) => void;
+
+export interface EngineOptions<P extends Protocol> {
+  protocol: P;
+  systems: readonly SystemDef<P>[];
+  transport: TransportSource;
+  clientOptions?: NetcodeClientOptions<P> | undefined;
+  clock: FrameClock;
+  pauseWhenHidden: boolean;
+  join?: JoinPayload<P> | undefined;
+  /** Resolves when the app may connect (the `loading` phase); the engine connects after it. */
+  ready: Promise<void>;
+}
+
+const isHidden = (): boolean => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+
+/** Defers the factory to the first `connect`, so an engine that never connects never builds a transport. */
+function lazyTransport(source: TransportSource): ClientTransport {
+  if (typeof source !== 'function') return source;
+  let transport: ClientTransport | undefined;
+  return {
+    connect: (handler) => (transport ??= source()).connect(handler),
+    send: (data, channel) => transport?.send(data, channel),
+    close: (reason) => transport?.close(reason),
+  };
+}
+
+export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeContextValue<P> {
+  readonly client: NetClient<P>;
+  readonly store: NetcodeStore;
+  readonly frame: FrameDriver;
+  readonly clock: FrameClock;
+  private readonly log: Logger;
+  private readonly samplers = new Set<InputSampler<P>>();
+  private readonly stepListeners = new Set<(now: number) => void>();
+  private readonly offs: (() => void)[] = [];
+  private readonly stats: StatsSampler;
+  private join: JoinPayload<P> | undefined;
+  private autoJoinBlocked = false;
+  private claims = 0;
+  private scheduled = false;
+  private handle: unknown;
+  private seenWorldVersion = -1;
+  private modeChanges = 0;
+  private seenModeChanges = 0;
+  private started = false;
+  private disposed = false;
+
+  constructor(private readonly options: EngineOptions<P>) {
+    const user = options.clientOptions ?? {};
+    this.log = user.log ?? consoleLogger;
+    this.clock = options.clock;
+    this.join = options.join;
+    this.client = createClient<P>({
+      ...user,
+      protocol: options.protocol,
+      systems: options.systems,
+      transport: lazyTransport(options.transport),
+      onInput: (input, tick) => this.sampleInput(input, tick, user.onInput),
+    });
+    this.store = createNetcodeStore();
+    this.stats = new StatsSampler(this.client as unknown as NetClient<Protocol>);
+    this.frame = {
+      step: (now) => this.step(now),
+      claim: () => this.claim(),
+      onStep: (listener) => {
+        this.stepListeners.add(listener);
+        return () => void this.stepListeners.delete(listener);
+      },
+    };
+  }
+
+  /** Start the loop and the `loading` phase; connects when `ready` resolves. Called once, from the provider's effect. */
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    const c = this.client;
+    this.offs.push(
+      c.events.on('status', (s) => this.store.setState({ status: s.status, networkId: s.networkId, closeReason: s.closeReason, joinError: s.joinError, resumeFailed: s.resumeFailed })),
+      c.events.on('error', (e) => this.store.setState({ lastError: e.message })),
+      c.ghosts.events.on('mode', () => void this.modeChanges++),
+    );
+    if (this.options.pauseWhenHidden && typeof document !== 'undefined') {
+      const onVisibility = (): void => c.setPaused(isHidden());
+      document.addEventListener('visibilitychange', onVisibility);
+      this.offs.push(() => document.removeEventListener('visibilitychange', onVisibility));
+      if (isHidden()) c.setPaused(true);
+    }
+    this.schedule();
+    this.options.ready.then(
+      () => {
+        if (!this.disposed) c.connect();
+      },
+      (error: unknown) => {
+        if (this.disposed) return;
+        const reason = `react-netcode: init() failed: ${error instanceof Error ? error.message : String(error)}; fix the init promise passed to <NetcodeProvider init>, then remount the provider.`;
+        this.store.setState({ status: 'closed', closeReason: reason, lastError: reason });
+      },
+    );
+  }
+
+  /** Stop the loop, close the connection (the server sees `reason`) and drop every listener. Idempotent. */
+  dispose(reason = 'react-netcode: <NetcodeProvider> unmounted'): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.cancel();
+    for (const off of this.offs.splice(0)) off();
+    this.stepListeners.clear();
+    this.samplers.clear();
+    this.client.leave(reason);
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** The payload auto-joined with once connected (undefined: join by hand with useConnection().join). */
+  setJoinPayload(payload: JoinPayload<P> | undefined): void {
+    if (payload !== this.join) this.autoJoinBlocked = false;
+    this.join = payload;
+  }
+
+  /** Add a per-tick input sampler; returns the removal function. Samplers run in the order added. */
+  addInputSampler(sampler: InputSampler<P>): () => void {
+    this.samplers.add(sampler);
+    return () => void this.samplers.delete(sampler);
+  }
+
+  private sampleInput(input: InputValues<P>, tick: Tick, user: InputSampler<P> | undefined): void {
+    if (isHidden()) {
+      // Hidden page with pauseWhenHidden off: nothing the player holds may keep running.
+      this.client.input.neutral();
+      return;
+    }
+    for (const sampler of this.samplers) {
+      try {
+        sampler(input, tick);
+      } catch (error) {
+        this.log('error', `react-netcode: an input sampler (useInput) threw: ${String(error)}`);
+      }
+    }
+    user?.(input, tick);
+  }
+
+  private step(now: number): void {
+    if (this.disposed) return;
+    const c = this.client;
+    c.update(now);
+    this.autoJoin();
+    const version = c.world.version;
+    const ghostsChanged = version !== this.seenWorldVersion || this.modeChanges !== this.seenModeChanges;
+    const sample = this.stats.sample(now);
+    if (ghostsChanged || sample) {
+      const s = this.store.getState();
+      const next: Partial<NetcodeStoreState> = {};
+      if (ghostsChanged) {
+        this.seenWorldVersion = version;
+        this.seenModeChanges = this.modeChanges;
+        next.ghostsVersion = s.ghostsVersion + 1;
+      }
+      if (sample) {
+        next.stats = sample;
+        next.statsHistory = appendSample(s.statsHistory, sample);
+      }
+      this.store.setState(next);
+    }
+    for (const listener of this.stepListeners) {
+      try {
+        listener(now);
+      } catch (error) {
+        this.log('error', `react-netcode: a frame.onStep listener threw: ${String(error)}`);
+      }
+    }
+  }
+
+  private autoJoin(): void {
+    const c = this.client;
+    if (this.join === undefined || this.autoJoinBlocked || c.status !== 'connected' || c.state.joinError !== undefined) return;
+    try {
+      c.join(this.join);
+    } catch (error) {
+      // An invalid payload: report it once, do not retry every frame until the payload changes.
+      this.autoJoinBlocked = true;
+      this.store.setState({ joinError: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private claim(): () => void {
+    this.claims++;
+    this.cancel();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.claims--;
+      this.schedule();
+    };
+  }
+
+  private readonly onFrame = (): void => {
+    this.scheduled = false;
+    this.schedule(); // first, so a throwing step does not stop the loop
+    this.step(this.clock.now());
+  };
+
+  private schedule(): void {
+    if (this.disposed || !this.started || this.claims > 0 || this.scheduled) return;
+    this.scheduled = true;
+    this.handle = this.clock.requestFrame(this.onFrame);
+  }
+
+  private cancel(): void {
+    if (!this.scheduled) return;
+    this.scheduled = false;
+    this.clock.cancelFrame(this.handle);
+  }
+}
