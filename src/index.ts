@@ -85,3 +85,7 @@ export { SnapshotDecoder, SnapshotEncoder, maxWaitSnapshots } from './core/snaps
 export type { DecodedSnapshot, SnapshotGhost } from './core/snapshot/index.ts';
 export { blendValues, desiredMode, frameInterpolate, FrameInterpolator, ModeTransition, VisualCorrection } from './core/smoothing/index.ts';
 export type { CorrectionOptions, CorrectionResult, PredictionMode, SwitchingOptions } from './core/smoothing/index.ts';
+export { spawnId, spawnIdClassifier, spawnIdOwner, tickWindowClassifier } from './core/spawning.ts';
+export type { PredictedSpawnInfo, SpawnCandidate, SpawnClassifier } from './core/spawning.ts';
+export { PredictedSpawns } from './core/predicted-spawns.ts';
+export type { PredictedSpawnOptions } from './core/predicted-spawns.ts';

@@ -94,7 +94,7 @@ export class ClientGhosts<P extends Protocol> {
       spawned: (ghost, tick, rebound) => this.spawnHooks.spawned?.(ghost, tick, rebound),
       revertIfRejected: (ghost, revert) => this.spawnHooks.revertIfRejected?.(ghost, revert),
       // Client-side ids (predicted spawns) have the top bit set so they never collide with server ids.
-      allocateId: () => (this.nextLocalId = ((this.nextLocalId + 1) >>> 0) | 0x8000_0000),
+      allocateId: () => (this.nextLocalId = (((this.nextLocalId + 1) | 0x8000_0000) >>> 0)),
     });
     this.events = new Emitter(onListenerError);
     this.historyTicks = options.historyTicks ?? 64;

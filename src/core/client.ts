@@ -96,6 +96,7 @@ export class NetClient<P extends Protocol> {
       this.prediction.resimulationHooks = {
         begin: (from) => this.spawns.beginResimulation(from),
         end: (from, last) => this.spawns.endResimulation(from, last),
+        beforeTick: (tick) => this.spawns.beginTick(tick),
       };
     }
     this.switcher = new ModeSwitcher(

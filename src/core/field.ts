@@ -246,7 +246,9 @@ export const field = {
       quantize: s.quantize,
       equals: (a, b) => a === b,
       distance: (a, b) => Math.abs(a - b),
-      validate: (v) => (s.check(v) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
+      // A predicted-only field never crosses the wire: ±Infinity is allowed there (e.g. a fuse
+      // that must never run out in prediction, as in NFE's grenade sample). NaN never is.
+      validate: (v) => (s.check(v) || (opts.replicated === false && isNum(v) && !Number.isNaN(v)) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
     }, { quantizeFactor: quantize });
   },
   vec2: (opts: VecOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),

@@ -59,11 +59,14 @@ export class PredictedSpawns<P extends Protocol> {
     return this.pending;
   }
 
+  /** Before every prediction run of a tick (first time or resimulated): spawn calls are counted per run. */
+  beginTick(tick: Tick): void {
+    this.countTick = tick;
+    this.ordinals.clear();
+  }
+
   private ordinal(type: string, tick: Tick): number {
-    if (this.countTick !== tick) {
-      this.countTick = tick;
-      this.ordinals.clear();
-    }
+    if (this.countTick !== tick) this.beginTick(tick);
     const n = this.ordinals.get(type) ?? 0;
     this.ordinals.set(type, n + 1);
     return n;

@@ -144,7 +144,7 @@ export class ClientPrediction<P extends Protocol> {
   }
 
   /** Called around every resimulation (predicted spawning takes spawns after `fromTick` out, and drops those not emitted again). */
-  resimulationHooks: { begin?(fromTick: Tick): void; end?(fromTick: Tick, lastTick: Tick): void } = {};
+  resimulationHooks: { begin?(fromTick: Tick): void; end?(fromTick: Tick, lastTick: Tick): void; beforeTick?(tick: Tick): void } = {};
 
   // Keyed by ghost.handle: stable when a predicted spawn is adopted and takes the server's id.
   private state(rec: GhostRecord): Predicted {
@@ -222,6 +222,7 @@ export class ClientPrediction<P extends Protocol> {
         s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
         s.hasPrevious = true;
       }
+      this.resimulationHooks.beforeTick?.(t);
       this.runner.run('prediction', t, { isFirstTimeFullyPredictingTick: true });
       for (const s of this.collect()) if (s.rec.ghost.alive) this.record(s, t);
       this.lastTick = t;
@@ -294,6 +295,7 @@ export class ClientPrediction<P extends Protocol> {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
         // Frame interpolation only needs the state before the last tick.
         if (t === last) for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+        this.resimulationHooks.beforeTick?.(t);
         this.runner.run('prediction', t, { isResimulating: true });
         for (const s of list) if (s.rec.ghost.alive) this.record(s, t);
         if (needed) this.stats.resimulatedTicks++;

@@ -82,6 +82,13 @@ class Slots {
     this.items = [];
     this.dead = 0;
   }
+
+  /** Drop a dead entry of `ghost` before it is inserted again (a new array: running cursors keep theirs). */
+  purge(ghost: Ghost): void {
+    if (!this.items.includes(ghost)) return;
+    this.items = this.items.filter((g) => g !== ghost);
+    this.dead = Math.max(0, this.dead - 1);
+  }
 }
 
 /** Walks the array captured at start up to its length then: later additions are not visited, dead ghosts are skipped. Doubles as its own IteratorResult, so a step allocates nothing. */
@@ -132,6 +139,7 @@ export class World<P extends Protocol> {
   readonly isServer: boolean;
   readonly #local: LocalId = { id: 0 };
   readonly #byId = new Map<number, Ghost<P>>();
+  readonly #inserted = new WeakSet<Ghost>();
   readonly #types: Slots[];
   readonly #views: View[];
   readonly #all = new Slots();
@@ -223,6 +231,12 @@ export class World<P extends Protocol> {
     this.#checkFree(ghost.id);
     const slots = this.#types[ghost.typeId];
     if (slots === undefined || this.protocol.ghostList[ghost.typeId]?.name !== ghost.type) throw new NetcodeError('usage', `react-netcode: ghost ${ghost.id} was not created for this protocol; build it with this world's create().`);
+    if (this.#inserted.has(ghost)) {
+      // Re-inserted (a predicted spawn taken out for a rollback): drop its dead entries first.
+      slots.purge(ghost as unknown as Ghost);
+      this.#all.purge(ghost as unknown as Ghost);
+    }
+    this.#inserted.add(ghost as unknown as Ghost);
     ghost.alive = true;
     this.#byId.set(ghost.id, ghost);
     slots.items.push(ghost);
