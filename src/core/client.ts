@@ -218,7 +218,7 @@ export class NetClient<P extends Protocol> {
     }
     if (this.current.status === 'reconnecting') this.retry();
     if (this.current.status !== 'in-game') return;
-    const dt = this.lastFrameAt === undefined ? 0 : now - this.lastFrameAt;
+    const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt); // a clock that steps back renders as a zero-length frame
     this.lastFrameAt = now;
     if (now - this.lastPingAt >= (this.options.pingIntervalMs ?? 100)) {
       this.lastPingAt = now;

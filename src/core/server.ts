@@ -9,73 +9,23 @@ import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
 import { MessageEncoder, readKind, readPing } from './messages.ts';
-import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue } from './input/index.ts';
-import type { Schema, Values } from './schema.ts';
+import { ServerInputs } from './server-inputs.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
-import { ServerGhosts, type Relevancy } from './server-ghosts.ts';
+import { ServerGhosts } from './server-ghosts.ts';
 import { Sessions, type JoinDecision } from './server-sessions.ts';
 import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
-import type { SystemDef } from './system.ts';
 import type { Tick } from './tick.ts';
-import type { Channel, PeerId, Scheduler, ServerTransport, TimerHandle } from './transport.ts';
+import type { Channel, PeerId, ServerTransport, TimerHandle } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
+import type { ServerEvents, ServerOptions } from './server-options.ts';
 
-export interface ServerOptions<P extends Protocol> {
-  protocol: P;
-  transport: ServerTransport;
-  /** Shared and server systems, in execution order (see docs/ghosts.md). */
-  systems?: readonly SystemDef<P>[];
-  /** Clock and timers for `start()`; tests drive `tick()`/`update(now)` instead. */
-  scheduler?: Scheduler;
-  /** Decide whether a connection may join (auth token check, name rules). */
-  onJoin?: (connection: Connection<JoinPayload<P>>, payload: JoinPayload<P>) => JoinDecision | Promise<JoinDecision>;
-  /** Which ghosts a connection receives (default: all). Leaving relevance despawns on that client only. */
-  relevancy?: Relevancy<P>;
-  /** Importance of a ghost for the snapshot priority accumulator (default 1). */
-  importance?: (ghost: Ghost<P>) => number;
-  /** Snapshot byte budget per connection (default 1200, about one MTU). */
-  snapshotBudgetBytes?: number;
-  /** Most simultaneous connections (default 256). Extra clients are refused with "server full". */
-  maxConnections?: number;
-  /** How long a dropped client may resume with its token (default 10,000 ms); 0 disables resume. */
-  resumeGraceMs?: number;
-  /** Extra quarantine of a released networkId beyond the grace (default 5,000 ms). */
-  idQuarantineMs?: number;
-  /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */
-  handshakeTimeoutMs?: number;
-  /** Most ticks one `update` may run to catch up (default 8); more is an overrun, logged. */
-  maxCatchUpTicks?: number;
-  /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
-  startTick?: Tick;
-  /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
-  seed?: number;
-  /** Most ghosts one owner's input may spawn per tick (default 5); extra ctx.spawn calls are refused and logged. */
-  maxSpawnsPerOwnerPerTick?: number;
-  /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */
-  maxInputRepeatTicks?: number;
-  log?: Logger;
-}
-
-export type ServerEvents<P extends Protocol> = {
-  /** Handshake done: the connection has a networkId. */
-  connect: (connection: Connection<JoinPayload<P>>) => void;
-  /** The join was accepted: the connection is in game. */
-  join: (connection: Connection<JoinPayload<P>>) => void;
-  /** The link dropped; the connection waits `resumeGraceMs` for the client to come back. */
-  suspend: (connection: Connection<JoinPayload<P>>, reason: string) => void;
-  /** A suspended connection came back: same networkId, ghosts kept, snapshots restart from scratch. */
-  resume: (connection: Connection<JoinPayload<P>>) => void;
-  /** The connection is gone for good; its ghosts were destroyed. */
-  leave: (connection: Connection<JoinPayload<P>>, reason: string) => void;
-  /** After each simulated tick. */
-  tick: (tick: Tick) => void;
-};
+export type { ServerEvents, ServerOptions } from './server-options.ts';
 
 type Inbound = { kind: 'connect'; peer: PeerId } | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel } | { kind: 'disconnect'; peer: PeerId; reason: string };
 
@@ -94,9 +44,7 @@ export class NetServer<P extends Protocol> {
   private readonly rng: Rng;
   private readonly log: Logger;
   private readonly worldSeed: number;
-  private readonly inputs = new Map<number, ServerInputQueue<Schema>>();
-  private readonly packet = createDecodedInputPacket<Schema>();
-  private readonly tickInput = new Map<number, Values<Schema>>();
+  private readonly inputs: ServerInputs<P>;
   private loop: TimerHandle | undefined;
   private lastOverruns = 0;
   private listening = false;
@@ -115,6 +63,7 @@ export class NetServer<P extends Protocol> {
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
+    this.inputs = new ServerInputs(options.protocol, options.maxInputRepeatTicks ?? 8);
     this.ghosts = new ServerGhosts(
       options.protocol,
       {
@@ -125,9 +74,9 @@ export class NetServer<P extends Protocol> {
         ...(options.snapshotBudgetBytes !== undefined ? { snapshotBudgetBytes: options.snapshotBudgetBytes } : {}),
         ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
         warn: (m) => this.log('warn', m),
-        rawInput: (ghost, tick) => this.inputs.get(ghost.owner)?.inputFor(tick) as Record<string, unknown> | undefined,
+        rawInput: (ghost, tick) => this.inputs.rawInput(ghost.owner, tick),
       },
-      (ghost, tick) => this.inputOf(ghost.owner, tick),
+      (ghost, tick) => this.inputs.tickInput(ghost.owner, tick),
     );
     this.ghosts.currentTick = this.currentTick;
     this.sessions = new Sessions(
@@ -145,7 +94,7 @@ export class NetServer<P extends Protocol> {
         sendWelcome: (c, resumed) =>
           this.sendRaw(c, this.encoder.welcome({ networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed }), 'reliable'),
         opened: (c, resumed) => {
-          if (!resumed) this.inputs.set(c.networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: options.maxInputRepeatTicks ?? 8 }));
+          if (!resumed) this.inputs.open(c.networkId);
           if (resumed) {
             if (c.inGame) this.ghosts.attach(c);
             this.events.emit('resume', c);
@@ -156,8 +105,7 @@ export class NetServer<P extends Protocol> {
           this.events.emit('suspend', c, reason);
         },
         closed: (c, reason) => {
-          this.inputs.delete(c.networkId);
-          this.tickInput.delete(c.networkId);
+          this.inputs.close(c.networkId);
           this.ghosts.detach(c);
           this.ghosts.destroyOwnedBy(c.networkId);
           this.events.emit('leave', c, reason);
@@ -255,16 +203,7 @@ export class NetServer<P extends Protocol> {
 
   /** Input statistics of one connection (received, late, missing, repeated, clamped …). */
   inputStats(connection: Connection<JoinPayload<P>>) {
-    return this.inputs.get(connection.networkId)?.stats;
-  }
-
-  /** The input systems see for `networkId` at `tick` (events as presses in that tick). */
-  private inputOf(networkId: number, tick: Tick): Record<string, unknown> | undefined {
-    const queue = this.inputs.get(networkId);
-    if (!queue) return undefined;
-    let out = this.tickInput.get(networkId);
-    if (!out) this.tickInput.set(networkId, (out = this.protocol.input.defaults() as Values<Schema>));
-    return queue.tickInput(tick, out) as Record<string, unknown>;
+    return this.inputs.stats(connection.networkId);
   }
 
   /** Spawn a ghost outside systems, e.g. a player's character in the `join` event. */
@@ -344,8 +283,7 @@ export class NetServer<P extends Protocol> {
         this.onInput(connection);
       } else if (kind === MessageKind.Ping) {
         const echoMs = readPing(this.reader);
-        const queue = this.inputs.get(connection.networkId);
-        this.sendRaw(connection, this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: queue?.marginTicks ?? 0 }), 'unreliable');
+        this.sendRaw(connection, this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: this.inputs.margin(connection.networkId) }), 'unreliable');
       } else if (kind === MessageKind.SnapshotAck) {
         const { tick, mask } = decodeAck(this.reader);
         this.reader.expectEnd();
@@ -364,21 +302,14 @@ export class NetServer<P extends Protocol> {
   }
 
   private onInput(connection: Connection<JoinPayload<P>>): void {
-    const packet = decodeInputPacket(this.reader, this.protocol.input as never, this.packet);
-    this.reader.expectEnd();
-    if (!connection.inGame) return;
-    const queue = this.inputs.get(connection.networkId);
-    if (!queue) return;
-    queue.receivePacket(packet, this.currentTick);
-    if (packet.ackTick !== 0 || packet.ackMask !== 0) this.ghosts.ack(connection, packet.ackTick, packet.ackMask);
-    const newest = packet.inputs[0];
-    if (newest && this.protocol.replicateInputs) {
+    const got = this.inputs.receive(connection, this.reader, this.currentTick);
+    if (!got) return;
+    if (got.ackTick !== 0 || got.ackMask !== 0) this.ghosts.ack(connection, got.ackTick, got.ackMask);
+    if (got.newest && this.protocol.replicateInputs) {
       let last = this.ghosts.lastInputs.get(connection.networkId);
       if (!last) this.ghosts.lastInputs.set(connection.networkId, (last = this.protocol.input.defaults() as Record<string, unknown>));
-      this.protocol.input.copy(newest.values as never, last as never);
+      this.protocol.input.copy(got.newest as never, last as never);
     }
-    connection.interpolationTick = packet.interpolationTick;
-    connection.interpolationFraction = packet.interpolationFraction;
   }
 
   private closeReason(): string {

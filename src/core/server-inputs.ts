@@ -1,0 +1,71 @@
+// The server's input stage: one ServerInputQueue per connection, the decoding of
+// Input packets (inputs of the last N ticks, the piggybacked snapshot ack, the
+// client's interpolation tick for lag compensation), and the per-tick input that
+// systems read through ctx.input / ctx.inputCount.
+
+import type { BitReader } from './bits.ts';
+import type { Connection } from './connection.ts';
+import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue, type ServerInputStats } from './input/index.ts';
+import type { Protocol } from './protocol.ts';
+import type { Schema, Values } from './schema.ts';
+import type { Tick } from './tick.ts';
+
+export class ServerInputs<P extends Protocol> {
+  private readonly queues = new Map<number, ServerInputQueue<Schema>>();
+  private readonly packet = createDecodedInputPacket<Schema>();
+  private readonly tickInputs = new Map<number, Values<Schema>>();
+
+  constructor(
+    private readonly protocol: P,
+    private readonly maxRepeatTicks: number,
+  ) {}
+
+  open(networkId: number): void {
+    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks }));
+  }
+
+  close(networkId: number): void {
+    this.queues.delete(networkId);
+    this.tickInputs.delete(networkId);
+  }
+
+  stats(networkId: number): ServerInputStats | undefined {
+    return this.queues.get(networkId)?.stats;
+  }
+
+  /** For the client's newest input: ticks it arrived before it was simulated (reported in Pongs). */
+  margin(networkId: number): number {
+    return this.queues.get(networkId)?.marginTicks ?? 0;
+  }
+
+  /** What systems see for `networkId` at `tick`: events as presses in that tick. */
+  tickInput(networkId: number, tick: Tick): Record<string, unknown> | undefined {
+    const queue = this.queues.get(networkId);
+    if (!queue) return undefined;
+    let out = this.tickInputs.get(networkId);
+    if (!out) this.tickInputs.set(networkId, (out = this.protocol.input.defaults() as Values<Schema>));
+    return queue.tickInput(tick, out) as Record<string, unknown>;
+  }
+
+  /** The input of `networkId` at `tick` with running counts (ctx.inputCount). */
+  rawInput(networkId: number, tick: Tick): Record<string, unknown> | undefined {
+    return this.queues.get(networkId)?.inputFor(tick) as Record<string, unknown> | undefined;
+  }
+
+  /**
+   * Decode an Input message body (reader after the kind byte) from `connection` at server
+   * tick `currentTick`; returns the packet's ack and the newest input, or undefined if the
+   * connection is not in game. Throws WireError on malformed data.
+   */
+  receive(connection: Connection, r: BitReader, currentTick: Tick): { ackTick: Tick; ackMask: number; newest: Values<Schema> | undefined } | undefined {
+    const packet = decodeInputPacket(r, this.protocol.input as never, this.packet);
+    r.expectEnd();
+    if (!connection.inGame) return undefined;
+    const queue = this.queues.get(connection.networkId);
+    if (!queue) return undefined;
+    queue.receivePacket(packet, currentTick);
+    connection.interpolationTick = packet.interpolationTick;
+    connection.interpolationFraction = packet.interpolationFraction;
+    return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: packet.inputs[0]?.values };
+  }
+}

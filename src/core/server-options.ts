@@ -1,0 +1,63 @@
+// Types of the server engine's options and events (see server.ts).
+
+import type { Connection } from './connection.ts';
+import type { Logger } from './emitter.ts';
+import type { JoinPayload, Protocol } from './protocol.ts';
+import type { Relevancy } from './server-ghosts.ts';
+import type { JoinDecision } from './server-sessions.ts';
+import type { SystemDef } from './system.ts';
+import type { Tick } from './tick.ts';
+import type { Scheduler, ServerTransport } from './transport.ts';
+import type { Ghost } from './world.ts';
+
+export interface ServerOptions<P extends Protocol> {
+  protocol: P;
+  transport: ServerTransport;
+  /** Shared and server systems, in execution order (see docs/ghosts.md). */
+  systems?: readonly SystemDef<P>[];
+  /** Clock and timers for `start()`; tests drive `tick()`/`update(now)` instead. */
+  scheduler?: Scheduler;
+  /** Decide whether a connection may join (auth token check, name rules). */
+  onJoin?: (connection: Connection<JoinPayload<P>>, payload: JoinPayload<P>) => JoinDecision | Promise<JoinDecision>;
+  /** Which ghosts a connection receives (default: all). Leaving relevance despawns on that client only. */
+  relevancy?: Relevancy<P>;
+  /** Importance of a ghost for the snapshot priority accumulator (default 1). */
+  importance?: (ghost: Ghost<P>) => number;
+  /** Snapshot byte budget per connection (default 1200, about one MTU). */
+  snapshotBudgetBytes?: number;
+  /** Most simultaneous connections (default 256). Extra clients are refused with "server full". */
+  maxConnections?: number;
+  /** How long a dropped client may resume with its token (default 10,000 ms); 0 disables resume. */
+  resumeGraceMs?: number;
+  /** Extra quarantine of a released networkId beyond the grace (default 5,000 ms). */
+  idQuarantineMs?: number;
+  /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */
+  handshakeTimeoutMs?: number;
+  /** Most ticks one `update` may run to catch up (default 8); more is an overrun, logged. */
+  maxCatchUpTicks?: number;
+  /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
+  startTick?: Tick;
+  /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
+  seed?: number;
+  /** Most ghosts one owner's input may spawn per tick (default 5); extra ctx.spawn calls are refused and logged. */
+  maxSpawnsPerOwnerPerTick?: number;
+  /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */
+  maxInputRepeatTicks?: number;
+  log?: Logger;
+}
+
+export type ServerEvents<P extends Protocol> = {
+  /** Handshake done: the connection has a networkId. */
+  connect: (connection: Connection<JoinPayload<P>>) => void;
+  /** The join was accepted: the connection is in game. */
+  join: (connection: Connection<JoinPayload<P>>) => void;
+  /** The link dropped; the connection waits `resumeGraceMs` for the client to come back. */
+  suspend: (connection: Connection<JoinPayload<P>>, reason: string) => void;
+  /** A suspended connection came back: same networkId, ghosts kept, snapshots restart from scratch. */
+  resume: (connection: Connection<JoinPayload<P>>) => void;
+  /** The connection is gone for good; its ghosts were destroyed. */
+  leave: (connection: Connection<JoinPayload<P>>, reason: string) => void;
+  /** After each simulated tick. */
+  tick: (tick: Tick) => void;
+};
+
