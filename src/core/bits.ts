@@ -3,7 +3,7 @@
 // respects its view's byteOffset and always throws WireError past the end.
 
 import { NetcodeError, WireError } from './errors.ts';
-import { DEFAULT_WRITER_CAPACITY, MAX_QUAT_BITS, MAX_UTF8_BYTES_PER_UNIT, MIN_QUAT_BITS, QUAT_SUM_EPSILON } from './wire.ts';
+import { DEFAULT_WRITER_CAPACITY, MAX_QUAT_BITS, MIN_QUAT_BITS, QUAT_SUM_EPSILON } from './wire.ts';
 
 /** A quaternion-shaped object; `readQuat` can decode into one. */
 export interface QuatLike {
@@ -13,27 +13,28 @@ export interface QuatLike {
   w: number;
 }
 
-const UINT32_MAX = 0xffff_ffff;
+export const UINT32_MAX = 0xffff_ffff;
 const INT32_MAX = 0x7fff_ffff;
-const f32 = new Float32Array(1);
-const f32Bits = new Uint32Array(f32.buffer);
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const EMPTY = new Uint8Array(0);
-let scratch = new Uint8Array(256);
+export const f32 = new Float32Array(1);
+export const f32Bits = new Uint32Array(f32.buffer);
+export const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+export const EMPTY = new Uint8Array(0);
+/** Scratch bytes for string decoding (grown by the reader). */
+export const scratchBox = { bytes: new Uint8Array(256) };
 
-function checkWidth(bits: number, max: number): void {
+export function checkWidth(bits: number, max: number): void {
   if ((bits >>> 0) !== bits || bits > max) throw new NetcodeError('usage', `react-netcode: bit width ${bits} is invalid; pass an integer in 0..${max}.`);
 }
 
-function badValue(what: string, pos: number): WireError {
+export function badValue(what: string, pos: number): WireError {
   return new WireError('wire/bad-value', `react-netcode: ${what} at bit ${pos}; encode only values the field allows, and drop a peer that sends such data.`);
 }
 
-function checkFactor(factor: number): void {
+export function checkFactor(factor: number): void {
   if (!(factor > 0 && factor < Infinity)) throw new NetcodeError('usage', `react-netcode: quantization factor ${factor} is invalid; pass a finite number > 0.`);
 }
 
-function checkQuatBits(bits: number): void {
+export function checkQuatBits(bits: number): void {
   if (!Number.isInteger(bits) || bits < MIN_QUAT_BITS || bits > MAX_QUAT_BITS) {
     throw new NetcodeError('usage', `react-netcode: quaternion bits ${bits} is invalid; pass an integer in ${MIN_QUAT_BITS}..${MAX_QUAT_BITS}.`);
   }
@@ -43,7 +44,7 @@ function checkQuatBits(bits: number): void {
 // = the other three (in index order) as q + max, q = round(c * max / (1/√2)) in [-max, max].
 // Zero is exact, so the identity quaternion survives a round trip unchanged.
 const qc = new Float64Array(4);
-const codes = new Uint32Array(4);
+export const codes = new Uint32Array(4);
 
 /** Encode into `codes`; returns false for NaN / zero / infinite length. */
 function encodeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
@@ -67,7 +68,7 @@ function encodeQuat(x: number, y: number, z: number, w: number, bits: number): b
 }
 
 /** Decode `codes` into `out`; returns false when the small three cannot belong to a unit quaternion. */
-function decodeQuat(bits: number, out: QuatLike): boolean {
+export function decodeQuat(bits: number, out: QuatLike): boolean {
   const max = (1 << (bits - 1)) - 1;
   const step = Math.SQRT1_2 / max;
   const a = (codes[1]! - max) * step;
@@ -272,163 +273,4 @@ export class BitWriter {
   }
 }
 
-export class BitReader {
-  private data: Uint8Array = EMPTY;
-  private pos = 0;
-  private end = 0;
-
-  constructor(data?: Uint8Array) {
-    if (data) this.reset(data);
-  }
-
-  /** Read a new message (any Uint8Array view, including pooled Node Buffers). */
-  reset(data: Uint8Array): this {
-    this.data = data;
-    this.pos = 0;
-    this.end = data.byteLength * 8;
-    return this;
-  }
-
-  get bitPosition(): number {
-    return this.pos;
-  }
-
-  get remainingBits(): number {
-    return this.end - this.pos;
-  }
-
-  private need(bits: number): void {
-    if (bits > this.end - this.pos) {
-      throw new WireError('wire/end-of-data', `react-netcode: message ends at bit ${this.end} but ${bits} more bits were needed at bit ${this.pos}; it is truncated or does not match the protocol — drop it.`);
-    }
-  }
-
-  readBits(bits: number): number {
-    checkWidth(bits, 32);
-    this.need(bits);
-    const data = this.data;
-    let i = this.pos >>> 3;
-    const off = this.pos & 7;
-    let left = bits;
-    let result = 0;
-    let shift = 0;
-    if (off !== 0 && left > 0) {
-      const n = Math.min(8 - off, left);
-      result = (data[i++]! >>> off) & ((1 << n) - 1);
-      shift = n;
-      left -= n;
-    }
-    for (; left >= 8; left -= 8, shift += 8) result |= data[i++]! << shift;
-    if (left > 0) result |= (data[i]! & ((1 << left) - 1)) << shift;
-    this.pos += bits;
-    return result >>> 0;
-  }
-
-  readUint(bits: number): number {
-    return this.readBits(bits);
-  }
-
-  readInt(bits: number): number {
-    const v = this.readBits(bits);
-    return bits === 0 ? 0 : (v << (32 - bits)) >> (32 - bits);
-  }
-
-  readBool(): boolean {
-    return this.readBits(1) === 1;
-  }
-
-  readVarUint(): number {
-    const start = this.pos;
-    let result = 0;
-    let mul = 1;
-    for (let g = 0; g < 4; g++, mul *= 128) {
-      const byte = this.readBits(8);
-      result += (byte & 0x7f) * mul;
-      if (byte < 0x80) return result;
-    }
-    const last = this.readBits(8);
-    if (last > 0x0f) throw badValue(last >= 0x80 ? 'varuint longer than 5 groups' : 'varuint above 2^32-1', start);
-    return result + last * mul;
-  }
-
-  readVarInt(): number {
-    const u = this.readVarUint();
-    return (u >>> 1) ^ -(u & 1);
-  }
-
-  readF32(): number {
-    const pos = this.pos;
-    f32Bits[0] = this.readBits(32);
-    const v = f32[0]!;
-    if (!Number.isFinite(v)) throw badValue(`float32 is ${v}`, pos);
-    return v;
-  }
-
-  readQuantized(factor: number): number {
-    checkFactor(factor);
-    return this.readVarInt() / factor;
-  }
-
-  /** Decode a smallest-three quaternion into `out` (or a new object). */
-  readQuat(bits: number, out: QuatLike = { x: 0, y: 0, z: 0, w: 1 }): QuatLike {
-    checkQuatBits(bits);
-    const pos = this.pos;
-    const top = 2 * ((1 << (bits - 1)) - 1);
-    codes[0] = this.readBits(2);
-    for (let j = 1; j < 4; j++) {
-      const code = this.readBits(bits);
-      if (code > top) throw badValue(`quaternion component code ${code} exceeds ${top}`, pos);
-      codes[j] = code;
-    }
-    if (!decodeQuat(bits, out)) throw badValue('quaternion components are longer than a unit quaternion', pos);
-    return out;
-  }
-
-  readString(maxLength: number): string {
-    const pos = this.pos;
-    const n = this.readVarUint();
-    if (n > maxLength * MAX_UTF8_BYTES_PER_UNIT) throw new WireError('wire/too-large', `react-netcode: string of ${n} UTF-8 bytes at bit ${pos} cannot fit maxLength ${maxLength}; drop the message.`);
-    const bytes = this.bytesView(n);
-    let s: string;
-    try {
-      s = decoder.decode(bytes);
-    } catch {
-      throw badValue('string is not valid UTF-8', pos);
-    }
-    if (s.length > maxLength) throw new WireError('wire/too-large', `react-netcode: string of length ${s.length} at bit ${pos} exceeds maxLength ${maxLength}; drop the message.`);
-    return s;
-  }
-
-  /** A new Uint8Array (never a view of the message). */
-  readBytes(maxLength: number): Uint8Array {
-    const pos = this.pos;
-    const n = this.readVarUint();
-    if (n > maxLength) throw new WireError('wire/too-large', `react-netcode: ${n} bytes at bit ${pos} exceed maxLength ${maxLength}; drop the message.`);
-    return this.bytesView(n).slice();
-  }
-
-  /** The next n bytes: a view of the message when aligned, else of a shared scratch buffer. */
-  private bytesView(n: number): Uint8Array {
-    this.need(n * 8);
-    if ((this.pos & 7) === 0) {
-      const start = this.pos >>> 3;
-      this.pos += n * 8;
-      return this.data.subarray(start, start + n);
-    }
-    if (scratch.length < n) scratch = new Uint8Array(Math.max(n, scratch.length * 2));
-    for (let i = 0; i < n; i++) scratch[i] = this.readBits(8);
-    return scratch.subarray(0, n);
-  }
-
-  /** Skip to the next byte boundary. */
-  align(): void {
-    this.pos = Math.min(this.end, (this.pos + 7) & ~7);
-  }
-
-  /** Throw unless only zero padding (< 8 bits) remains. */
-  expectEnd(): void {
-    const left = this.end - this.pos;
-    if (left > 7) throw badValue(`${left} unread bits remain after the message`, this.pos);
-    if (left > 0 && this.data[this.pos >>> 3]! >>> (this.pos & 7) !== 0) throw badValue('non-zero padding bits after the message', this.pos);
-  }
-}
+export { BitReader } from './bit-reader.ts';
