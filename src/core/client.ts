@@ -21,6 +21,7 @@ import { Reconnector } from './reconnect.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import type { Schema, Values } from './schema.ts';
 import { encodeAck } from './snapshot/index.ts';
+import { tickAdd } from './tick.ts';
 import type { Channel, ClientTransport } from './transport.ts';
 import type { Ghost } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
@@ -228,8 +229,11 @@ export class NetClient<P extends Protocol> {
     const predicting = this.prediction !== undefined && this.clock.synced && !this.paused;
     if (predicting) {
       this.prediction!.advance(this.clock.predictedTick, (tick) => {
-        this.options.onInput?.(this.input.current as unknown as InputValues<P>, tick);
-        this.inputs.commitAndSend(tick);
+        // Beyond the prediction cap, latency becomes input delay: what is sampled now is the
+        // input of a later tick, so it still reaches the server in time.
+        const inputTick = tickAdd(tick, this.clock.inputDelayTicks);
+        this.options.onInput?.(this.input.current as unknown as InputValues<P>, inputTick);
+        this.inputs.commitAndSend(inputTick);
       });
     }
     this.ghosts.frame(now, predicting);

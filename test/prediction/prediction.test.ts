@@ -126,3 +126,34 @@ describe('prediction details', () => {
     expect(t.isFirstTimeFullyPredictingTick).toBe(true);
   });
 });
+
+describe('prediction limits', () => {
+  it("with 'check', a run without misprediction performs no resimulation", () => {
+    const { s, client } = setup(runnerSystems, { latencyMs: 60, jitterMs: 0, loss: 0 });
+    const before = { ...client.prediction!.stats };
+    for (let i = 0; i < 600; i++) {
+      client.input.current.move.x = i % 120 < 60 ? 1 : -1; // inputs change, the server replays them exactly
+      s.advance(1000 / 60);
+    }
+    const after = client.prediction!.stats;
+    expect(after.skipped - before.skipped).toBeGreaterThan(150); // ~200 snapshots checked (10 s × 20 Hz)
+    expect(after.rollbacks - before.rollbacks).toBe(0);
+    expect(after.resimulatedTicks - before.resimulatedTicks).toBe(0);
+  });
+
+  it('beyond the 500 ms prediction cap, added latency becomes input delay and inputs still arrive in time', () => {
+    const { s, client } = setup(runnerSystems, { latencyMs: 600, jitterMs: 0, loss: 0 });
+    s.advance(4000);
+    // RTT 1200 ms: lead wanted = 600 ms + slack ≈ 36 + 2 ticks; capped at 500 ms = 30 ticks;
+    // the rest (≈ 8 ticks) is input delay.
+    expect(client.clock.inputDelayTicks).toBeGreaterThanOrEqual(7);
+    expect(client.clock.predictedTick - s.server.currentTick).toBeLessThanOrEqual(31);
+    const conn = s.server.connections.get(client.networkId!)!;
+    const before = { ...s.server.inputStats(conn)! };
+    s.advance(5000);
+    const after = s.server.inputStats(conn)!;
+    expect(after.late - before.late).toBe(0);
+    expect(after.missing - before.missing).toBe(0);
+    expect(after.received - before.received).toBeGreaterThan(280); // 5 s × 60 ticks, all on time
+  });
+});
