@@ -26,6 +26,8 @@ export interface ServerGhostOptions<P extends Protocol> {
   warn?: (message: string) => void;
   /** The owner's input for a tick with running counts (ctx.inputCount). */
   rawInput?: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined;
+  /** The owner's interpolation view for a tick (ctx.interpolationView). */
+  interpolationView?: (ghost: Ghost<P>, tick: Tick) => { tick: Tick; fraction: number } | undefined;
 }
 
 interface Peer {
@@ -87,6 +89,7 @@ export class ServerGhosts<P extends Protocol> {
       onDespawn: (g) => this.untrack(g),
       interceptSpawn: (type, owner, tick) => this.clampSpawn(type, owner, tick),
       ...(options.rawInput ? { rawInput: options.rawInput } : {}),
+      ...(options.interpolationView ? { interpolationView: options.interpolationView } : {}),
     });
   }
 

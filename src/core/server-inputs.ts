@@ -8,10 +8,19 @@ import type { Connection } from './connection.ts';
 import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue, type ServerInputStats } from './input/index.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
-import type { Tick } from './tick.ts';
+import { HistoryBuffer } from './history.ts';
+import { tickAdd, tickDiff, type Tick } from './tick.ts';
+
+/** Where a client showed interpolated ghosts when it sampled an input (for lag compensation). */
+export interface InterpolationView {
+  tick: Tick;
+  fraction: number;
+}
 
 export class ServerInputs<P extends Protocol> {
   private readonly queues = new Map<number, ServerInputQueue<Schema>>();
+  /** Per connection: the interpolation view of each input tick. */
+  private readonly views = new Map<number, HistoryBuffer<InterpolationView>>();
   private readonly packet = createDecodedInputPacket<Schema>();
   private readonly tickInputs = new Map<number, Values<Schema>>();
 
@@ -22,10 +31,12 @@ export class ServerInputs<P extends Protocol> {
 
   open(networkId: number): void {
     this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks }));
+    this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
   }
 
   close(networkId: number): void {
     this.queues.delete(networkId);
+    this.views.delete(networkId);
     this.tickInputs.delete(networkId);
   }
 
@@ -47,6 +58,17 @@ export class ServerInputs<P extends Protocol> {
     return queue.tickInput(tick, out) as Record<string, unknown>;
   }
 
+  /** Where `networkId` showed interpolated ghosts when it sampled its input for `tick` (newest known at or before it). */
+  viewAt(networkId: number, tick: Tick): InterpolationView | undefined {
+    const views = this.views.get(networkId);
+    if (!views) return undefined;
+    const at = views.tickAtOrBefore(tick);
+    if (at === undefined) return undefined;
+    const v = views.get(at)!;
+    // An input tick without its own view (lost input): the view moved on one tick per tick.
+    return at === tick ? v : { tick: tickAdd(v.tick, tickDiff(tick, at)), fraction: v.fraction };
+  }
+
   /** The input of `networkId` at `tick` with running counts (ctx.inputCount). */
   rawInput(networkId: number, tick: Tick): Record<string, unknown> | undefined {
     return this.queues.get(networkId)?.inputFor(tick) as Record<string, unknown> | undefined;
@@ -66,6 +88,17 @@ export class ServerInputs<P extends Protocol> {
     queue.receivePacket(packet, currentTick);
     connection.interpolationTick = packet.interpolationTick;
     connection.interpolationFraction = packet.interpolationFraction;
+    // The packet carries the view of its newest input; older inputs of the packet were
+    // sampled one frame-tick earlier each, when the timeline was that much further back.
+    const views = this.views.get(connection.networkId);
+    if (views) {
+      for (let i = 0; i < packet.count; i++) {
+        const input = packet.inputs[i]!;
+        if (views.has(input.tick)) continue;
+        const back = tickDiff(packet.newestTick, input.tick);
+        views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
+      }
+    }
     return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: packet.inputs[0]?.values };
   }
 }

@@ -75,6 +75,7 @@ export class NetServer<P extends Protocol> {
         ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
         warn: (m) => this.log('warn', m),
         rawInput: (ghost, tick) => this.inputs.rawInput(ghost.owner, tick),
+        interpolationView: (ghost, tick) => this.inputs.viewAt(ghost.owner, tick),
       },
       (ghost, tick) => this.inputs.tickInput(ghost.owner, tick),
     );

@@ -46,6 +46,12 @@ export interface SystemContext<P extends Protocol> {
   input(ghost: Ghost<P>): InputValues<P>;
   /** The running count of an event field of `ghost`'s owner at this tick (InputEvent's absolute count, e.g. for spawnId). 0 when unknown. */
   inputCount(ghost: Ghost<P>, field: string): number;
+  /**
+   * Server: where `ghost`'s owner showed interpolated ghosts when it sampled its input for
+   * this tick — pass it to lag compensation to cast "as this client saw it". Undefined on
+   * clients, for unowned ghosts, or before any input arrived.
+   */
+  interpolationView(ghost: Ghost<P>): { tick: Tick; fraction: number } | undefined;
   /** Spawn a ghost: it joins the world when this system returns (`alive` is false until then). */
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K>;
   /** Despawn a ghost: `alive` is false at once and queries skip it; it leaves the world when this system returns. Idempotent. */
@@ -135,6 +141,8 @@ export interface SystemHooks<P extends Protocol> {
   spawned?(ghost: Ghost<P>, tick: Tick, rebound: boolean): void;
   /** Backs ctx.inputCount: the owner's input for `tick` with running counts (not per-tick presses). */
   rawInput?(ghost: Ghost<P>, tick: Tick): Record<string, unknown> | undefined;
+  /** Backs ctx.interpolationView. */
+  interpolationView?(ghost: Ghost<P>, tick: Tick): { tick: Tick; fraction: number } | undefined;
   /** Backs ctx.revertIfRejected. */
   revertIfRejected?(ghost: Ghost<P>, revert: () => void): void;
 }
@@ -218,6 +226,10 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
 
   revertIfRejected(ghost: Ghost<P>, revert: () => void): void {
     this.hooks.revertIfRejected?.(ghost, revert);
+  }
+
+  interpolationView(ghost: Ghost<P>): { tick: Tick; fraction: number } | undefined {
+    return ghost.owner === 0 ? undefined : this.hooks.interpolationView?.(ghost, this.tick);
   }
 
   despawn(ghost: Ghost<P>): void {

@@ -30,9 +30,26 @@ function fieldCode(layout: TypeLayout, i: number): string {
       return `{ const e = ${get}; const x = typeof e === 'string' ? enums[${i}].get(e) : undefined; if (x === undefined) return false; ${at(0)} = x; }`;
     case K_STR:
       return `{ const t = ${get}; if (typeof t !== 'string' || t.length > ${s.maxLength} || h.utf8Length(t) < 0) return false; strs[so + ${s.slot}] = t; }`;
-    case K_QUAT:
-      return `{ const q = ${get}; if (typeof q !== 'object' || q === null || !h.quatCodes(q.x, q.y, q.z, q.w, ${s.bits})) return false;
-        ${at(0)} = C[0]; ${at(1)} = C[1]; ${at(2)} = C[2]; ${at(3)} = C[3]; }`;
+    case K_QUAT: {
+      // quat.ts quatCodes inlined (the same arithmetic, so the same codes): no call, no scratch arrays.
+      const max = (1 << (s.bits - 1)) - 1;
+      const put = (k: number, c: string): string => `{ const r = Math.round(${c} * scale); ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
+      return `{ const q = ${get}; if (typeof q !== 'object' || q === null) return false;
+        const qx = q.x, qy = q.y, qz = q.z, qw = q.w;
+        const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+        if (!(len > 0 && len < Infinity)) return false;
+        const nx = qx / len, ny = qy / len, nz = qz / len, nw = qw / len;
+        let idx = 0, top = nx, m = Math.abs(nx);
+        if (Math.abs(ny) > m) { idx = 1; top = ny; m = Math.abs(ny); }
+        if (Math.abs(nz) > m) { idx = 2; top = nz; m = Math.abs(nz); }
+        if (Math.abs(nw) > m) { idx = 3; top = nw; }
+        const scale = (top < 0 ? ${-max} : ${max}) / Math.SQRT1_2;
+        ${at(0)} = idx;
+        if (idx === 0) { ${put(1, 'ny')} ${put(2, 'nz')} ${put(3, 'nw')} }
+        else if (idx === 1) { ${put(1, 'nx')} ${put(2, 'nz')} ${put(3, 'nw')} }
+        else if (idx === 2) { ${put(1, 'nx')} ${put(2, 'ny')} ${put(3, 'nw')} }
+        else { ${put(1, 'nx')} ${put(2, 'ny')} ${put(3, 'nz')} } }`;
+    }
     case K_FQ:
     case K_FR: {
       const conv = (x: string, k: number): string =>

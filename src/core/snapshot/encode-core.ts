@@ -8,17 +8,25 @@ import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
 import { BodyCache } from './cache.ts';
 import { Candidates, Despawns } from './candidates.ts';
-import { codeBits, putCode } from './codes.ts';
+import { codeBits as codeBitsImport, putCode as putCodeImport } from './codes.ts';
 import type { Group } from './connection.ts';
 import { compileBodyWriters, type BodyWriter } from './compiled-delta.ts';
 import { emptyBaselines } from './delta.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
-import { F_B0, F_B1, F_SPAWN } from './format.ts';
-import { REC_DESPAWN, REC_SPAWN, REC_UPDATE, ST_DESPAWNING, ST_NONE, ST_SPAWNING, type GhostStates } from './ghost-states.ts';
+import { F_B0 as F_B0_, F_B1 as F_B1_, F_SPAWN as F_SPAWN_ } from './format.ts';
+import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
-import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
+import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
 import type { GhostStore } from './store.ts';
+
+// Module-local copies of the imports used per ghost: where modules run as CommonJS
+// (tsx, some bundlers), every use of an imported binding is a getter call.
+const codeBits = codeBitsImport, putCode = putCodeImport;
+const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
+const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
+const ST_DESPAWNING = ST_DESPAWNING_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
+const MAX_AGE_TICKS = MAX_AGE_TICKS_, MAX_IMPORTANCE = MAX_IMPORTANCE_, PREDICTED_PRIORITY = PREDICTED_PRIORITY_;
 
 export function usage(message: string): NetcodeError {
   return new NetcodeError('usage', `react-netcode: ${message}`);

@@ -4,8 +4,11 @@
 // Connections in identical states share one GhostStates (see connection.ts).
 
 import { HistoryBuffer } from '../history.ts';
-import { isNewer, isNewerOrEqual, type Tick } from '../tick.ts';
+import { isNewer as isNewerImport, isNewerOrEqual as isNewerOrEqualImport, type Tick } from '../tick.ts';
 import type { GhostStore } from './store.ts';
+
+// Module-local copies of the imports used per ghost (under CommonJS each use of an import is a getter call).
+const isNewer = isNewerImport, isNewerOrEqual = isNewerOrEqualImport;
 
 /** Ghost lifecycle per connection. */
 export const ST_NONE = 0, ST_SPAWNING = 1, ST_LIVE = 2, ST_DESPAWNING = 3;

@@ -7,9 +7,13 @@ import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
 import { MessageKind } from '../wire.ts';
 import type { Candidates, Despawns } from './candidates.ts';
-import { BitSink, codeBits, copyBits, crc16, putCode } from './codes.ts';
+import { BitSink, codeBits as codeBitsImport, copyBits as copyBitsImport, crc16 as crc16Import, putCode as putCodeImport } from './codes.ts';
 import type { SnapshotInput } from './encoder.ts';
-import { F_SPAWN } from './format.ts';
+import { F_SPAWN as F_SPAWN_ } from './format.ts';
+
+// Module-local copies of the imports used per record (under CommonJS each use of an import is a getter call).
+const codeBits = codeBitsImport, copyBits = copyBitsImport, crc16 = crc16Import, putCode = putCodeImport;
+const F_SPAWN = F_SPAWN_;
 
 export class MessageWriter {
   private readonly w = new BitWriter();

@@ -4,11 +4,14 @@
 // connection's baselines point into. Rows live in flat typed-array arenas.
 
 import { NetcodeError } from '../errors.ts';
-import { isNewer, type Tick } from '../tick.ts';
+import { isNewer as isNewerImport, type Tick } from '../tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import { compileQuantizer, type Quantizer } from './compiled.ts';
 import { IntMap } from './intmap.ts';
-import { quantizeInto, rowsEqual, type TypeLayout } from './layout.ts';
+import { quantizeInto, rowsEqual as rowsEqualImport, type TypeLayout } from './layout.ts';
+
+// Module-local copies of the imports used per ghost (under CommonJS each use of an import is a getter call).
+const isNewer = isNewerImport, rowsEqual = rowsEqualImport;
 
 const H = SNAPSHOT_GHOST_HISTORY;
 /** Dense indices fit 21 bits (sent-record packing in ghost-states.ts). */
