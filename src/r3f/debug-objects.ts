@@ -3,7 +3,7 @@
 // a point at its rendered position. Buffers are allocated once per ghost at a fixed
 // capacity; each frame only rewrites their contents and draw ranges.
 
-import { BufferAttribute, BufferGeometry, Line, LineBasicMaterial, Points, PointsMaterial, type Material } from 'three';
+import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Line, LineBasicMaterial, Points, PointsMaterial, type Material } from 'three';
 import type { HistoryBuffer, Vec3 } from '../index.ts';
 import { writeVertex } from './transform.ts';
 
@@ -29,7 +29,7 @@ export interface DebugObjects {
 function geometry(vertices: number): BufferGeometry {
   const g = new BufferGeometry();
   const attribute = new BufferAttribute(new Float32Array(vertices * 3), 3);
-  attribute.setUsage(35048); // THREE.DynamicDrawUsage: rewritten every frame
+  attribute.setUsage(DynamicDrawUsage); // rewritten every frame
   g.setAttribute('position', attribute);
   g.setDrawRange(0, 0);
   return g;

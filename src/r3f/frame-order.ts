@@ -6,6 +6,7 @@
 // sees this frame's transforms. Negative priorities never take over rendering in R3F
 // (only positive ones switch off its automatic render).
 
+import type { RootState } from '@react-three/fiber';
 import { NetcodeError } from '../index.ts';
 
 /** useFrame priority of `<NetcodeFrame/>`: steps the engine before anything else reads it. */
@@ -29,10 +30,10 @@ export function checkStepPriority(priority: number): number {
 }
 
 /**
- * Turns a clock reading that may jump back into a monotonic one. R3F resets
- * `state.clock.elapsedTime` to 0 when the frameloop mode changes; the engine needs a
- * monotonic time (a backwards step would give a negative frame time), so a jump back
- * is absorbed into an offset: that frame repeats the previous time (dt = 0) and later
+ * Turns a clock reading that may jump back into a monotonic one. The engine needs a
+ * monotonic time (a backwards step is a negative frame time), while a frame clock can be
+ * reset or re-based (R3F restarts its clock when the frameloop mode changes), so a jump
+ * back is absorbed into an offset: that frame repeats the previous time (dt = 0) and later
  * frames advance from there at the clock's rate.
  */
 export class MonotonicTime {
@@ -57,4 +58,15 @@ export class MonotonicTime {
   get lastMs(): number {
     return this.last;
   }
+}
+
+/**
+ * The R3F frame clock on the `performance.now()` time base: `clock.startTime +
+ * clock.elapsedTime * 1000` is the time of this frame's `clock.getDelta()`. Plain
+ * `elapsedTime * 1000` counts from the Canvas's first frame instead; the provider's own
+ * loop steps with `performance.now()` until <NetcodeFrame/> claims the frame, and a
+ * backwards jump at the hand-over would give the engine a negative frame time.
+ */
+export function frameClockMs(state: RootState): number {
+  return state.clock.startTime + state.clock.elapsedTime * 1000;
 }

@@ -10,5 +10,5 @@ export type { VisualProxyProps } from './visual-proxy.tsx';
 export { NetDebug } from './net-debug.tsx';
 export type { NetDebugProps } from './net-debug.tsx';
 export { NET_DEBUG_COLORS, NET_DEBUG_NAMES } from './debug-objects.ts';
-export { MonotonicTime, NETCODE_STEP_PRIORITY, NETCODE_VIEW_PRIORITY } from './frame-order.ts';
+export { frameClockMs, MonotonicTime, NETCODE_STEP_PRIORITY, NETCODE_VIEW_PRIORITY } from './frame-order.ts';
 export type { QuatFieldOf, Vec3FieldOf } from './transform.ts';

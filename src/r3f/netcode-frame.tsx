@@ -7,13 +7,15 @@
 import { useFrame, type RootState } from '@react-three/fiber';
 import { useLayoutEffect, useMemo } from 'react';
 import { useNetcodeContext } from '../react/context.ts';
-import { checkStepPriority, MonotonicTime, NETCODE_STEP_PRIORITY } from './frame-order.ts';
+import { checkStepPriority, frameClockMs, MonotonicTime, NETCODE_STEP_PRIORITY } from './frame-order.ts';
 
 export interface NetcodeFrameProps {
   /**
-   * The frame time in monotonic milliseconds. Default: the R3F frame clock,
-   * `state.clock.elapsedTime * 1000`, read once per frame so every consumer of the frame
-   * agrees on it. Inject a virtual clock here for deterministic tests or replays.
+   * The frame time in monotonic milliseconds, used as is. Default: the R3F frame clock,
+   * read once per frame so every consumer of the frame agrees on it (see `frameClockMs`).
+   * Pass it when the provider runs on an injected clock (`<NetcodeProvider clock>`), with
+   * `frameloop="never"`, or for deterministic tests — the engine needs one time base
+   * across the hand-over between the provider's loop and this component.
    */
   now?: (state: RootState) => number;
   /**
@@ -21,11 +23,6 @@ export interface NetcodeFrameProps {
    * NETCODE_VIEW_PRIORITY (−900) so the engine is stepped before anything renders it.
    */
   priority?: number;
-}
-
-/** Frame time from R3F's clock (seconds → ms). */
-function clockNow(state: RootState): number {
-  return state.clock.elapsedTime * 1000;
 }
 
 /**
@@ -40,9 +37,9 @@ function clockNow(state: RootState): number {
  * ```
  *
  * Each frame: `frame.step(t)` runs the client engine (receive, fixed ticks of prediction,
- * interpolation, the render values of `client.view(ghost)`); times that jump back (R3F
- * resets its clock when the frameloop mode changes) are held at the previous time. On
- * unmount the driver is released and the provider's own loop resumes.
+ * interpolation, the render values of `client.view(ghost)`). A default-clock reading that
+ * jumps back is held at the previous time (see MonotonicTime). On unmount the driver is
+ * released and the provider's own loop resumes.
  */
 export function NetcodeFrame({ now, priority = NETCODE_STEP_PRIORITY }: NetcodeFrameProps): null {
   const { frame } = useNetcodeContext('<NetcodeFrame>');
@@ -53,7 +50,7 @@ export function NetcodeFrame({ now, priority = NETCODE_STEP_PRIORITY }: NetcodeF
   useLayoutEffect(() => frame.claim(), [frame]);
 
   useFrame((state) => {
-    frame.step(time.next((now ?? clockNow)(state)));
+    frame.step(now === undefined ? time.next(frameClockMs(state)) : now(state));
   }, priority);
 
   return null;

@@ -48,8 +48,9 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
   readonly frame: FrameDriver;
   readonly clock: FrameClock;
   private readonly log: Logger;
-  private readonly samplers = new Set<InputSampler<P>>();
-  private readonly stepListeners = new Set<(now: number) => void>();
+  // Copy-on-write arrays: iterated by index every tick / frame without allocating, replaced on (un)subscribe.
+  private samplers: readonly InputSampler<P>[] = [];
+  private stepListeners: readonly ((now: number) => void)[] = [];
   private readonly offs: (() => void)[] = [];
   private readonly stats: StatsSampler;
   private join: JoinPayload<P> | undefined;
@@ -81,8 +82,9 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       step: (now) => this.step(now),
       claim: () => this.claim(),
       onStep: (listener) => {
-        this.stepListeners.add(listener);
-        return () => void this.stepListeners.delete(listener);
+        const entry = (now: number): void => listener(now); // own identity: the same listener may subscribe twice
+        this.stepListeners = [...this.stepListeners, entry];
+        return () => void (this.stepListeners = this.stepListeners.filter((l) => l !== entry));
       },
     };
   }
@@ -122,8 +124,8 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
     this.disposed = true;
     this.cancel();
     for (const off of this.offs.splice(0)) off();
-    this.stepListeners.clear();
-    this.samplers.clear();
+    this.stepListeners = [];
+    this.samplers = [];
     this.client.leave(reason);
   }
 
@@ -139,8 +141,9 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
 
   /** Add a per-tick input sampler; returns the removal function. Samplers run in the order added. */
   addInputSampler(sampler: InputSampler<P>): () => void {
-    this.samplers.add(sampler);
-    return () => void this.samplers.delete(sampler);
+    const entry: InputSampler<P> = (input, tick) => sampler(input, tick);
+    this.samplers = [...this.samplers, entry];
+    return () => void (this.samplers = this.samplers.filter((s) => s !== entry));
   }
 
   private sampleInput(input: InputValues<P>, tick: Tick, user: InputSampler<P> | undefined): void {
@@ -149,9 +152,10 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       this.client.input.neutral();
       return;
     }
-    for (const sampler of this.samplers) {
+    const samplers = this.samplers;
+    for (let i = 0; i < samplers.length; i++) {
       try {
-        sampler(input, tick);
+        samplers[i]!(input, tick);
       } catch (error) {
         this.log('error', `react-netcode: an input sampler (useInput) threw: ${String(error)}`);
       }
@@ -181,9 +185,10 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       }
       this.store.setState(next);
     }
-    for (const listener of this.stepListeners) {
+    const listeners = this.stepListeners;
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        listener(now);
+        listeners[i]!(now);
       } catch (error) {
         this.log('error', `react-netcode: a frame.onStep listener threw: ${String(error)}`);
       }
@@ -203,6 +208,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
   }
 
   private claim(): () => void {
+    if (this.claims > 0) throw new Error('react-netcode: the frame driver is already claimed; mount exactly one <NetcodeFrame/> per <NetcodeProvider>.');
     this.claims++;
     this.cancel();
     let released = false;

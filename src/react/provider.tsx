@@ -39,8 +39,6 @@ export interface NetcodeProviderProps<P extends Protocol = Protocol> extends Typ
   systems?: readonly SystemDef<P>[];
 }
 
-const NO_SYSTEMS: readonly SystemDef<Protocol>[] = [];
-
 /**
  * Owns one client engine for its subtree: the connection, the network clock, the predicted
  * world and a UI-rate zustand store. Steps the engine with its own frame loop unless a
@@ -58,7 +56,7 @@ export function NetcodeProvider<P extends Protocol>(props: NetcodeProviderProps<
     ready.current ??= init ? Promise.resolve().then(init) : Promise.resolve();
     const next = new NetcodeEngine<P>({
       protocol: props.protocol,
-      systems: props.systems ?? (NO_SYSTEMS as readonly SystemDef<P>[]),
+      systems: props.systems ?? [],
       transport: props.transport,
       clientOptions: props.clientOptions,
       clock: props.clock ?? defaultFrameClock(),

@@ -47,22 +47,18 @@ export function createNetcodeStore(): NetcodeStore {
   }));
   let subscribers = 0;
   const subscribe = api.subscribe;
-  return Object.assign(api, {
-    subscribe: (listener: (state: NetcodeStoreState, prev: NetcodeStoreState) => void) => {
-      const off = subscribe(listener);
-      subscribers++;
-      let on = true;
-      return () => {
-        if (!on) return;
-        on = false;
-        subscribers--;
-        off();
-      };
-    },
-    get subscriberCount() {
-      return subscribers;
-    },
-  });
+  api.subscribe = (listener) => {
+    const off = subscribe(listener);
+    subscribers++;
+    let on = true;
+    return () => {
+      if (!on) return;
+      on = false;
+      subscribers--;
+      off();
+    };
+  };
+  return Object.defineProperty(api, 'subscriberCount', { get: () => subscribers, enumerable: true }) as NetcodeStore;
 }
 
 /**

@@ -6,7 +6,7 @@ import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { shallow } from 'zustand/shallow';
 import type { Protocol } from '../index.ts';
-import { useNetcodeContext, type NetcodeUiState } from './context.ts';
+import { useNetcodeContext } from './context.ts';
 import type { AnyGhost, GhostState, LiveRef } from './types.ts';
 
 /**
@@ -38,11 +38,10 @@ export function useGhost<P extends Protocol = Protocol, T = undefined>(id: numbe
     }),
     [world, id],
   );
-  // The subscription reads the store version so it runs on spawn/despawn; the snapshot is the ghost object itself.
-  const ghost = useStore(store, (s: NetcodeUiState) => (s.ghostsVersion >= 0 ? world.get(id) : undefined));
+  // Re-evaluated on every store change (status, spawn/despawn, stats); re-renders only when the object changes.
+  const ghost = useStore(store, () => world.get(id));
   const last = useRef<{ value: T | undefined }>({ value: undefined });
-  const selected = useStore(store, (s: NetcodeUiState) => {
-    void s.stats; // re-evaluated when stats (UI rate) or the ghost list change
+  const selected = useStore(store, () => {
     const g = world.get(id);
     const value = g !== undefined && select !== undefined ? select(g) : undefined;
     if (shallow(value, last.current.value)) return last.current.value;

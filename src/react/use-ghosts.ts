@@ -7,7 +7,7 @@ import { useCallback, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { Ghost, GhostNames, Protocol } from '../index.ts';
 import { useNetcodeContext, type NetcodeUiState } from './context.ts';
-import { checkGhostType, sameList } from './ghost-type.ts';
+import { checkGhostType, sameList } from './checks.ts';
 
 const EMPTY: readonly never[] = Object.freeze([]);
 

@@ -6,7 +6,7 @@ import { useCallback, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { Ghost, GhostNames, Protocol } from '../index.ts';
 import { useNetcodeContext, type NetcodeUiState } from './context.ts';
-import { checkGhostType } from './ghost-type.ts';
+import { checkGhostType } from './checks.ts';
 
 /**
  * The first ghost of `type` (in spawn order) owned by this client (`ghost.isLocal`), or
