@@ -19,6 +19,8 @@ const expected: Record<string, string[]> = {
   '.': ['defineProtocol', 'field', 'rpc', 'ghost', 'createServer', 'createClient', 'LoopbackNetwork', 'conditionClient', 'HistoryBuffer', 'FixedStepAccumulator', 'BitWriter', 'BitReader', 'createRng'],
   './socket-io': ['createSocketIoServerTransport', 'createSocketIoClientTransport'],
   './testing': ['createStepper', 'Stepper', 'LoopbackNetwork', 'VirtualScheduler'],
+  './react': ['createNetcode', 'NetcodeProvider', 'useConnection', 'useGhosts', 'useInput', 'useNetStats', 'NetGraph'],
+  './r3f': ['NetcodeFrame', 'VisualProxy', 'NetDebug'],
 };
 
 describe('package exports', () => {
