@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, type Logger } from '../../src/index.ts';
 import { createSocketIoClientTransport } from '../../src/socket-io/index.ts';
 import { protocol } from '../../demo/shared/protocol.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const root = join(import.meta.dirname, '../..');
 const quiet: Logger = () => {};
@@ -17,13 +18,6 @@ afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
 });
 
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = performance.now();
-  while (!predicate()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('demo server (npm start)', () => {
   it('serves health and netcode, and shuts down cleanly on SIGTERM', async () => {

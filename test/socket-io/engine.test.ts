@@ -7,6 +7,7 @@ import { io as ioClient } from 'socket.io-client';
 import { conditionClient, createClient, createServer, realTimeScheduler, type ClientTransport, type Logger, type NetClient } from '../../src/index.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { chatProtocol, type ChatProtocol } from '../helpers/protocols.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const quiet: Logger = () => {};
 const cleanups: (() => void)[] = [];
@@ -14,13 +15,6 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const start = performance.now();
-  while (!predicate()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 async function setup() {
   const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });

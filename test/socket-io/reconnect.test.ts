@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, createServer, realTimeScheduler, type Logger } from '../../src/index.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const quiet: Logger = () => {};
 const cleanups: (() => void)[] = [];
@@ -12,13 +13,6 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const start = performance.now();
-  while (!predicate()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 describe('reconnection over socket.io', () => {
   it('resumes with the same networkId and keeps the ghosts', async () => {
