@@ -47,7 +47,7 @@ const qc = new Float64Array(4);
 export const codes = new Uint32Array(4);
 
 /** Encode into `codes`; returns false for NaN / zero / infinite length. */
-function encodeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
+export function encodeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
   const len = Math.sqrt(x * x + y * y + z * z + w * w);
   if (!(len > 0 && len < Infinity)) return false;
   qc[0] = x / len;

@@ -26,7 +26,8 @@ function residuals(view: readonly FieldSlot[], withB: boolean): string {
       const j = s.slot + k;
       out.push(`v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}]; d = (v${j} - r${j}) | 0; z${j} = ((d << 1) ^ (d >> 31)) >>> 0;`);
       if (!withB) out.push(`zb${j} = z${j};`);
-      else if (isLin(s, k)) out.push(`d = (v${j} - ((r${j} + Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1)) | 0)) | 0; zb${j} = ((d << 1) ^ (d >> 31)) >>> 0; big |= zb${j} >= ${BIG} ? 1 : 0;`);
+      // Equal ages (the steady state): round((b0 − b1) · dt0 / dt1) is exactly b0 − b1.
+      else if (isLin(s, k)) out.push(`d = (v${j} - ((r${j} + (sameDt ? r${j} - b1[b1o + ${j}] : Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1))) | 0)) | 0; zb${j} = ((d << 1) ^ (d >> 31)) >>> 0; big |= zb${j} >= ${BIG} ? 1 : 0;`);
       else out.push(`zb${j} = z${j};`);
     }
   }
@@ -96,6 +97,7 @@ const b0 = base.b0, b0o = base.b0o, b0s = base.b0s, b0so = base.b0so, b1 = base.
 ${decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')} ${decl('w')}
 ${view.length === 0 ? '' : `let ${view.map((_, i) => `c${i} = 0`).join(', ')};`}
 let d = 0, big = 0, any = 0, useB = false, bitsA = 0, bitsB = 0;
+const sameDt = dt0 === dt1;
 if (b1 === null) {
 ${residuals(view, false)}
 } else {

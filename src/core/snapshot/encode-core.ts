@@ -41,6 +41,8 @@ export class EncodeCore {
   private readonly selector = new Selector();
   private readonly msg: MessageWriter;
   private inBits = 0;
+  /** Dense index of the ghost at each position of the last ghost list (a hint; -1 = none). */
+  private lastDense = new Int32Array(0);
 
   constructor(
     private readonly protocol: Protocol,
@@ -103,6 +105,11 @@ export class EncodeCore {
     const store = this.store;
     const c = this.cand;
     c.reserve(ghosts.length);
+    if (this.lastDense.length < ghosts.length) {
+      const next = new Int32Array(Math.max(64, ghosts.length, this.lastDense.length * 2)).fill(-1);
+      next.set(this.lastDense);
+      this.lastDense = next;
+    }
     c.n = 0;
     const stamp = ++state.stamp;
     state.ensure(store.cap);
@@ -113,11 +120,14 @@ export class EncodeCore {
       const id = g.id;
       if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
       prevId = id;
-      let d = store.ids.get(id);
+      // The ghost lists of consecutive encodes are mostly alike: try the index this position had last time.
+      let d = i < this.lastDense.length ? this.lastDense[i]! : -1;
+      if (!store.holds(d, id)) d = store.ids.get(id);
       if (d < 0) {
         d = this.allocate(g);
         state.ensure(store.cap);
       } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
+      this.lastDense[i] = d;
       store.current(d, tick, g.values);
       const st0 = state.st[d]!;
       if (st0 === ST_NONE || st0 === ST_DESPAWNING) state.spawn(store, d, tick);

@@ -3,32 +3,15 @@
 // are exactly what the field would send), a client turns codes back into a
 // quaternion through the field's own reader, which also rejects impossible codes.
 
-import { BitReader } from '../bits.ts';
+import { BitReader, codes, encodeQuat } from '../bits.ts';
 import type { Field, Quat } from '../field.ts';
 
-const qc = new Float64Array(4);
-/** Output of `quatCodes`: [index of the largest component, the other three as q + max]. */
-export const QUAT_CODES = new Uint32Array(4);
+/** Output of `quatCodes`: [index of the largest component, the other three as q + max]. The bit writer's own code buffer. */
+export const QUAT_CODES = codes;
 
-/** Smallest-three codes of (x, y, z, w) into QUAT_CODES; false for NaN / zero / infinite length. Mirrors bits.ts encodeQuat. */
+/** Smallest-three codes of (x, y, z, w) into QUAT_CODES; false for NaN / zero / infinite length. Exactly bits.ts writeQuat's arithmetic (it is the same function). */
 export function quatCodes(x: number, y: number, z: number, w: number, bits: number): boolean {
-  const len = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (!(len > 0 && len < Infinity)) return false;
-  qc[0] = x / len;
-  qc[1] = y / len;
-  qc[2] = z / len;
-  qc[3] = w / len;
-  let idx = 0;
-  for (let i = 1; i < 4; i++) if (Math.abs(qc[i]!) > Math.abs(qc[idx]!)) idx = i;
-  const max = (1 << (bits - 1)) - 1;
-  const scale = (qc[idx]! < 0 ? -max : max) / Math.SQRT1_2;
-  QUAT_CODES[0] = idx;
-  for (let i = 0, j = 1; i < 4; i++) {
-    if (i === idx) continue;
-    const q = Math.round(qc[i]! * scale);
-    QUAT_CODES[j++] = (q > max ? max : q < -max ? -max : q) + max;
-  }
-  return true;
+  return encodeQuat(x, y, z, w, bits);
 }
 
 /** Largest valid component code for `bits`. */

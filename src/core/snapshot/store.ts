@@ -101,6 +101,11 @@ export class GhostStore {
     this.cap = cap;
   }
 
+  /** True when dense index d currently belongs to the live ghost `id` (a cheap check of a remembered index, instead of `ids.get`). */
+  holds(d: number, id: number): boolean {
+    return d >= 0 && d < this.used && this.id[d] === id && this.destroyed[d] === 0;
+  }
+
   /** Dense index for a new ghost `id`. */
   alloc(id: number, typeId: number, owner: number, spawnTick = 0): number {
     let d = this.free.pop();
