@@ -21,6 +21,7 @@ const expected: Record<string, string[]> = {
   './testing': ['createStepper', 'Stepper', 'LoopbackNetwork', 'VirtualScheduler'],
   './react': ['createNetcode', 'NetcodeProvider', 'useConnection', 'useGhosts', 'useInput', 'useNetStats', 'NetGraph'],
   './r3f': ['NetcodeFrame', 'VisualProxy', 'NetDebug'],
+  './rapier': ['createPhysics', 'createLagCompensation'],
 };
 
 describe('package exports', () => {

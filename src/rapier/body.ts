@@ -1,0 +1,253 @@
+// One ghost's rigid body: building it from the ghost's components, writing changed
+// components into it (the per-body restore after a rollback), reading its state
+// back, and quantizing that state exactly as the snapshot codec does. Rapier's
+// getters allocate, so each is called at most once per body per tick.
+
+import type RAPIER from '@dimforge/rapier3d-compat';
+import { quantizeQuat } from '../core/bits.ts';
+import type { Quat, Vec3 } from '../core/field.ts';
+import type { GhostMode } from '../core/world.ts';
+import type { BodySpec, ColliderShape, Rapier, VecSlot } from './options.ts';
+
+/** What the adapter needs of a ghost (any `Ghost<P, K>` fits). */
+export interface PhysicsGhost {
+  readonly id: number;
+  readonly type: string;
+  readonly mode: GhostMode;
+  readonly alive: boolean;
+  readonly components: object;
+}
+
+export interface Entry {
+  readonly ghost: PhysicsGhost;
+  readonly spec: BodySpec;
+  body: RAPIER.RigidBody | undefined;
+  /** character only: its collider's twin in the peer's static query world. */
+  proxy: RAPIER.Collider | undefined;
+  /** Simulated here (server, or predicted on a client); else a kinematic obstacle at its shown pose. */
+  simulated: boolean;
+  /** Asleep before this tick's step: if it still is after, its state did not change and is not read. */
+  asleep: boolean;
+  seen: number;
+  listed: boolean;
+  /** What the body holds, to write only the components that changed since. */
+  readonly pos: Vec3;
+  readonly rot: Quat;
+  readonly lin: Vec3;
+  readonly ang: Vec3;
+  readonly cmd: Commands;
+}
+
+/** Queued this tick by moveCharacter / moveKinematic / applyImpulse (kept apart: a ghost may get them before it has a body). */
+export interface Commands {
+  readonly move: Vec3;
+  hasMove: boolean;
+  readonly target: Quat;
+  hasTarget: boolean;
+  readonly impulse: Vec3;
+  hasImpulse: boolean;
+}
+
+const v3 = (): Vec3 => ({ x: 0, y: 0, z: 0 });
+const q4 = (): Quat => ({ x: 0, y: 0, z: 0, w: 1 });
+
+export function newCommands(): Commands {
+  return { move: v3(), hasMove: false, target: q4(), hasTarget: false, impulse: v3(), hasImpulse: false };
+}
+
+export function clearCommands(c: Commands): void {
+  c.hasMove = c.hasTarget = c.hasImpulse = false;
+}
+
+export function newEntry(ghost: PhysicsGhost, spec: BodySpec, cmd: Commands): Entry {
+  return { ghost, spec, body: undefined, proxy: undefined, simulated: false, asleep: false, seen: -1, listed: false, pos: v3(), rot: q4(), lin: v3(), ang: v3(), cmd };
+}
+
+/** Component `key` of a ghost (typed by the caller's knowledge of the schema). */
+export function comp<T>(e: Entry, key: string): T {
+  return (e.ghost.components as Record<string, unknown>)[key] as T;
+}
+
+export function colliderDesc(R: Rapier, shape: ColliderShape): RAPIER.ColliderDesc {
+  if ('ball' in shape) return R.ColliderDesc.ball(shape.ball);
+  if ('cuboid' in shape) return R.ColliderDesc.cuboid(shape.cuboid[0], shape.cuboid[1], shape.cuboid[2]);
+  return R.ColliderDesc.capsule(shape.capsule[0], shape.capsule[1]);
+}
+
+const setV = (to: Vec3, from: Vec3): void => {
+  to.x = from.x;
+  to.y = from.y;
+  to.z = from.z;
+};
+const setQ = (to: Quat, from: Quat): void => {
+  to.x = from.x;
+  to.y = from.y;
+  to.z = from.z;
+  to.w = from.w;
+};
+const eqV = (a: Vec3, b: Vec3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
+const eqQ = (a: Quat, b: Quat): boolean => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w;
+
+/** Create the entry's body (and collider) in `world` from its components; `rotation` overrides the rotation component. */
+export function createBody(R: Rapier, world: RAPIER.World, e: Entry, rotation?: Quat): void {
+  const { spec } = e;
+  const o = spec.options;
+  const dynamic = o.kind === 'dynamic' && e.simulated;
+  const pos = comp<Vec3>(e, spec.position.key);
+  const desc = dynamic ? R.RigidBodyDesc.dynamic() : R.RigidBodyDesc.kinematicPositionBased();
+  desc.setTranslation(pos.x, pos.y, pos.z);
+  setV(e.pos, pos);
+  if (spec.rotation) {
+    const rot = rotation ?? comp<Quat>(e, spec.rotation.key);
+    desc.setRotation(rot);
+    setQ(e.rot, rot);
+  }
+  if (dynamic) {
+    if (spec.linvel) {
+      const lin = comp<Vec3>(e, spec.linvel.key);
+      desc.setLinvel(lin.x, lin.y, lin.z);
+      setV(e.lin, lin);
+    }
+    if (spec.angvel) {
+      const ang = comp<Vec3>(e, spec.angvel.key);
+      desc.setAngvel(ang);
+      setV(e.ang, ang);
+    }
+    if (!spec.rotation) desc.lockRotations();
+    if (o.linearDamping !== undefined) desc.setLinearDamping(o.linearDamping);
+    if (o.angularDamping !== undefined) desc.setAngularDamping(o.angularDamping);
+  }
+  const body = world.createRigidBody(desc);
+  const cd = colliderDesc(R, o.collider);
+  if (o.density !== undefined) cd.setDensity(o.density);
+  if (o.friction !== undefined) cd.setFriction(o.friction);
+  if (o.restitution !== undefined) cd.setRestitution(o.restitution);
+  world.createCollider(cd, body);
+  e.body = body;
+}
+
+/** Write the components that differ from what the body holds (a rollback's restore, a teleport). */
+export function writeChanged(e: Entry): void {
+  const body = e.body!;
+  const { spec } = e;
+  const pos = comp<Vec3>(e, spec.position.key);
+  if (!eqV(pos, e.pos)) {
+    body.setTranslation(pos, true);
+    setV(e.pos, pos);
+  }
+  if (spec.rotation) {
+    const rot = comp<Quat>(e, spec.rotation.key);
+    if (!eqQ(rot, e.rot)) {
+      body.setRotation(rot, true);
+      setQ(e.rot, rot);
+    }
+  }
+  if (spec.options.kind !== 'dynamic') return;
+  if (spec.linvel) {
+    const lin = comp<Vec3>(e, spec.linvel.key);
+    if (!eqV(lin, e.lin)) {
+      body.setLinvel(lin, true);
+      setV(e.lin, lin);
+    }
+  }
+  if (spec.angvel) {
+    const ang = comp<Vec3>(e, spec.angvel.key);
+    if (!eqV(ang, e.ang)) {
+      body.setAngvel(ang, true);
+      setV(e.ang, ang);
+    }
+  }
+}
+
+/** An obstacle that is not simulated here: move it to its shown pose during the step. */
+export function followShown(e: Entry): void {
+  const body = e.body!;
+  body.setNextKinematicTranslation(comp<Vec3>(e, e.spec.position.key));
+  if (e.spec.rotation) body.setNextKinematicRotation(comp<Quat>(e, e.spec.rotation.key));
+}
+
+/** Read the body's state after the step into the cache and the components (one getter call each). */
+export function readBack(e: Entry, dt: number): void {
+  const body = e.body!;
+  const { spec } = e;
+  const c = e.ghost.components as Record<string, unknown>;
+  const t = body.translation();
+  setV(e.pos, t);
+  setV(c[spec.position.key] as Vec3, t);
+  if (spec.rotation) {
+    const r = body.rotation();
+    setQ(e.rot, r);
+    setQ(c[spec.rotation.key] as Quat, r);
+  }
+  if (spec.options.kind === 'dynamic') {
+    if (spec.linvel) {
+      const l = body.linvel();
+      setV(e.lin, l);
+      setV(c[spec.linvel.key] as Vec3, l);
+    }
+    if (spec.angvel) {
+      const a = body.angvel();
+      setV(e.ang, a);
+      setV(c[spec.angvel.key] as Vec3, a);
+    }
+  } else if (spec.linvel) {
+    // Kinematic and character bodies: the velocity of this tick's move.
+    const l = c[spec.linvel.key] as Vec3;
+    const { cmd } = e;
+    l.x = cmd.hasMove ? cmd.move.x / dt : 0;
+    l.y = cmd.hasMove ? cmd.move.y / dt : 0;
+    l.z = cmd.hasMove ? cmd.move.z / dt : 0;
+  }
+}
+
+function quantizeVec(v: Vec3, q: number | undefined): void {
+  if (q === undefined) {
+    v.x = Math.fround(v.x);
+    v.y = Math.fround(v.y);
+    v.z = Math.fround(v.z);
+  } else {
+    // Exactly the codec's rounding: (round(v·q) + 0) / q (the + 0 turns −0 into 0).
+    v.x = (Math.round(v.x * q) + 0) / q;
+    v.y = (Math.round(v.y * q) + 0) / q;
+    v.z = (Math.round(v.z * q) + 0) / q;
+  }
+}
+
+/** Quantize the entry's state components in place, as a snapshot round trip would. */
+export function quantizeState(e: Entry): void {
+  const { spec } = e;
+  const vec = (s: VecSlot | undefined): void => {
+    if (s) quantizeVec(comp<Vec3>(e, s.key), s.q);
+  };
+  vec(spec.position);
+  vec(spec.linvel);
+  vec(spec.angvel);
+  if (spec.rotation) {
+    const r = comp<Quat>(e, spec.rotation.key);
+    quantizeQuat(r, spec.rotation.bits, r);
+  }
+}
+
+const orbit = [q4(), q4(), q4(), q4()] as const;
+const less = (a: Quat, b: Quat): boolean => (a.x !== b.x ? a.x < b.x : a.y !== b.y ? a.y < b.y : a.z !== b.z ? a.z < b.z : a.w < b.w);
+
+/**
+ * The rotation a rebuild uses: the same on the server (which holds a quantized q) and
+ * on a client (which decoded Q(q)). Smallest-three quantization is not idempotent: for
+ * ≈0.04 % of rotations at 12 bits Q(Q(q)) = q ≠ Q(q), a 2-cycle. Both sides take the
+ * least element of the orbit {Q(q), Q²(q), Q³(q), Q⁴(q)}: one Q call when q is a fixed point.
+ */
+export function canonicalRotation(q: Quat, bits: number, out: Quat): Quat {
+  quantizeQuat(q, bits, orbit[0]);
+  if (eqQ(orbit[0], q)) {
+    setQ(out, q);
+    return out;
+  }
+  let best: Quat = orbit[0];
+  for (let i = 1; i < orbit.length; i++) {
+    quantizeQuat(orbit[i - 1]!, bits, orbit[i]!);
+    if (less(orbit[i]!, best)) best = orbit[i]!;
+  }
+  setQ(out, best);
+  return out;
+}

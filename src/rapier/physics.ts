@@ -1,0 +1,144 @@
+// createPhysics: predicted Rapier physics as one shared system. The same adapter
+// serves every peer in the process (server and clients of a test): each netcode
+// World gets its own Rapier world. Because rollback restores the ghosts'
+// components and the system re-writes the bodies from them, the prediction
+// engine needs no physics-specific hook (see docs/physics.md).
+
+import type RAPIER from '@dimforge/rapier3d-compat';
+import { NetcodeError } from '../core/errors.ts';
+import type { Quat, Vec3 } from '../core/field.ts';
+import type { Protocol } from '../core/protocol.ts';
+import { system, type SystemDef } from '../core/system.ts';
+import type { Tick } from '../core/tick.ts';
+import type { World } from '../core/world.ts';
+import { newCommands, type Commands, type Entry, type PhysicsGhost } from './body.ts';
+import { checkOptions, resolveSpecs, type PhysicsMode, type PhysicsOptions, type Rapier } from './options.ts';
+import { Peer, type PhysicsStats } from './peer.ts';
+
+/** Any netcode World (the adapter reads only structure, types and modes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyWorld = World<any>;
+
+export interface PhysicsAdapter {
+  readonly mode: PhysicsMode;
+  readonly rapier: Rapier;
+  /** The shared system that steps the physics each tick. Put it after the systems that move characters or apply impulses. */
+  system<P extends Protocol = Protocol>(name?: string): SystemDef<P>;
+  /** Queue an impulse (N·s) on a dynamic body for this tick's step; impulses in one tick add up. Ignored for ghosts not simulated here. */
+  applyImpulse(ghost: PhysicsGhost, impulse: Vec3): void;
+  /** Queue a character's desired translation for this tick; the controller slides it along the level. Calls in one tick add up. */
+  moveCharacter(ghost: PhysicsGhost, desiredTranslation: Vec3): void;
+  /** Queue a kinematic body's translation (and optionally its new rotation) for this tick; it pushes dynamic bodies on the way. */
+  moveKinematic(ghost: PhysicsGhost, translation: Vec3, rotation?: Quat): void;
+  /** The Rapier world of a peer (replaced at every rebuild in exact mode: do not keep it). */
+  world(net: AnyWorld): RAPIER.World | undefined;
+  /** A ghost's rigid body (replaced at every rebuild in exact mode: do not keep it). */
+  body(ghost: PhysicsGhost): RAPIER.RigidBody | undefined;
+  stats(net: AnyWorld): Readonly<PhysicsStats> | undefined;
+  /** Free a peer's Rapier worlds (the WASM memory is not garbage collected). */
+  dispose(net: AnyWorld): void;
+}
+
+function usage(message: string): NetcodeError {
+  return new NetcodeError('usage', `react-netcode: ${message}`);
+}
+
+function finiteVec(v: Vec3, what: string): void {
+  if (typeof v !== 'object' || v === null || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw usage(`${what} needs a finite vector { x, y, z }.`);
+}
+
+/**
+ * Build the physics adapter. `RAPIER` is the initialised module:
+ * `import RAPIER from '@dimforge/rapier3d-compat'; await RAPIER.init();`.
+ */
+export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapter {
+  if (typeof R !== 'object' || R === null || typeof R.World !== 'function') throw usage("createPhysics needs the Rapier module: import RAPIER from '@dimforge/rapier3d-compat'; await RAPIER.init(); createPhysics(RAPIER, options).");
+  checkOptions(options);
+  const mode: PhysicsMode = options.mode ?? 'smoothed';
+  const exact = mode === 'exact';
+  const isSnapshotTick = options.isSnapshotTick ?? (() => true);
+  const peers = new WeakMap<AnyWorld, Peer>();
+  const entries = new WeakMap<object, Entry>();
+  const commands = new WeakMap<object, Commands>();
+
+  const commandsOf = (ghost: PhysicsGhost): Commands => {
+    let c = commands.get(ghost);
+    if (c === undefined) commands.set(ghost, (c = newCommands()));
+    return c;
+  };
+  const kindOf = (ghost: PhysicsGhost, op: string): string => {
+    const body = options.bodies[ghost?.type];
+    if (body === undefined) throw usage(`physics.${op} got a ghost of type "${String(ghost?.type)}", which has no body; declare it in createPhysics({ bodies }).`);
+    return body.kind;
+  };
+
+  const peerOf = (net: AnyWorld, dt: number): Peer => {
+    let peer = peers.get(net);
+    if (peer === undefined) {
+      peer = new Peer(R, options, resolveSpecs(net.protocol as Protocol, options), entries, commandsOf, dt);
+      peers.set(net, peer);
+    }
+    return peer;
+  };
+
+  return {
+    mode,
+    rapier: R,
+    system<P extends Protocol = Protocol>(name = 'physics'): SystemDef<P> {
+      return system.shared<P>(name, (world, ctx) => {
+        const peer = peerOf(world as AnyWorld, ctx.dt);
+        const prev = peer.lastTick;
+        const previous = ((ctx.tick as number) - 1) >>> 0;
+        // A tick that does not follow the last one stepped is a rollback's first resimulated
+        // tick (or a resume): exact mode rebuilds there whatever isSnapshotTick says.
+        const rebuild = exact && (prev === undefined || prev !== previous || isSnapshotTick(previous as Tick));
+        const quantize = exact ? isSnapshotTick(ctx.tick) : options.quantizeEveryTick === true;
+        peer.tick(world as AnyWorld, ctx.tick, rebuild, quantize);
+      });
+    },
+    applyImpulse(ghost, impulse) {
+      if (kindOf(ghost, 'applyImpulse') !== 'dynamic') throw usage(`physics.applyImpulse needs a dynamic body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind}.`);
+      finiteVec(impulse, 'physics.applyImpulse');
+      const c = commandsOf(ghost);
+      if (!c.hasImpulse) c.impulse.x = c.impulse.y = c.impulse.z = 0;
+      c.impulse.x += impulse.x;
+      c.impulse.y += impulse.y;
+      c.impulse.z += impulse.z;
+      c.hasImpulse = true;
+    },
+    moveCharacter(ghost, desired) {
+      if (kindOf(ghost, 'moveCharacter') !== 'character') throw usage(`physics.moveCharacter needs a character body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind} (use moveKinematic or applyImpulse).`);
+      finiteVec(desired, 'physics.moveCharacter');
+      const c = commandsOf(ghost);
+      if (!c.hasMove) c.move.x = c.move.y = c.move.z = 0;
+      c.move.x += desired.x;
+      c.move.y += desired.y;
+      c.move.z += desired.z;
+      c.hasMove = true;
+    },
+    moveKinematic(ghost, translation, rotation) {
+      if (kindOf(ghost, 'moveKinematic') !== 'kinematic') throw usage(`physics.moveKinematic needs a kinematic body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind}.`);
+      finiteVec(translation, 'physics.moveKinematic');
+      const c = commandsOf(ghost);
+      if (!c.hasMove) c.move.x = c.move.y = c.move.z = 0;
+      c.move.x += translation.x;
+      c.move.y += translation.y;
+      c.move.z += translation.z;
+      c.hasMove = true;
+      if (rotation !== undefined) {
+        c.target.x = rotation.x;
+        c.target.y = rotation.y;
+        c.target.z = rotation.z;
+        c.target.w = rotation.w;
+        c.hasTarget = true;
+      }
+    },
+    world: (net) => peers.get(net)?.world,
+    body: (ghost) => entries.get(ghost)?.body,
+    stats: (net) => peers.get(net)?.stats,
+    dispose(net) {
+      peers.get(net)?.dispose();
+      peers.delete(net);
+    },
+  };
+}
