@@ -1,7 +1,7 @@
 // Public entry `react-netcode/r3f`: react-three-fiber bindings. <NetcodeFrame/> steps the
 // engine from the R3F render loop, <VisualProxy> renders a ghost's smoothed transform,
 // <NetDebug> overlays predicted paths, confirmed samples and rendered positions.
-// Predicted Rapier bodies (<PredictedRigidBody>) are not part of this entry yet.
+// <PredictedRigidBody> renders a body simulated by react-netcode/rapier through <VisualProxy>.
 
 export { NetcodeFrame } from './netcode-frame.tsx';
 export type { NetcodeFrameProps } from './netcode-frame.tsx';
@@ -12,3 +12,5 @@ export type { NetDebugProps } from './net-debug.tsx';
 export { NET_DEBUG_COLORS, NET_DEBUG_NAMES } from './debug-objects.ts';
 export { frameClockMs, MonotonicTime, NETCODE_STEP_PRIORITY, NETCODE_VIEW_PRIORITY } from './frame-order.ts';
 export type { QuatFieldOf, Vec3FieldOf } from './transform.ts';
+export { PredictedRigidBody } from './predicted-rigid-body.tsx';
+export type { PredictedRigidBodyProps } from './predicted-rigid-body.tsx';

@@ -12,7 +12,7 @@ import { system, type SystemDef } from '../core/system.ts';
 import type { Tick } from '../core/tick.ts';
 import type { World } from '../core/world.ts';
 import { newCommands, type Commands, type Entry, type PhysicsGhost } from './body.ts';
-import { checkOptions, resolveSpecs, type PhysicsMode, type PhysicsOptions, type Rapier } from './options.ts';
+import { checkOptions, resolveSpecs, type BodyFields, type PhysicsMode, type PhysicsOptions, type Rapier } from './options.ts';
 import { Peer, type PhysicsStats } from './peer.ts';
 
 /** Any netcode World (the adapter reads only structure, types and modes). */
@@ -30,6 +30,8 @@ export interface PhysicsAdapter {
   moveCharacter(ghost: PhysicsGhost, desiredTranslation: Vec3): void;
   /** Queue a kinematic body's translation (and optionally its new rotation) for this tick; it pushes dynamic bodies on the way. */
   moveKinematic(ghost: PhysicsGhost, translation: Vec3, rotation?: Quat): void;
+  /** The ghost fields a body type binds (position, rotation, velocities), or undefined when the type has no body. */
+  fields(type: string): Readonly<BodyFields> | undefined;
   /** The Rapier world of a peer (replaced at every rebuild in exact mode: do not keep it). */
   world(net: AnyWorld): RAPIER.World | undefined;
   /** A ghost's rigid body (replaced at every rebuild in exact mode: do not keep it). */
@@ -84,6 +86,10 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   return {
     mode,
     rapier: R,
+    fields(type: string): Readonly<BodyFields> | undefined {
+      const body = options.bodies[type];
+      return body ? { position: 'position', rotation: 'rotation', ...body.fields } : undefined;
+    },
     system<P extends Protocol = Protocol>(name = 'physics'): SystemDef<P> {
       return system.shared<P>(name, (world, ctx) => {
         const peer = peerOf(world as AnyWorld, ctx.dt);
