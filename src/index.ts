@@ -24,7 +24,7 @@ export type { NetcodeErrorCode } from './core/errors.ts';
 export { field } from './core/field.ts';
 export type { Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
 export { HistoryBuffer } from './core/history.ts';
-export { defineProtocol, fnv1a32, ghost, rpc } from './core/protocol.ts';
+export { defineProtocol, fnv1a32, ghost, isSnapshotTick, rpc } from './core/protocol.ts';
 export type {
   GhostOptions,
   GhostType,

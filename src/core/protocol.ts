@@ -213,3 +213,13 @@ export type InputSchema<P extends Protocol> = P extends Protocol<Record<string, 
 
 /** The input type. */
 export type InputValues<P extends Protocol> = Values<InputSchema<P>>;
+
+/**
+ * Whether the server sends snapshots at `tick`: `snapshotRate` ticks out of every
+ * `tickRate`, spread evenly, as a pure function of the tick so that server and clients
+ * agree (exact-mode physics rebuilds at exactly these ticks on both sides).
+ */
+export function isSnapshotTick(protocol: Pick<Protocol, 'tickRate' | 'snapshotRate'>, tick: number): boolean {
+  const t = tick >>> 0;
+  return Math.floor(((t + 1) * protocol.snapshotRate) / protocol.tickRate) !== Math.floor((t * protocol.snapshotRate) / protocol.tickRate);
+}

@@ -3,7 +3,7 @@
 // against acked baselines). NetServer owns one and calls it from its tick.
 
 import type { Connection } from './connection.ts';
-import type { Protocol } from './protocol.ts';
+import { isSnapshotTick, type Protocol } from './protocol.ts';
 import { SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from './snapshot/index.ts';
 import { SystemRunner, type SystemDef } from './system.ts';
 import type { Tick } from './tick.ts';
@@ -68,7 +68,6 @@ export class ServerGhosts<P extends Protocol> {
   private readonly peers = new Map<Connection, Peer>();
   private readonly views = new Map<number, GhostView>();
   private nextId = 1;
-  private snapshotPhase = 0;
   /** The last input of each connection, replicated to other clients when the protocol asks for it. Filled by the input stage. */
   readonly lastInputs = new Map<number, Record<string, unknown>>();
   private readonly inputList: { networkId: number; values: Record<string, unknown> }[] = [];
@@ -179,12 +178,9 @@ export class ServerGhosts<P extends Protocol> {
     this.lastInputs.delete(connection.networkId);
   }
 
-  /** True on ticks when snapshots go out (`snapshotRate` per second, spread evenly over ticks). */
+  /** True on ticks when snapshots go out (`snapshotRate` per second, spread evenly over ticks; see protocol.isSnapshotTick). */
   isSnapshotTick(): boolean {
-    this.snapshotPhase += this.protocol.snapshotRate;
-    if (this.snapshotPhase + 1e-9 < this.protocol.tickRate) return false;
-    this.snapshotPhase -= this.protocol.tickRate;
-    return true;
+    return isSnapshotTick(this.protocol, this.currentTick);
   }
 
   beginSnapshots(tick: Tick): void {

@@ -16,7 +16,7 @@
 // (server-only) systems drew before it.
 
 import { NetcodeError } from './errors.ts';
-import { fnv1a32, type InputValues, type Protocol } from './protocol.ts';
+import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
 import type { Tick } from './tick.ts';
 import type { Ghost, GhostNames, GhostValues, World } from './world.ts';
@@ -42,6 +42,8 @@ export interface SystemContext<P extends Protocol> {
   /** True on the server and the first full prediction of a tick; false while resimulating. Gate one-shot effects on it. */
   readonly isFirstTimeFullyPredictingTick: boolean;
   readonly isResimulating: boolean;
+  /** True on ticks the server sends snapshots at (the same ticks on every peer; see isSnapshotTick in the protocol). */
+  readonly isSnapshotTick: boolean;
   /** The input of `ghost`'s owner for this tick; neutral (schema defaults, frozen) when it has no owner or no input. Event fields read as presses in this tick. */
   input(ghost: Ghost<P>): InputValues<P>;
   /** The running count of an event field of `ghost`'s owner at this tick (InputEvent's absolute count, e.g. for spawnId). 0 when unknown. */
@@ -171,6 +173,10 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   readonly rng = new Rng();
   isFirstTimeFullyPredictingTick = true;
   isResimulating = false;
+
+  get isSnapshotTick(): boolean {
+    return isSnapshotTick(this.world.protocol, this.tick);
+  }
   /** Stage allows spawn/despawn, and the system currently running. */
   structural = false;
   current = '';

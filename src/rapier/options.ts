@@ -71,8 +71,8 @@ export interface PhysicsOptions {
   mode?: PhysicsMode;
   /**
    * exact mode: the ticks the server sends snapshots for (after simulating them).
-   * Default: every tick. With tickRate 60, snapshotRate 20 and startTick 0 the server
-   * sends ticks 2, 5, 8 … → `(t) => t % 3 === 2`. A wrong answer costs exactness, not safety.
+   * Default: the protocol's `isSnapshotTick(protocol, tick)` — the ticks the server really
+   * snapshots (2, 5, 8 … at 60/20 Hz). Override only for tests. A wrong answer costs exactness, not safety.
    */
   isSnapshotTick?: (tick: Tick) => boolean;
   /** smoothed mode: quantize the state at the end of every tick as the wire would (default false: it keeps every body awake; see docs/physics.md for the measurements). */

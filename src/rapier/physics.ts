@@ -7,7 +7,7 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import { NetcodeError } from '../core/errors.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
-import type { Protocol } from '../core/protocol.ts';
+import { isSnapshotTick, type Protocol } from '../core/protocol.ts';
 import { system, type SystemDef } from '../core/system.ts';
 import type { Tick } from '../core/tick.ts';
 import type { World } from '../core/world.ts';
@@ -58,7 +58,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   checkOptions(options);
   const mode: PhysicsMode = options.mode ?? 'smoothed';
   const exact = mode === 'exact';
-  const isSnapshotTick = options.isSnapshotTick ?? (() => true);
+  const snapshotTickOption = options.isSnapshotTick;
   const peers = new WeakMap<AnyWorld, Peer>();
   const entries = new WeakMap<object, Entry>();
   const commands = new WeakMap<object, Commands>();
@@ -97,8 +97,10 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
         const previous = ((ctx.tick as number) - 1) >>> 0;
         // A tick that does not follow the last one stepped is a rollback's first resimulated
         // tick (or a resume): exact mode rebuilds there whatever isSnapshotTick says.
-        const rebuild = exact && (prev === undefined || prev !== previous || isSnapshotTick(previous as Tick));
-        const quantize = exact ? isSnapshotTick(ctx.tick) : options.quantizeEveryTick === true;
+        // The ticks the server snapshots are a pure function of the tick (protocol.isSnapshotTick).
+        const isSnapshot = snapshotTickOption ?? ((t: Tick) => isSnapshotTick(world.protocol, t));
+        const rebuild = exact && (prev === undefined || prev !== previous || isSnapshot(previous as Tick));
+        const quantize = exact ? isSnapshot(ctx.tick) : options.quantizeEveryTick === true;
         peer.tick(world as AnyWorld, ctx.tick, rebuild, quantize);
       });
     },

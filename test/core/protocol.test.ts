@@ -57,3 +57,17 @@ describe('defineProtocol', () => {
     expect(() => ghost({}, { modes: [] })).toThrow(/at least one mode/);
   });
 });
+
+import { isSnapshotTick } from '../../src/index.ts';
+
+describe('isSnapshotTick', () => {
+  it('spreads snapshotRate snapshots evenly over tickRate ticks, as a pure function of the tick', () => {
+    const p = { tickRate: 60, snapshotRate: 20 };
+    const ticks = Array.from({ length: 60 }, (_, t) => t).filter((t) => isSnapshotTick(p, t));
+    expect(ticks.length).toBe(20); // 20 per 60 ticks
+    expect(ticks.slice(0, 4)).toEqual([2, 5, 8, 11]); // every third tick
+    const odd = { tickRate: 60, snapshotRate: 25 };
+    expect(Array.from({ length: 600 }, (_, t) => t).filter((t) => isSnapshotTick(odd, t)).length).toBe(250); // 25 × 10 s
+    expect(Array.from({ length: 60 }, (_, t) => t).every((t) => isSnapshotTick({ tickRate: 60, snapshotRate: 60 }, t))).toBe(true);
+  });
+});
