@@ -1,15 +1,53 @@
-// Demo server entry: one HTTP server on PORT (default 3000) serving /healthz and
-// the socket.io netcode endpoint, with the authoritative server loop on the real
+// Demo server entry: one HTTP server on PORT (default 3000) serving /healthz, the
+// socket.io netcode endpoint (path /netcode) and, when it has been built, the
+// browser client from demo/dist; the authoritative server loop runs on the real
 // clock. Run with `npm start`. SIGTERM/SIGINT tell clients and exit cleanly.
 
-import { createServer as createHttpServer } from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
 import { Server as IoServer } from 'socket.io';
 import { createServer, realTimeScheduler } from '../../src/index.ts';
 import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { protocol } from '../shared/protocol.ts';
+import { colourForNetworkId, systems } from '../shared/systems.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
+const staticRoot = join(import.meta.dirname, '..', 'dist');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
+/** Serves a file of the built client (demo/dist) if there is one for this URL; index.html for '/'. */
+function serveStatic(url: string, res: ServerResponse): boolean {
+  if (!existsSync(staticRoot)) return false;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.split('?')[0] ?? '/');
+  } catch {
+    return false;
+  }
+  const relative = normalize(pathname === '/' ? '/index.html' : pathname);
+  const file = join(staticRoot, relative);
+  if (!file.startsWith(staticRoot + sep)) return false;
+  if (!existsSync(file) || !statSync(file).isFile()) return false;
+  const immutable = relative.startsWith(`${sep}assets${sep}`);
+  res.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  createReadStream(file).pipe(res);
+  return true;
+}
 
 const http = createHttpServer((req, res) => {
   if (req.url === '/healthz') {
@@ -18,8 +56,9 @@ const http = createHttpServer((req, res) => {
     res.end(JSON.stringify({ ok: true, connections: server.connections.size, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns }));
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end('react-netcode demo server. The netcode endpoint is socket.io at path /netcode; health at /healthz.\n');
+  if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(req.url ?? '/', res)) return;
+  res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('react-netcode demo server (client not built: run `npm start` or `npm run build:demo`). The netcode endpoint is socket.io at path /netcode; health at /healthz.\n');
 });
 
 const io = new IoServer(http, { path: '/netcode', serveClient: false, cors: { origin: true } });
@@ -27,6 +66,7 @@ const transport = createSocketIoServerTransport({ io });
 
 const server = createServer({
   protocol,
+  systems,
   transport,
   scheduler: realTimeScheduler,
   onJoin: (_connection, payload) => (payload.name.trim().length > 0 ? true : { reject: 'pick a name' }),
@@ -34,6 +74,15 @@ const server = createServer({
 
 server.events.on('join', (connection) => {
   server.send(connection, 'welcome', { players: server.connections.size });
+  const name = (connection.joinPayload?.name ?? '').trim().slice(0, 16);
+  const slot = connection.networkId;
+  // Spread spawn points on a ring so players do not start inside each other.
+  const angle = (slot * 2.399963) % (2 * Math.PI);
+  server.spawn(
+    'player',
+    { position: { x: Math.sin(angle) * 4, y: 0, z: Math.cos(angle) * 4 }, colour: colourForNetworkId(slot), name, facing: angle + Math.PI },
+    { owner: connection.networkId },
+  ); // despawned automatically when the connection leaves for good
   console.log(`player ${connection.networkId} joined as "${connection.joinPayload?.name ?? ''}"`);
 });
 server.events.on('leave', (connection, reason) => console.log(`player ${connection.networkId} left: ${reason}`));

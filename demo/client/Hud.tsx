@@ -1,0 +1,113 @@
+// HTML over the Canvas: the connection status screen (with Retry when closed) and the
+// network panel (conditioner presets, NetGraph / NetDebug toggles, players).
+import type { ReactNode } from 'react';
+import { playerColour } from '../shared/systems.ts';
+import { useConnection, useGhosts, useNetStats } from './netcode.ts';
+import { PRESETS, type Preset } from './network.ts';
+
+const STATUS_TEXT: Record<string, string> = {
+  loading: 'Loading…',
+  connecting: 'Connecting to the server…',
+  connected: 'Connected, joining…',
+  joining: 'Joining the game…',
+  reconnecting: 'Connection lost, reconnecting…',
+  closed: 'Disconnected',
+};
+
+export interface HudProps {
+  preset: Preset;
+  onPreset: (preset: Preset) => void;
+  showGraph: boolean;
+  onShowGraph: (show: boolean) => void;
+  showDebug: boolean;
+  onShowDebug: (show: boolean) => void;
+  onLeave: () => void;
+}
+
+export function Hud(props: HudProps): ReactNode {
+  return (
+    <>
+      <StatusScreen onLeave={props.onLeave} />
+      <NetworkPanel {...props} />
+    </>
+  );
+}
+
+function StatusScreen({ onLeave }: { onLeave: () => void }): ReactNode {
+  const c = useConnection();
+  if (c.status === 'in-game') return null;
+  return (
+    <div data-testid="status" style={overlay}>
+      <div style={{ background: 'rgba(20, 24, 28, 0.9)', padding: 24, borderRadius: 8, minWidth: 280, textAlign: 'center' }}>
+        <div style={{ fontSize: 18, marginBottom: 8 }}>{STATUS_TEXT[c.status] ?? c.status}</div>
+        <div style={{ opacity: 0.7, fontSize: 12 }}>status: {c.status}</div>
+        {c.closeReason !== undefined && <div style={{ marginTop: 8, color: '#ef9a9a' }}>{c.closeReason}</div>}
+        {c.joinError !== undefined && <div style={{ marginTop: 8, color: '#ef9a9a' }}>join refused: {c.joinError}</div>}
+        {c.error !== undefined && <div style={{ marginTop: 8, color: '#ffcc80', fontSize: 12 }}>{c.error}</div>}
+        <div style={{ marginTop: 16, display: 'flex', gap: 8, justifyContent: 'center' }}>
+          {c.status === 'closed' && (
+            <button onClick={() => c.connect()} style={btn}>
+              Retry
+            </button>
+          )}
+          <button onClick={onLeave} style={btn}>
+            Change name
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onShowDebug, onLeave }: HudProps): ReactNode {
+  const stats = useNetStats();
+  const { networkId } = useConnection();
+  const players = useGhosts('player');
+  return (
+    <div style={panel} onPointerDown={(e) => e.stopPropagation()}>
+      <div style={{ fontWeight: 600, marginBottom: 4 }}>Network</div>
+      {PRESETS.map((p) => (
+        <label key={p.id} style={row}>
+          <input type="radio" name="preset" checked={p.id === preset.id} onChange={() => onPreset(p)} /> {p.label}
+        </label>
+      ))}
+      <div style={{ marginTop: 6 }}>
+        <label style={row}>
+          <input type="checkbox" checked={showGraph} onChange={(e) => onShowGraph(e.target.checked)} /> NetGraph
+        </label>
+        <label style={row}>
+          <input type="checkbox" checked={showDebug} onChange={(e) => onShowDebug(e.target.checked)} /> NetDebug (paths)
+        </label>
+      </div>
+      <div style={{ marginTop: 6, opacity: 0.8 }}>
+        RTT {stats.rttMs.toFixed(0)} ms ±{stats.jitterMs.toFixed(0)} · corr {stats.correctionsPerSec.toFixed(1)}/s
+      </div>
+      <div style={{ fontWeight: 600, margin: '8px 0 4px' }}>Players</div>
+      {players.map((p) => (
+        <div key={p.handle} style={row}>
+          <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: playerColour(p.components.colour) }} />{' '}
+          {p.components.name}
+          {p.owner === networkId ? ' (you)' : ''}
+        </div>
+      ))}
+      <button onClick={onLeave} style={{ ...btn, marginTop: 8 }}>
+        Leave
+      </button>
+    </div>
+  );
+}
+
+const overlay = { position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'rgba(0,0,0,0.35)', zIndex: 20 } as const;
+const panel = {
+  position: 'absolute',
+  top: 8,
+  right: 8,
+  zIndex: 10,
+  padding: 10,
+  borderRadius: 6,
+  background: 'rgba(0, 0, 0, 0.6)',
+  font: '12px/1.5 system-ui, sans-serif',
+  minWidth: 200,
+} as const;
+const row = { display: 'flex', alignItems: 'center', gap: 4, cursor: 'pointer' } as const;
+const btn = { padding: '6px 12px', borderRadius: 4, border: 0, background: '#455a64', color: '#fff' } as const;

@@ -1,0 +1,106 @@
+// The demo's shared systems: the same code runs on the server (authority) and in
+// client prediction. Simple kinematics, no physics engine yet: players walk on the
+// plane y = 0 inside the arena and jump; grenades fly, bounce on y = 0 and walls,
+// and the server alone explodes them when the fuse runs out.
+
+import { defineSystems, spawnId, system } from '../../src/index.ts';
+import { protocol } from './protocol.ts';
+
+export const ARENA_HALF_SIZE = 20;
+export const PLAYER_SPEED = 6; // m/s
+export const JUMP_SPEED = 6; // m/s
+export const GRAVITY = 20; // m/s² (snappier than 9.8 for a small arena)
+export const GRENADE_FUSE_S = 3;
+export const GRENADE_SPEED = 9; // m/s horizontal
+export const GRENADE_UP = 6; // m/s vertical at the throw
+export const GRENADE_RADIUS = 0.15;
+export const BOUNCE = 0.55; // kept fraction of the vertical speed on a bounce
+export const GROUND_FRICTION = 0.8; // kept fraction of the horizontal speed on a bounce
+
+/** Player colours, indexed by `colour` (networkId mod length). */
+export const PLAYER_COLOURS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#fb8c00', '#00acc1', '#d81b60'] as const;
+
+/** CSS colour of a player's `colour` index. */
+export function playerColour(index: number): string {
+  return PLAYER_COLOURS[index % PLAYER_COLOURS.length] ?? PLAYER_COLOURS[0];
+}
+
+export function colourForNetworkId(networkId: number): number {
+  return networkId % PLAYER_COLOURS.length;
+}
+
+const clampArena = (v: number): number => Math.max(-ARENA_HALF_SIZE, Math.min(ARENA_HALF_SIZE, v));
+
+export const systems = defineSystems(protocol, [
+  system.shared('move', (world, ctx) => {
+    for (const p of world.query('player')) {
+      const input = ctx.input(p);
+      const c = p.components;
+      const pos = c.position;
+      // x = right − left, y = up − down (forward = −z, the camera looks towards −z).
+      const mx = input.move.x;
+      const mz = -input.move.y;
+      pos.x = clampArena(pos.x + mx * PLAYER_SPEED * ctx.dt);
+      pos.z = clampArena(pos.z + mz * PLAYER_SPEED * ctx.dt);
+      if (mx !== 0 || mz !== 0) c.facing = Math.atan2(mx, mz);
+      if (input.jump > 0 && pos.y <= 0) c.vy = JUMP_SPEED;
+      if (pos.y > 0 || c.vy > 0) {
+        pos.y += c.vy * ctx.dt;
+        c.vy -= GRAVITY * ctx.dt;
+        if (pos.y <= 0) {
+          pos.y = 0;
+          c.vy = 0;
+        }
+      }
+    }
+  }),
+  system.shared('throw', (world, ctx) => {
+    for (const p of world.query('player')) {
+      const presses = ctx.input(p).fire;
+      if (presses <= 0) continue;
+      const count = ctx.inputCount(p, 'fire');
+      const { position, facing } = p.components;
+      const dx = Math.sin(facing);
+      const dz = Math.cos(facing);
+      for (let i = 0; i < presses; i++) {
+        ctx.spawn(
+          'grenade',
+          {
+            position: { x: position.x + dx * 0.6, y: position.y + 1.2, z: position.z + dz * 0.6 },
+            velocity: { x: dx * GRENADE_SPEED, y: GRENADE_UP, z: dz * GRENADE_SPEED },
+            spawnId: spawnId(p.owner, count - (presses - 1 - i)),
+            fuse: ctx.isServer ? GRENADE_FUSE_S : Infinity, // not predicted: only the server explodes grenades
+          },
+          { owner: p.owner },
+        );
+      }
+    }
+  }),
+  system.shared('fly', (world, ctx) => {
+    for (const g of world.query('grenade')) {
+      const { position: pos, velocity: v } = g.components;
+      v.y -= GRAVITY * ctx.dt;
+      pos.x += v.x * ctx.dt;
+      pos.y += v.y * ctx.dt;
+      pos.z += v.z * ctx.dt;
+      if (pos.y < GRENADE_RADIUS) {
+        pos.y = GRENADE_RADIUS;
+        v.y = Math.abs(v.y) > 1 ? -v.y * BOUNCE : 0;
+        v.x *= GROUND_FRICTION;
+        v.z *= GROUND_FRICTION;
+      }
+      if (Math.abs(pos.x) > ARENA_HALF_SIZE) {
+        pos.x = Math.sign(pos.x) * ARENA_HALF_SIZE;
+        v.x = -v.x * BOUNCE;
+      }
+      if (Math.abs(pos.z) > ARENA_HALF_SIZE) {
+        pos.z = Math.sign(pos.z) * ARENA_HALF_SIZE;
+        v.z = -v.z * BOUNCE;
+      }
+      g.components.fuse -= ctx.dt;
+    }
+  }),
+  system.server('explode', (world, ctx) => {
+    for (const g of world.query('grenade')) if (g.components.fuse <= 0) ctx.despawn(g);
+  }),
+]);

@@ -1,0 +1,38 @@
+// Vite config of the demo's browser client (demo/client → demo/dist).
+// `npm run build:demo` builds it, `npm start` builds and serves it from the demo
+// server, `npm run dev` runs this dev server with /netcode proxied to the game server.
+// The aliases let code import the library as a user would ('react-netcode/react', …)
+// straight from src/, without building the package first.
+
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const src = (path: string): string => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
+const gameServer = process.env.DEMO_SERVER_URL ?? `http://localhost:${process.env.DEMO_SERVER_PORT ?? 3000}`;
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./client', import.meta.url)),
+  base: '/',
+  resolve: {
+    alias: [
+      { find: /^react-netcode$/, replacement: src('index.ts') },
+      { find: /^react-netcode\/react$/, replacement: src('react/index.ts') },
+      { find: /^react-netcode\/r3f$/, replacement: src('r3f/index.ts') },
+      { find: /^react-netcode\/socket-io$/, replacement: src('socket-io/index.ts') },
+    ],
+    dedupe: ['react', 'react-dom', 'three', '@react-three/fiber', 'zustand'],
+  },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+  },
+  server: {
+    port: Number(process.env.DEMO_CLIENT_PORT ?? 5173),
+    proxy: {
+      '/netcode': { target: gameServer, ws: true, changeOrigin: true },
+      '/healthz': { target: gameServer },
+    },
+  },
+});
