@@ -87,30 +87,8 @@ export class NetClient<P extends Protocol> {
     this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
     this.ghosts.rawInputProvider = (ghost, tick) => (ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined);
     this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
-    this.ghosts.spawnHooks = {
-      interceptSpawn: (type, _owner, tick, flags) => this.spawns.intercept(type, tick, flags.isResimulating) as never,
-      spawned: (ghost, tick, rebound) => this.spawns.spawned(ghost as Ghost, tick, rebound),
-      revertIfRejected: (ghost, revert) => this.spawns.addRevert(ghost as Ghost, revert),
-    };
-    this.ghosts.classify = (candidate) => this.spawns.classify(candidate, this.current.networkId ?? 0) as never;
-    if (this.prediction) {
-      this.prediction.resimulationHooks = {
-        begin: (from) => this.spawns.beginResimulation(from),
-        end: (from, last) => this.spawns.endResimulation(from, last),
-        beforeTick: (tick) => this.spawns.beginTick(tick),
-      };
-    }
-    this.switcher = new ModeSwitcher(
-      this.ghosts,
-      (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>,
-      (ghost) => {
-        // Start predicting from the newest confirmed state; the next advance catches it up.
-        const rec = this.ghosts.record(ghost.id);
-        const latest = rec?.history.get(rec.confirmedTick);
-        if (rec && latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
-        this.prediction?.invalidate();
-      },
-    );
+    this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
+    this.switcher = new ModeSwitcher(this.ghosts, (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>, () => this.prediction?.invalidate());
   }
 
   /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
@@ -394,15 +372,7 @@ export class NetClient<P extends Protocol> {
 
   private dispatchRpc(): void {
     const { entry, payload } = this.rpcs.decode(this.reader);
-    const handlers = this.rpcs.handlersFor(entry);
-    if (!handlers) return;
-    for (const handler of [...handlers]) {
-      try {
-        handler(payload as never);
-      } catch (error) {
-        this.log('error', `react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
-      }
-    }
+    this.rpcs.dispatch(entry, [payload as never], (m) => this.log('error', m));
   }
 
   private finish(reason: string): void {

@@ -40,9 +40,17 @@ export class ModeSwitcher<P extends Protocol> {
     private readonly ghosts: ClientGhosts<P>,
     /** What a ghost shows right now (before any blend). */
     private readonly shown: (ghost: Ghost) => Values<Schema>,
-    /** Prepare a ghost that just became predicted (restore confirmed state, catch up). */
-    private readonly onPredicted: (ghost: Ghost) => void,
+    /** Called when a ghost became predicted: the prediction loop must catch it up (ClientPrediction.invalidate). */
+    private readonly catchUp: () => void,
   ) {}
+
+  /** A ghost that just became predicted starts from its newest confirmed state; the next advance catches it up. */
+  private onPredicted(ghost: Ghost): void {
+    const rec = this.ghosts.record(ghost.id);
+    const latest = rec?.history.get(rec.confirmedTick);
+    if (rec && latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
+    this.catchUp();
+  }
 
   /** Turn distance-based switching on (or off with undefined). */
   configure(options: PredictionSwitchingOptions | undefined): void {

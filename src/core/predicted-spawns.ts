@@ -5,6 +5,7 @@
 // side-effect reverts run once, when resimulation no longer emits it or the deadline passes.
 
 import type { ClientGhosts } from './client-ghosts.ts';
+import type { ClientPrediction } from './prediction.ts';
 import type { Protocol } from './protocol.ts';
 import { tickWindowClassifier, type PredictedSpawnInfo, type SpawnCandidate, type SpawnClassifier } from './spawning.ts';
 import { tickDiff, type Tick } from './tick.ts';
@@ -44,6 +45,23 @@ export class PredictedSpawns<P extends Protocol> {
     const protocol = ghosts.world.protocol;
     this.graceTicks = options.graceTicks ?? Math.ceil((4 * protocol.tickRate) / protocol.snapshotRate);
     for (const g of protocol.ghostList) if (g.type.classify) this.classifiers.set(g.name, g.type.classify);
+  }
+
+  /** Wire this list into the client's prediction runner, snapshot classification and rollbacks. */
+  attach(prediction: ClientPrediction<P> | undefined, localNetworkId: () => number): void {
+    this.ghosts.spawnHooks = {
+      interceptSpawn: (type, _owner, tick, flags) => this.intercept(type, tick, flags.isResimulating) as never,
+      spawned: (ghost, tick, rebound) => this.spawned(ghost as unknown as Ghost, tick, rebound),
+      revertIfRejected: (ghost, revert) => this.addRevert(ghost as unknown as Ghost, revert),
+    };
+    this.ghosts.classify = (candidate) => this.classify(candidate, localNetworkId()) as never;
+    if (prediction) {
+      prediction.resimulationHooks = {
+        begin: (from) => this.beginResimulation(from),
+        end: (from, last) => this.endResimulation(from, last),
+        beforeTick: (tick) => this.beginTick(tick),
+      };
+    }
   }
 
   /** Use `classify` for new ghosts of `type` (e.g. spawnIdClassifier()); undefined restores the protocol's or the default. Returns the previous one. */

@@ -77,4 +77,17 @@ export class RpcRegistry<H extends AnyHandler> {
   handlersFor(entry: RpcEntry): ReadonlySet<H> | undefined {
     return this.handlers.get(entry.id);
   }
+
+  /** Call every handler of `entry` with `args`; one that throws is reported through `log` and the others still run. */
+  dispatch(entry: RpcEntry, args: Parameters<H>, log: (message: string) => void): void {
+    const handlers = this.handlers.get(entry.id);
+    if (!handlers) return;
+    for (const handler of [...handlers]) {
+      try {
+        (handler as (...a: Parameters<H>) => void)(...args);
+      } catch (error) {
+        log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
+      }
+    }
+  }
 }

@@ -364,15 +364,7 @@ export class NetServer<P extends Protocol> {
       connection.stats.droppedRpcs++;
       return;
     }
-    const handlers = this.rpcs.handlersFor(entry);
-    if (!handlers) return;
-    for (const handler of [...handlers]) {
-      try {
-        handler(connection, payload as never);
-      } catch (error) {
-        this.log('error', `react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
-      }
-    }
+    this.rpcs.dispatch(entry, [connection, payload as never], (m) => this.log('error', m));
   }
 }
 
