@@ -1,0 +1,187 @@
+// Builds Storybook once, serves storybook-static on 127.0.0.1 and opens every story in
+// headless system Chromium (never a downloaded browser): after a few hundred frames
+// each story must have logged no console error, drawn a ghost where it says (a pixel
+// other than the canvas background at window.__story.probes) and shown its own figure.
+// A screenshot per story goes to test-artifacts/storybook/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const STATIC = join(ROOT, 'storybook-static');
+const ARTIFACTS = join(ROOT, 'test-artifacts/storybook');
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FRAMES = 300;
+
+interface StoryState {
+  frames: number;
+  figure: Record<string, number>;
+  probes: Record<string, { x: number; y: number; background: string }>;
+}
+
+/** Each story's own figure, checked once FRAMES frames have run (polled until it holds or times out). */
+const FIGURES: Record<string, { probes: string[]; holds: (f: Record<string, number>) => boolean; what: string }> = {
+  'prediction-prediction-on-off-with-latency--prediction-on-off-story': {
+    probes: ['predicted', 'unpredicted'],
+    holds: (f) => f.predictedSamples! >= 2 && f.unpredictedSamples! >= 2 && f.predictedResponseMs! + 50 < f.unpredictedResponseMs!,
+    what: 'the predicted box turns at least 50 ms sooner than the unpredicted one',
+  },
+  'inputs-inputevent-under-packet-loss--input-event-story': {
+    probes: ['player'],
+    holds: (f) => f.sent === 40 && f.seen === 40 && f.upDropped! > 0,
+    what: 'all 40 presses seen by the server (sent === seen) with client→server packets dropped',
+  },
+  'spawning-predicted-spawning--matched': {
+    probes: ['player'],
+    holds: (f) => f.matchedShown! >= 3 && f.unmatchedShown === 0 && f.rejected === 0,
+    what: 'grenades matched (red/green), none black',
+  },
+  'spawning-predicted-spawning--broken-classification': {
+    probes: ['player'],
+    holds: (f) => f.unmatchedShown! >= 3 && f.matched === 0 && f.rejected! >= 1,
+    what: 'with classification broken: black grenades shown, none matched, predicted ones rejected',
+  },
+};
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
+
+function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    if (path === '/favicon.ico' && !existsSync(file)) {
+      res.writeHead(204).end(); // Chromium asks for it on the first page; not the story's error
+      return;
+    }
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+}
+
+/** RGB of the centre pixel of an 8-bit RGB/RGBA, non-interlaced PNG (what Chromium screenshots are). */
+function centrePixel(png: Buffer): [number, number, number] {
+  let pos = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 4;
+  const idat: Buffer[] = [];
+  while (pos < png.length) {
+    const len = png.readUInt32BE(pos);
+    const type = png.toString('ascii', pos + 4, pos + 8);
+    const data = png.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      channels = data[9] === 6 ? 4 : 3;
+      if (data[8] !== 8 || data[12] !== 0) throw new Error('test: unexpected PNG format');
+    } else if (type === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const rows: Buffer[] = [];
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? line[i - channels]! : 0;
+      const b = prev[i]!;
+      const c = i >= channels ? prev[i - channels]! : 0;
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const add = [0, a, b, (a + b) >> 1, paeth][filter]!;
+      line[i] = (line[i]! + add) & 0xff;
+    }
+    rows.push(line);
+    prev = line;
+  }
+  const row = rows[height >> 1]!;
+  const i = (width >> 1) * channels;
+  return [row[i]!, row[i + 1]!, row[i + 2]!];
+}
+
+const hex = (c: string): [number, number, number] => [parseInt(c.slice(1, 3), 16), parseInt(c.slice(3, 5), 16), parseInt(c.slice(5, 7), 16)];
+
+describe('storybook', { timeout: 180_000 }, () => {
+  let http: { server: Server; url: string } | undefined;
+  let context: BrowserContext | undefined;
+  let profile = '';
+  let ids: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`test: ${CHROMIUM} is missing; install the system Chromium (apt-get install -y chromium). Browsers are never downloaded.`);
+    execFileSync('npx', ['storybook', 'build', '-o', STATIC, '--quiet'], { cwd: ROOT, stdio: 'pipe' });
+    const index = JSON.parse(readFileSync(join(STATIC, 'index.json'), 'utf8')) as { entries: Record<string, { type: string }> };
+    ids = Object.entries(index.entries)
+      .filter(([, e]) => e.type === 'story')
+      .map(([id]) => id);
+    http = await serve(STATIC);
+    profile = mkdtempSync(join(tmpdir(), 'rn-storybook-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: { width: 1280, height: 720 } });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    http?.server.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('lists a figure check for every story', () => {
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.filter((id) => !FIGURES[id])).toEqual([]);
+  });
+
+  for (const [id, check] of Object.entries(FIGURES)) {
+    it(`${id}: runs, draws and shows its figure`, async () => {
+      expect(ids).toContain(id);
+      const page = await context!.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+      page.on('pageerror', (e) => void errors.push(String(e)));
+      page.on('response', (r) => void (r.status() >= 400 && errors.push(`HTTP ${r.status()} ${r.url()}`)));
+      try {
+        await page.goto(`${http!.url}/iframe.html?id=${id}&viewMode=story`);
+        await page.waitForFunction((n) => ((window as { __story?: StoryState }).__story?.frames ?? 0) >= n, FRAMES, { timeout: 60_000 });
+        let figure: Record<string, number> = {};
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          figure = await page.evaluate(() => ({ ...(window as { __story?: StoryState }).__story!.figure }) as Record<string, number>);
+          if (check.holds(figure) || Date.now() > deadline) break;
+          await page.waitForTimeout(250);
+        }
+        // Pixel check: the probe must be drawn over something other than the background.
+        // A moving ghost may move between reading its probe and the screenshot: retry a few frames.
+        for (const name of check.probes) {
+          let message = '';
+          for (let attempt = 0; attempt < 10; attempt++) {
+            const probe = (await page.waitForFunction((n) => (window as { __story?: StoryState }).__story?.probes[n], name, { timeout: 10_000 }).then((h) => h.jsonValue())) as StoryState['probes'][string];
+            const png = await page.screenshot({ clip: { x: Math.round(probe.x) - 1, y: Math.round(probe.y) - 1, width: 3, height: 3 } });
+            const pixel = centrePixel(png);
+            const bg = hex(probe.background);
+            const distance = Math.max(...pixel.map((v, i) => Math.abs(v - bg[i]!)));
+            message = distance > 24 ? '' : `probe ${name} at (${probe.x.toFixed(0)}, ${probe.y.toFixed(0)}) is rgb(${pixel.join(',')}), the background`;
+            if (message === '') break;
+          }
+          expect(message).toBe('');
+        }
+        writeFileSync(join(ARTIFACTS, `${id}.png`), await page.screenshot());
+        expect(errors, errors.join("\n")).toEqual([]);
+        expect(check.holds(figure), `${check.what}; figure ${JSON.stringify(figure)}`).toBe(true);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
