@@ -83,6 +83,21 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
     return peer;
   };
 
+  /** Check the body kind and vector, then add `v` to this tick's queued impulse or move (calls in one tick add up). */
+  const queue = (ghost: PhysicsGhost, op: string, kind: string, v: Vec3, slot: 'impulse' | 'move', hint: string): Commands => {
+    if (kindOf(ghost, op) !== kind) throw usage(`physics.${op} needs a ${kind} body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind}${hint}.`);
+    finiteVec(v, `physics.${op}`);
+    const c = commandsOf(ghost);
+    const flag = slot === 'impulse' ? 'hasImpulse' : 'hasMove';
+    const acc = c[slot];
+    if (!c[flag]) acc.x = acc.y = acc.z = 0;
+    acc.x += v.x;
+    acc.y += v.y;
+    acc.z += v.z;
+    c[flag] = true;
+    return c;
+  };
+
   return {
     mode,
     rapier: R,
@@ -105,34 +120,13 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
       });
     },
     applyImpulse(ghost, impulse) {
-      if (kindOf(ghost, 'applyImpulse') !== 'dynamic') throw usage(`physics.applyImpulse needs a dynamic body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind}.`);
-      finiteVec(impulse, 'physics.applyImpulse');
-      const c = commandsOf(ghost);
-      if (!c.hasImpulse) c.impulse.x = c.impulse.y = c.impulse.z = 0;
-      c.impulse.x += impulse.x;
-      c.impulse.y += impulse.y;
-      c.impulse.z += impulse.z;
-      c.hasImpulse = true;
+      queue(ghost, 'applyImpulse', 'dynamic', impulse, 'impulse', '');
     },
     moveCharacter(ghost, desired) {
-      if (kindOf(ghost, 'moveCharacter') !== 'character') throw usage(`physics.moveCharacter needs a character body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind} (use moveKinematic or applyImpulse).`);
-      finiteVec(desired, 'physics.moveCharacter');
-      const c = commandsOf(ghost);
-      if (!c.hasMove) c.move.x = c.move.y = c.move.z = 0;
-      c.move.x += desired.x;
-      c.move.y += desired.y;
-      c.move.z += desired.z;
-      c.hasMove = true;
+      queue(ghost, 'moveCharacter', 'character', desired, 'move', ' (use moveKinematic or applyImpulse)');
     },
     moveKinematic(ghost, translation, rotation) {
-      if (kindOf(ghost, 'moveKinematic') !== 'kinematic') throw usage(`physics.moveKinematic needs a kinematic body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind}.`);
-      finiteVec(translation, 'physics.moveKinematic');
-      const c = commandsOf(ghost);
-      if (!c.hasMove) c.move.x = c.move.y = c.move.z = 0;
-      c.move.x += translation.x;
-      c.move.y += translation.y;
-      c.move.z += translation.z;
-      c.hasMove = true;
+      const c = queue(ghost, 'moveKinematic', 'kinematic', translation, 'move', '');
       if (rotation !== undefined) {
         c.target.x = rotation.x;
         c.target.y = rotation.y;
