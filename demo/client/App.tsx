@@ -9,6 +9,8 @@ import { createDemoTransport, linkOptions, PRESETS, type Preset } from './networ
 import { Scene } from './Scene.tsx';
 
 const NAME_KEY = 'react-netcode-demo:name';
+/** The 300 ms ± 50 ms preset with 10 % loss can delay a grenade's spawn record: give predicted grenades 0.5 s to be matched. */
+const CLIENT_OPTIONS = { spawning: { graceTicks: 30 } };
 
 export function App(): ReactNode {
   // `?name=ann` joins at once (links, tests, screenshots).
@@ -58,7 +60,7 @@ function Session({ name, onLeave }: { name: string; onLeave: () => void }): Reac
     transportRef.current?.setOptions(linkOptions(p));
   };
   return (
-    <NetcodeProvider transport={transport} join={{ name }}>
+    <NetcodeProvider transport={transport} join={{ name }} clientOptions={CLIENT_OPTIONS}>
       <div style={{ position: 'fixed', inset: 0 }}>
         <Scene showDebug={showDebug} />
         {showGraph && <NetGraph style={{ top: 8, left: 8 }} />}

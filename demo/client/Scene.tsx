@@ -6,11 +6,9 @@ import { Vector3, type Group, type MeshStandardMaterial } from 'three';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
-import { ARENA_HALF_SIZE, GRENADE_RADIUS, playerColour } from '../shared/systems.ts';
+import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, playerColour } from '../shared/systems.ts';
+import { BALL_COLOUR, DEBUG, DemoDebugHook, grenadeColour } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
-
-/** Grenade colours: matched predicted spawns by spawnId parity, server-only spawns black, unconfirmed predictions white. */
-export const GRENADE_COLOURS = { even: '#2e7d32', odd: '#c62828', snapshot: '#000000', predicted: '#ffffff' } as const;
 
 export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
   useInput(controls);
@@ -39,7 +37,9 @@ export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
       <Ground />
       <Players />
       <Grenades />
+      <Balls />
       <FollowCamera />
+      {DEBUG && <DemoDebugHook />}
       <NetDebug visible={showDebug} />
     </Canvas>
   );
@@ -108,12 +108,6 @@ function Grenades(): ReactNode {
   ));
 }
 
-function grenadeColour(ghost: Ghost<DemoProtocol, 'grenade'>): string {
-  if (ghost.origin === 'matched') return ghost.components.spawnId % 2 === 0 ? GRENADE_COLOURS.even : GRENADE_COLOURS.odd;
-  if (ghost.origin === 'predicted') return GRENADE_COLOURS.predicted;
-  return GRENADE_COLOURS.snapshot;
-}
-
 function GrenadeBody({ ghost }: { ghost: Ghost<DemoProtocol, 'grenade'> }): ReactNode {
   const material = useRef<MeshStandardMaterial>(null);
   // origin changes in place when the server's ghost adopts the prediction: recolour per frame.
@@ -126,6 +120,19 @@ function GrenadeBody({ ghost }: { ghost: Ghost<DemoProtocol, 'grenade'> }): Reac
       <meshStandardMaterial ref={material} color={grenadeColour(ghost)} />
     </mesh>
   );
+}
+
+/** Server-spawned balls that grenade blasts push around (interpolated for everyone). */
+function Balls(): ReactNode {
+  const balls = useGhosts('ball');
+  return balls.map((b) => (
+    <VisualProxy key={b.handle} ghost={b}>
+      <mesh castShadow>
+        <sphereGeometry args={[BALL_RADIUS, 24, 16]} />
+        <meshStandardMaterial color={BALL_COLOUR} />
+      </mesh>
+    </VisualProxy>
+  ));
 }
 
 const OFFSET = new Vector3(0, 7, 9);

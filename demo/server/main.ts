@@ -10,7 +10,7 @@ import { Server as IoServer } from 'socket.io';
 import { createServer, realTimeScheduler } from '../../src/index.ts';
 import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { protocol } from '../shared/protocol.ts';
-import { colourForNetworkId, systems } from '../shared/systems.ts';
+import { BALL_RADIUS, colourForNetworkId, systems } from '../shared/systems.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
@@ -89,6 +89,16 @@ server.events.on('leave', (connection, reason) => console.log(`player ${connecti
 server.onRpc('say', (connection, { text }) => {
   server.broadcast('said', { from: connection.networkId, name: connection.joinPayload?.name ?? '', text });
 });
+
+/** Balls on a small ring round the centre, at rest until a grenade goes off near one. */
+const BALL_SPOTS = [
+  { x: 0, z: 0 },
+  { x: 6, z: -6 },
+  { x: -6, z: -6 },
+  { x: -5, z: 5 },
+  { x: 0, z: 9 },
+];
+for (const { x, z } of BALL_SPOTS) server.spawn('ball', { position: { x, y: BALL_RADIUS, z }, velocity: { x: 0, y: 0, z: 0 } });
 
 server.start();
 http.listen(port, host, () => {

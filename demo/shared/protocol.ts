@@ -1,7 +1,8 @@
 // The demo's protocol, shared by its server and clients: players join with a name,
 // walk (WASD), jump (Space) and throw grenades (right mouse / F). Players are
 // predicted for their owner and interpolated for everyone else; grenades are
-// predicted spawns matched by spawnId. The lobby RPCs (say/said/welcome) stay.
+// predicted spawns matched by spawnId; balls are server-only and pushed by
+// grenade blasts. The lobby RPCs (say/said/welcome) stay.
 
 import { defineProtocol, field, ghost, rpc, spawnIdClassifier } from '../../src/index.ts';
 
@@ -29,6 +30,14 @@ export const protocol = defineProtocol({
         fuse: field.f32({ replicated: false }),
       },
       { modes: ['predicted', 'interpolated'], classify: spawnIdClassifier() },
+    ),
+    /** Server-spawned balls rolling on the ground; grenade blasts push them. */
+    ball: ghost(
+      {
+        position: field.vec3({ quantize: 1000 }),
+        velocity: field.vec3({ quantize: 1000 }),
+      },
+      { modes: ['interpolated'] },
     ),
   },
   input: {

@@ -1,7 +1,8 @@
 // The demo's shared systems: the same code runs on the server (authority) and in
 // client prediction. Simple kinematics, no physics engine yet: players walk on the
 // plane y = 0 inside the arena and jump; grenades fly, bounce on y = 0 and walls,
-// and the server alone explodes them when the fuse runs out.
+// and the server alone explodes them when the fuse runs out, pushing the balls
+// within the blast radius.
 
 import { defineSystems, spawnId, system } from '../../src/index.ts';
 import { protocol } from './protocol.ts';
@@ -16,6 +17,10 @@ export const GRENADE_UP = 6; // m/s vertical at the throw
 export const GRENADE_RADIUS = 0.15;
 export const BOUNCE = 0.55; // kept fraction of the vertical speed on a bounce
 export const GROUND_FRICTION = 0.8; // kept fraction of the horizontal speed on a bounce
+export const BALL_RADIUS = 0.5;
+export const BALL_DRAG = 1.5; // 1/s: rolling balls slow down by e^(-BALL_DRAG·t)
+export const BLAST_RADIUS_SQ = 40; // m²: balls within sqrt(40) ≈ 6.3 m of an explosion are pushed
+export const BLAST_IMPULSE = 12; // m/s added at the centre of the blast, falling linearly to 0 at the edge
 
 /** Player colours, indexed by `colour` (networkId mod length). */
 export const PLAYER_COLOURS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#fb8c00', '#00acc1', '#d81b60'] as const;
@@ -101,6 +106,49 @@ export const systems = defineSystems(protocol, [
     }
   }),
   system.server('explode', (world, ctx) => {
-    for (const g of world.query('grenade')) if (g.components.fuse <= 0) ctx.despawn(g);
+    for (const g of world.query('grenade')) {
+      if (g.components.fuse > 0) continue;
+      const at = g.components.position;
+      for (const b of world.query('ball')) {
+        const { position: p, velocity: v } = b.components;
+        const dx = p.x - at.x;
+        const dz = p.z - at.z;
+        const d2 = dx * dx + dz * dz;
+        if (d2 >= BLAST_RADIUS_SQ) continue;
+        const d = Math.sqrt(d2);
+        const push = BLAST_IMPULSE * (1 - d / Math.sqrt(BLAST_RADIUS_SQ));
+        // Straight up when the grenade lands exactly on the ball; otherwise away from it and a little up.
+        if (d > 1e-6) {
+          v.x += (dx / d) * push;
+          v.z += (dz / d) * push;
+        }
+        v.y += push * 0.5;
+      }
+      ctx.despawn(g);
+    }
+  }),
+  system.server('roll', (world, ctx) => {
+    for (const b of world.query('ball')) {
+      const { position: pos, velocity: v } = b.components;
+      v.y -= GRAVITY * ctx.dt;
+      pos.x += v.x * ctx.dt;
+      pos.y += v.y * ctx.dt;
+      pos.z += v.z * ctx.dt;
+      if (pos.y < BALL_RADIUS) {
+        pos.y = BALL_RADIUS;
+        v.y = Math.abs(v.y) > 1 ? -v.y * BOUNCE : 0;
+      }
+      const drag = Math.exp(-BALL_DRAG * ctx.dt);
+      v.x *= drag;
+      v.z *= drag;
+      if (Math.abs(v.x) < 0.01) v.x = 0;
+      if (Math.abs(v.z) < 0.01) v.z = 0;
+      for (const axis of ['x', 'z'] as const) {
+        if (Math.abs(pos[axis]) > ARENA_HALF_SIZE - BALL_RADIUS) {
+          pos[axis] = Math.sign(pos[axis]) * (ARENA_HALF_SIZE - BALL_RADIUS);
+          v[axis] = -v[axis] * BOUNCE;
+        }
+      }
+    }
   }),
 ]);

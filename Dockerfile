@@ -1,0 +1,16 @@
+# The demo game server: builds the browser client and serves it plus the socket.io
+# netcode endpoint (path /netcode) and /healthz on one port. See docs/deploy.md.
+FROM node:20-slim
+WORKDIR /app
+ENV NODE_ENV=development \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+COPY package.json package-lock.json ./
+# Dev dependencies are needed: the server runs from TypeScript with tsx and vite builds the client.
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build:demo
+EXPOSE 3000
+# tsx runs as PID 1's child via npx; the server handles SIGTERM (tells clients, exits 0).
+CMD ["npx", "tsx", "demo/server/main.ts"]

@@ -1,0 +1,131 @@
+// Debug hook for tests and manual poking: only with `?debug` in the URL (e.g.
+// `/?name=ann&debug`) does the demo put `window.__demo` on the page. Without it
+// nothing is installed, so normal players pay nothing and expose nothing.
+//
+// window.__demo = {
+//   client,                    the netcode client (read-only use, please)
+//   ghosts(type)               → [{ id, handle, owner, origin, spawnId?, colour }]
+//   project(id)                → { x, y } of the ghost's rendered position in CSS px (page coordinates)
+//   colourOf(id)               → the CSS colour the demo paints that ghost with
+//   events                     → [{ kind, spawnId, t }] grenade lifecycle in order:
+//                                'predicted spawn', 'snapshot containing the ghost', 'matched', 'despawn'
+//   grenadeColours             → { [spawnId]: colours shown per frame, deduplicated in order }
+//   frames                     → frames rendered so far
+// }
+import { useFrame, useThree } from '@react-three/fiber';
+import { useEffect, type ReactNode } from 'react';
+import { Vector3 } from 'three';
+import type { Ghost, SpawnClassifier, Vec3 } from 'react-netcode';
+import type { DemoProtocol } from '../shared/protocol.ts';
+import { playerColour } from '../shared/systems.ts';
+import { useNetcode } from './netcode.ts';
+
+export const DEBUG = typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('debug');
+
+/** Grenade colours: matched predicted spawns by spawnId parity, server-only spawns black, unconfirmed predictions white. */
+export const GRENADE_COLOURS = { even: '#2e7d32', odd: '#c62828', snapshot: '#000000', predicted: '#ffffff' } as const;
+
+export function grenadeColour(ghost: Ghost<DemoProtocol, 'grenade'>): string {
+  if (ghost.origin === 'matched') return ghost.components.spawnId % 2 === 0 ? GRENADE_COLOURS.even : GRENADE_COLOURS.odd;
+  if (ghost.origin === 'predicted') return GRENADE_COLOURS.predicted;
+  return GRENADE_COLOURS.snapshot;
+}
+
+export const BALL_COLOUR = '#ff9800';
+
+/** The colour the scene paints a ghost with. */
+export function ghostColour(ghost: Ghost<DemoProtocol>): string {
+  if (ghost.type === 'grenade') return grenadeColour(ghost as Ghost<DemoProtocol, 'grenade'>);
+  if (ghost.type === 'player') return playerColour((ghost as Ghost<DemoProtocol, 'player'>).components.colour);
+  return BALL_COLOUR;
+}
+
+/** Height above the ghost's origin of the point `project` returns (the middle of the visible body). */
+const CENTRE_Y: Record<string, number> = { player: 0.9, grenade: 0, ball: 0 };
+
+interface DebugEvent {
+  kind: 'predicted spawn' | 'snapshot containing the ghost' | 'matched' | 'despawn';
+  spawnId: number;
+  t: number;
+  /** Where the grenade was (despawn: where it exploded, as last replicated). */
+  at?: Vec3;
+}
+
+/** Mount inside the <Canvas> when DEBUG is true. */
+export function DemoDebugHook(): ReactNode {
+  const { client } = useNetcode();
+  const camera = useThree((s) => s.camera);
+  const canvas = useThree((s) => s.gl.domElement);
+
+  useEffect(() => {
+    const events: DebugEvent[] = [];
+    const grenadeColours: Record<number, string[]> = {};
+    const log = (kind: DebugEvent['kind'], spawnId: number, at?: Vec3): void => void events.push({ kind, spawnId, t: performance.now(), ...(at && { at: { x: at.x, y: at.y, z: at.z } }) });
+    const offSpawn = client.ghosts.events.on('spawn', (g) => {
+      if (g.type === 'grenade' && g.origin === 'predicted') log('predicted spawn', (g as Ghost<DemoProtocol, 'grenade'>).components.spawnId);
+    });
+    const offMatched = client.ghosts.events.on('matched', (g) => {
+      if (g.type === 'grenade') log('matched', (g as Ghost<DemoProtocol, 'grenade'>).components.spawnId);
+    });
+    const offDespawn = client.ghosts.events.on('despawn', (g) => {
+      if (g.type === 'grenade') log('despawn', (g as Ghost<DemoProtocol, 'grenade'>).components.spawnId, (g as Ghost<DemoProtocol, 'grenade'>).components.position);
+    });
+    // The classifier is asked about every new grenade a snapshot brings: log, then delegate.
+    const spy: SpawnClassifier = (candidate, predicted, localNetworkId) => {
+      const id = candidate.values.spawnId;
+      if (typeof id === 'number') log('snapshot containing the ghost', id);
+      return inner?.(candidate, predicted, localNetworkId);
+    };
+    const inner: SpawnClassifier | undefined = client.spawns.setClassifier('grenade', spy); // spy runs only later, on snapshots
+    const pos = new Vector3();
+    const api = {
+      client,
+      events,
+      grenadeColours,
+      frames: 0,
+      ghosts: (type: string) =>
+        [...client.world.query(type as 'player')].map((g) => ({
+          id: g.id,
+          handle: g.handle,
+          owner: g.owner,
+          origin: g.origin,
+          spawnId: (g.components as { spawnId?: number }).spawnId,
+          position: { ...(g.components as { position: Vec3 }).position },
+          colour: ghostColour(g),
+        })),
+      colourOf: (id: number) => {
+        const g = client.world.get(id);
+        return g ? ghostColour(g) : undefined;
+      },
+      project: (id: number) => {
+        const g = client.world.get(id);
+        if (!g) return undefined;
+        const p = client.view(g).position as Vec3;
+        pos.set(p.x, p.y + (CENTRE_Y[g.type] ?? 0), p.z).project(camera);
+        const rect = canvas.getBoundingClientRect();
+        return { x: rect.left + ((pos.x + 1) / 2) * rect.width, y: rect.top + ((1 - pos.y) / 2) * rect.height };
+      },
+    };
+    (window as unknown as { __demo?: typeof api }).__demo = api;
+    return () => {
+      offSpawn();
+      offMatched();
+      offDespawn();
+      const current = client.spawns.setClassifier('grenade', inner);
+      if (current !== spy) client.spawns.setClassifier('grenade', current); // someone else replaced it since: leave theirs
+      delete (window as unknown as { __demo?: typeof api }).__demo;
+    };
+  }, [client, camera, canvas]);
+
+  useFrame(() => {
+    const api = (window as unknown as { __demo?: { frames: number; grenadeColours: Record<number, string[]> } }).__demo;
+    if (!api) return;
+    api.frames++;
+    for (const g of client.world.query('grenade')) {
+      const list = (api.grenadeColours[g.components.spawnId] ??= []);
+      const c = grenadeColour(g);
+      if (list[list.length - 1] !== c) list.push(c);
+    }
+  });
+  return null;
+}
