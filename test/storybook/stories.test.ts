@@ -47,6 +47,36 @@ const FIGURES: Record<string, { probes: string[]; holds: (f: Record<string, numb
     holds: (f) => f.unmatchedShown! >= 3 && f.matched === 0 && f.rejected! >= 1,
     what: 'with classification broken: black grenades shown, none matched, predicted ones rejected',
   },
+  'prediction-rollback-and-corrections--rollback-corrections-story': {
+    probes: ['player'],
+    holds: (f) => f.corrections! >= 2 && f.maxOffset! > 0.1 && f.settled! >= 1,
+    what: 'server shoves corrected (corrections > 0) and the VisualCorrection offset decayed back to 0',
+  },
+  'interpolation-interpolation-and-extrapolation-under-jitter-and-loss--interpolation-story': {
+    probes: ['drone'],
+    holds: (f) => f.samples! >= 100 && f.backwards === 0 && f.maxExtrapolationTicks! <= 20,
+    what: 'the interpolation timeline never went backwards and extrapolated at most 20 ticks',
+  },
+  'smoothing-error-smoothing-with-and-without-visualproxy--error-smoothing-story': {
+    probes: ['raw', 'proxy'],
+    holds: (f) => f.corrections! >= 2 && f.rawMaxJump! > 0.5 && f.proxyMaxJump! < f.rawMaxJump! / 2,
+    what: 'the <VisualProxy> box jumps at most half as far per frame as the raw ghost.components one',
+  },
+  'prediction-prediction-switching--prediction-switching-story': {
+    probes: ['player', 'orb'],
+    holds: (f) => f.toPredicted! >= 2 && f.toInterpolated! >= 2 && f.maxOrbJumpBeyondSpeed! < 0.1,
+    what: 'orbs switched both ways around the player and no drawn orb jumped (moved > 0.1 m beyond its speed × frame time)',
+  },
+  'bandwidth-quantization-and-bandwidth--quantization-story': {
+    probes: ['raw', 'fine', 'coarse'],
+    holds: (f) => f.coarseBytesPerSnapshot! > 0 && f.rawBytesPerSnapshot! > f.fineBytesPerSnapshot! && f.fineBytesPerSnapshot! > f.coarseBytesPerSnapshot!,
+    what: 'bytes per snapshot fall as precision drops: raw float32 > quantize 1000 > quantize 10',
+  },
+  'debug-debug-views--debug-views-story': {
+    probes: ['player'],
+    holds: (f) => f.predictedPaths! >= 2 && f.confirmedSamples! >= 2 && f.renderedPoints! >= 2 && f.debugObjectsDrawing! >= 4 && f.netGraph === 1 && f.netGraphSeries! >= 1,
+    what: '<NetDebug> objects (path, samples, rendered point) present and drawing for both ghosts, <NetGraph> plotting',
+  },
 };
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
@@ -161,6 +191,9 @@ describe('storybook', { timeout: 180_000 }, () => {
           if (check.holds(figure) || Date.now() > deadline) break;
           await page.waitForTimeout(250);
         }
+        // Artifacts first, so a failing check below still leaves its screenshot and figure.
+        writeFileSync(join(ARTIFACTS, `${id}.png`), await page.screenshot());
+        writeFileSync(join(ARTIFACTS, `${id}.json`), `${JSON.stringify(figure, null, 1)}\n`);
         // Pixel check: the probe must be drawn over something other than the background.
         // A moving ghost may move between reading its probe and the screenshot: retry a few frames.
         for (const name of check.probes) {
@@ -176,7 +209,6 @@ describe('storybook', { timeout: 180_000 }, () => {
           }
           expect(message).toBe('');
         }
-        writeFileSync(join(ARTIFACTS, `${id}.png`), await page.screenshot());
         expect(errors, errors.join("\n")).toEqual([]);
         expect(check.holds(figure), `${check.what}; figure ${JSON.stringify(figure)}`).toBe(true);
       } finally {
