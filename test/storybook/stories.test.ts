@@ -77,6 +77,16 @@ const FIGURES: Record<string, { probes: string[]; holds: (f: Record<string, numb
     holds: (f) => f.predictedPaths! >= 2 && f.confirmedSamples! >= 2 && f.renderedPoints! >= 2 && f.debugObjectsDrawing! >= 4 && f.netGraph === 1 && f.netGraphSeries! >= 1,
     what: '<NetDebug> objects (path, samples, rendered point) present and drawing for both ghosts, <NetGraph> plotting',
   },
+  'physics-smoothed-vs-exact--physics-modes-story': {
+    probes: ['smoothedPlayer', 'exactPlayer'],
+    holds: (f) => f.smoothedBoxes === 10 && f.exactBoxes === 10 && f.smoothedRollbacks! >= 60 && f.exactRollbacks! >= 60 && f.smoothedOver1cm! >= 1 && f.exactOver1cm === 0 && f.exactMaxOffset! < 0.01,
+    what: "both games rolled back at every snapshot; 'smoothed' corrected ghosts by more than 1 cm, 'exact' never did",
+  },
+  'lag-compensation-lag-compensation--lag-compensation-demo': {
+    probes: ['shooter', 'target'],
+    holds: (f) => f.shots! >= 20 && f.hitsWith! >= 0.9 * f.shots! && f.hitsWithout! <= 0.2 * f.shots!,
+    what: 'at least 90 % of the automatic shots hit with lag compensation, at most 20 % without',
+  },
 };
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
