@@ -13,10 +13,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.ts';
+import { centrePixel } from '../helpers/png.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/demo');
@@ -66,47 +66,6 @@ interface DemoHook {
 }
 declare const window: { __demo?: DemoHook };
 
-/** RGB of the centre pixel of an 8-bit RGB/RGBA, non-interlaced PNG (what Chromium screenshots are). */
-function centrePixel(png: Buffer): [number, number, number] {
-  let pos = 8;
-  let width = 0;
-  let height = 0;
-  let channels = 4;
-  const idat: Buffer[] = [];
-  while (pos < png.length) {
-    const len = png.readUInt32BE(pos);
-    const type = png.toString('ascii', pos + 4, pos + 8);
-    const data = png.subarray(pos + 8, pos + 8 + len);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      channels = data[9] === 6 ? 4 : 3;
-      if (data[8] !== 8 || data[12] !== 0) throw new Error('test: unexpected PNG format');
-    } else if (type === 'IDAT') idat.push(data);
-    pos += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  let prev = Buffer.alloc(stride);
-  let row = prev;
-  for (let y = 0; y <= height >> 1; y++) {
-    const filter = raw[y * (stride + 1)]!;
-    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
-    for (let i = 0; i < stride; i++) {
-      const a = i >= channels ? line[i - channels]! : 0;
-      const b = prev[i]!;
-      const c = i >= channels ? prev[i - channels]! : 0;
-      const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-      const add = [0, a, b, (a + b) >> 1, paeth][filter]!;
-      line[i] = (line[i]! + add) & 0xff;
-    }
-    row = line;
-    prev = line;
-  }
-  const i = (width >> 1) * channels;
-  return [row[i]!, row[i + 1]!, row[i + 2]!];
-}
 
 const hex = (c: string): [number, number, number] => [parseInt(c.slice(1, 3), 16), parseInt(c.slice(3, 5), 16), parseInt(c.slice(5, 7), 16)];
 /** Chromaticity (r, g, b shares of the sum): lighting scales a colour, its chromaticity stays close. */
@@ -198,10 +157,13 @@ describe('demo end to end (two browsers)', { timeout: 90_000 }, () => {
   }
 
   it('two players see each other; a predicted grenade is matched, seen by both, and its blast moves a ball', async () => {
+    const inGame = (d: DemoHook): { me: number | undefined; players: GhostInfo[]; frames: number } => ({ me: d.client.networkId, players: d.ghosts('player'), frames: d.frames });
+    // Alice joins first, so she is networkId 1 and spawns where the blast check expects
+    // her throw to land (a ball waits there); bob joins after.
     const alice = await open('alice');
+    await until(alice, 'alice to join', inGame, (v) => v.me !== undefined);
     const bob = await open('bob');
     const players = (d: DemoHook): GhostInfo[] => d.ghosts('player');
-    const inGame = (d: DemoHook): { me: number | undefined; players: GhostInfo[]; frames: number } => ({ me: d.client.networkId, players: d.ghosts('player'), frames: d.frames });
     const a = await until(alice, 'alice to join and see two players', inGame, (v) => v.me !== undefined && v.players.length === 2 && v.frames > 20);
     const b = await until(bob, 'bob to join and see two players', inGame, (v) => v.me !== undefined && v.players.length === 2 && v.frames > 20);
     expect(a.me).not.toBe(b.me);
