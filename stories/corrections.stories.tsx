@@ -11,7 +11,7 @@ import { defineProtocol, defineSystems, field, ghost, system } from 'react-netco
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const SPEED = 3;
@@ -143,14 +143,7 @@ function RollbackCorrections(args: Args): ReactNode {
           </Panel>
           <Panel title="Server truth">
             <StoryCanvas>
-              <ServerGhosts server={scene.server} type="player">
-                {() => (
-                  <mesh>
-                    <boxGeometry args={[0.8, 0.8, 0.8]} />
-                    <meshStandardMaterial color="#8e24aa" />
-                  </mesh>
-                )}
-              </ServerGhosts>
+              <ServerShapes server={scene.server} type="player" shape="box" size={0.8} color="#8e24aa" />
             </StoryCanvas>
           </Panel>
         </>

@@ -10,7 +10,7 @@ import { defineProtocol, defineSystems, field, ghost, system, tickDiff, type Tic
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const RADIUS = 3;
@@ -124,14 +124,7 @@ function InterpolationUnderJitter(args: Args): ReactNode {
           </Panel>
           <Panel title="Server truth">
             <StoryCanvas>
-              <ServerGhosts server={scene.server} type="drone">
-                {() => (
-                  <mesh>
-                    <sphereGeometry args={[0.45, 24, 16]} />
-                    <meshStandardMaterial color="#8e24aa" />
-                  </mesh>
-                )}
-              </ServerGhosts>
+              <ServerShapes server={scene.server} type="drone" shape="sphere" size={0.45} color="#8e24aa" />
             </StoryCanvas>
           </Panel>
         </>

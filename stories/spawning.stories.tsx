@@ -12,7 +12,7 @@ import { defineProtocol, defineSystems, field, ghost, spawnId, spawnIdClassifier
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const protocol = defineProtocol({
@@ -181,22 +181,8 @@ function PredictedSpawning(args: Args): ReactNode {
           </Panel>
           <Panel title="Server truth">
             <StoryCanvas>
-              <ServerGhosts server={scene.server} type="grenade">
-                {() => (
-                  <mesh>
-                    <sphereGeometry args={[0.3, 16, 12]} />
-                    <meshStandardMaterial color="#8e24aa" />
-                  </mesh>
-                )}
-              </ServerGhosts>
-              <ServerGhosts server={scene.server} type="player">
-                {() => (
-                  <mesh>
-                    <boxGeometry args={[0.6, 0.6, 0.6]} />
-                    <meshStandardMaterial color="#1e88e5" />
-                  </mesh>
-                )}
-              </ServerGhosts>
+              <ServerShapes server={scene.server} type="grenade" shape="sphere" size={0.3} color="#8e24aa" />
+              <ServerShapes server={scene.server} type="player" shape="box" size={0.6} color="#1e88e5" />
             </StoryCanvas>
           </Panel>
         </>

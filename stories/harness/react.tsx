@@ -109,3 +109,17 @@ function ServerGhost<P extends Protocol>({ ghost, children }: { ghost: Ghost<P>;
   });
   return <group ref={ref}>{children}</group>;
 }
+
+/** The server's ghosts of one type drawn as plain boxes or spheres (the "server truth" panels). */
+export function ServerShapes<P extends Protocol>({ server, type, shape, size, color }: { server: NetServer<P>; type: string; shape: 'box' | 'sphere'; size: number; color: string }): ReactNode {
+  return (
+    <ServerGhosts server={server} type={type}>
+      {() => (
+        <mesh>
+          {shape === 'box' ? <boxGeometry args={[size, size, size]} /> : <sphereGeometry args={[size, 16, 12]} />}
+          <meshStandardMaterial color={color} />
+        </mesh>
+      )}
+    </ServerGhosts>
+  );
+}
