@@ -11,7 +11,7 @@ import { defineProtocol, defineSystems, field, ghost, system } from 'react-netco
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const SPEED = 3;
@@ -100,15 +100,11 @@ function Player(): ReactNode {
 }
 
 function Readout(): ReactNode {
-  const [text, setText] = useState('');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure as Record<string, number> | undefined;
-      if (f) setText(`corrections ${f.corrections ?? 0} · rollbacks ${f.rollbacks ?? 0} · offset ${(f.offset ?? 0).toFixed(3)} m (max ${(f.maxOffset ?? 0).toFixed(2)}) · decayed to 0: ${f.settled ?? 0}×`);
-    }, 100);
-    return () => clearInterval(id);
-  }, []);
-  return text;
+      if (f) return (`corrections ${f.corrections ?? 0} · rollbacks ${f.rollbacks ?? 0} · offset ${(f.offset ?? 0).toFixed(3)} m (max ${(f.maxOffset ?? 0).toFixed(2)}) · decayed to 0: ${f.settled ?? 0}×`);
+    return undefined;
+  }, '', 100);
 }
 
 function RollbackCorrections(args: Args): ReactNode {

@@ -10,7 +10,7 @@ import { defineProtocol, defineSystems, field, ghost, system } from 'react-netco
 import { createNetcode, NetGraph } from 'react-netcode/react';
 import { NET_DEBUG_NAMES, NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -98,15 +98,11 @@ function Ghosts(): ReactNode {
 }
 
 function Readout(): ReactNode {
-  const [text, setText] = useState('');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure as Record<string, number> | undefined;
-      if (f) setText(`NetDebug: ${f.predictedPaths ?? 0} paths, ${f.confirmedSamples ?? 0} sample sets, ${f.renderedPoints ?? 0} rendered points (${f.debugObjectsDrawing ?? 0} drawing) · NetGraph ${f.netGraph ? 'on' : 'off'}`);
-    }, 200);
-    return () => clearInterval(id);
-  }, []);
-  return text;
+      if (f) return (`NetDebug: ${f.predictedPaths ?? 0} paths, ${f.confirmedSamples ?? 0} sample sets, ${f.renderedPoints ?? 0} rendered points (${f.debugObjectsDrawing ?? 0} drawing) · NetGraph ${f.netGraph ? 'on' : 'off'}`);
+    return undefined;
+  }, '');
 }
 
 function DebugViews(args: Args): ReactNode {

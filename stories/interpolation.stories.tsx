@@ -10,7 +10,7 @@ import { defineProtocol, defineSystems, field, ghost, system, tickDiff, type Tic
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const RADIUS = 3;
@@ -80,18 +80,14 @@ function Drone(): ReactNode {
 }
 
 function Readout(): ReactNode {
-  const [text, setText] = useState('');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure as Record<string, number> | undefined;
       if (f?.samples)
-        setText(
-          `delay ${(f.delayTicks ?? 0).toFixed(1)} ticks · extrapolating ${f.extrapolatingFrames} frames, max ${(f.maxExtrapolationTicks ?? 0).toFixed(1)} ticks (cap ${f.maxAllowedExtrapolationTicks}) · backwards ${f.backwards}`,
+        return (
+          `delay ${(f.delayTicks ?? 0).toFixed(1)} ticks · extrapolating ${f.extrapolatingFrames} frames, max ${(f.maxExtrapolationTicks ?? 0).toFixed(1)} ticks (cap ${f.maxAllowedExtrapolationTicks}) · backwards ${f.backwards}`
         );
-    }, 100);
-    return () => clearInterval(id);
-  }, []);
-  return text;
+    return undefined;
+  }, '', 100);
 }
 
 function InterpolationUnderJitter(args: Args): ReactNode {

@@ -13,7 +13,7 @@ import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { createLagCompensation, type LagCompensation } from 'react-netcode/rapier';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -135,17 +135,13 @@ function Gun({ game, shotFrames }: { game: Game; shotFrames: number }): ReactNod
 }
 
 function Readout(): ReactNode {
-  const [text, setText] = useState('connecting…');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure as Record<string, number> | undefined;
       if (!f?.shots) return;
       const pct = (n: number): string => `${((100 * n) / f.shots!).toFixed(0)} %`;
-      setText(`shots ${f.shots} · hits with lag compensation ${f.hitsWith} (${pct(f.hitsWith!)}) · without ${f.hitsWithout} (${pct(f.hitsWithout!)})`);
-    }, 200);
-    return () => clearInterval(id);
-  }, []);
-  return text;
+      return (`shots ${f.shots} · hits with lag compensation ${f.hitsWith} (${pct(f.hitsWith!)}) · without ${f.hitsWithout} (${pct(f.hitsWithout!)})`);
+    return undefined;
+  }, 'connecting…');
 }
 
 function LagCompensationStory(args: Args): ReactNode {

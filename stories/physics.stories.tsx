@@ -14,7 +14,7 @@ import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, PredictedRigidBody, VisualProxy } from 'react-netcode/r3f';
 import { createPhysics, type PhysicsMode } from 'react-netcode/rapier';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -164,17 +164,13 @@ function Bodies({ game, name }: { game: Game; name: string }): ReactNode {
 }
 
 function Readout({ name }: { name: string }): ReactNode {
-  const [text, setText] = useState('connecting…');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure as Record<string, number> | undefined;
       const v = (k: string): number => f?.[`${name}${k}`] ?? 0;
       if (f && `${name}Rollbacks` in f)
-        setText(`rollbacks ${v('Rollbacks')} · corrections ${v('Corrections')} · frames × ghosts corrected > 1 cm: ${v('Over1cm')} · max offset ${(v('MaxOffset') * 100).toFixed(1)} cm · late inputs ${v('InputsLate')}`);
-    }, 200);
-    return () => clearInterval(id);
-  }, [name]);
-  return text;
+        return (`rollbacks ${v('Rollbacks')} · corrections ${v('Corrections')} · frames × ghosts corrected > 1 cm: ${v('Over1cm')} · max offset ${(v('MaxOffset') * 100).toFixed(1)} cm · late inputs ${v('InputsLate')}`);
+    return undefined;
+  }, 'connecting…');
 }
 
 function GamePanel({ args, mode, seed }: { args: Args; mode: PhysicsMode; seed: number }): ReactNode {

@@ -11,7 +11,7 @@ import { defineProtocol, defineSystems, field, ghost, system } from 'react-netco
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import type { LoopbackScene } from './harness/scene.ts';
 import { reportFigure } from './harness/story-state.ts';
 
@@ -98,16 +98,12 @@ function Player({ predicted, response, label }: { predicted: boolean; response: 
 }
 
 function Readout({ response, name }: { response: Response; name: string }): ReactNode {
-  const [text, setText] = useState('measuring…');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const mean = response.meanMs;
       reportFigure({ [`${name}ResponseMs`]: mean, [`${name}Samples`]: response.samples.length });
-      if (Number.isFinite(mean)) setText(`input → screen: ${mean.toFixed(0)} ms (mean of last ${Math.min(6, response.samples.length)} flips)`);
-    }, 250);
-    return () => clearInterval(id);
-  }, [response, name]);
-  return text;
+      if (Number.isFinite(mean)) return (`input → screen: ${mean.toFixed(0)} ms (mean of last ${Math.min(6, response.samples.length)} flips)`);
+    return undefined;
+  }, 'measuring…', 250);
 }
 
 function ClientPanel({ scene, args, lane, predicted }: { scene: LoopbackScene<P>; args: Args; lane: number; predicted: boolean }): ReactNode {

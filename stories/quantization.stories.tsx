@@ -3,13 +3,13 @@
 // `quantize: coarse` (steps of 1/quantize m). Each panel is its own game (server and
 // client) and measures the bytes its client receives per snapshot: fewer bits per
 // value, smaller snapshots; too coarse and the motion visibly steps.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { defineProtocol, defineSystems, field, ghost, system } from 'react-netcode';
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -69,15 +69,11 @@ function Swarm({ game, name }: { game: Game; name: string }): ReactNode {
 }
 
 function Readout({ name }: { name: string }): ReactNode {
-  const [text, setText] = useState('measuring…');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const v = (window.__story?.figure as Record<string, number> | undefined)?.[`${name}BytesPerSnapshot`];
-      if (v !== undefined) setText(`≈ ${v.toFixed(0)} bytes per snapshot (client.traffic.bytesIn / s ÷ snapshotRate)`);
-    }, 250);
-    return () => clearInterval(id);
-  }, [name]);
-  return text;
+      if (v !== undefined) return (`≈ ${v.toFixed(0)} bytes per snapshot (client.traffic.bytesIn / s ÷ snapshotRate)`);
+    return undefined;
+  }, 'measuring…', 250);
 }
 
 function GamePanel({ args, quantize, name, title, seed }: { args: Args; quantize: number | undefined; name: string; title: string; seed: number }): ReactNode {

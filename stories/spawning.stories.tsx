@@ -4,7 +4,7 @@
 // (origin 'matched', red/green by spawnId parity). "Break classification" installs
 // a classifier that refuses every pairing: the predicted grenades are destroyed at
 // their deadline and the server's arrive as unmatched ghosts (origin 'snapshot', black).
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useFrame } from '@react-three/fiber';
 import type { MeshStandardMaterial } from 'three';
@@ -12,7 +12,7 @@ import { defineProtocol, defineSystems, field, ghost, spawnId, spawnIdClassifier
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const protocol = defineProtocol({
@@ -142,15 +142,11 @@ function Thrower({ args }: { args: Args }): ReactNode {
 }
 
 function Stats(): ReactNode {
-  const [text, setText] = useState('');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure ?? {};
-      setText(`predicted ${String(f.predicted ?? 0)} · matched ${String(f.matched ?? 0)} · rejected ${String(f.rejected ?? 0)} · unmatched (black) shown ${String(f.unmatchedShown ?? 0)}`);
-    }, 250);
-    return () => clearInterval(id);
-  }, []);
-  return text;
+      return (`predicted ${String(f.predicted ?? 0)} · matched ${String(f.matched ?? 0)} · rejected ${String(f.rejected ?? 0)} · unmatched (black) shown ${String(f.unmatchedShown ?? 0)}`);
+    return undefined;
+  }, '', 250);
 }
 
 function PredictedSpawning(args: Args): ReactNode {

@@ -11,7 +11,7 @@ import { defineProtocol, defineSystems, field, ghost, system, type Ghost } from 
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene } from './harness/react.tsx';
+import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 const SPEED = 2;
@@ -138,15 +138,11 @@ function Scene({ args }: { args: Args }): ReactNode {
 }
 
 function Readout(): ReactNode {
-  const [text, setText] = useState('');
-  useEffect(() => {
-    const id = setInterval(() => {
+  return usePolledText(() => {
       const f = window.__story?.figure as Record<string, number> | undefined;
-      if (f) setText(`switches ${f.switches ?? 0} (→ predicted ${f.toPredicted ?? 0}, → interpolated ${f.toInterpolated ?? 0}) · largest orb move per frame ${(f.maxOrbJump ?? 0).toFixed(3)} m, beyond its speed ${(f.maxOrbJumpBeyondSpeed ?? 0).toFixed(3)} m`);
-    }, 100);
-    return () => clearInterval(id);
-  }, []);
-  return text;
+      if (f) return (`switches ${f.switches ?? 0} (→ predicted ${f.toPredicted ?? 0}, → interpolated ${f.toInterpolated ?? 0}) · largest orb move per frame ${(f.maxOrbJump ?? 0).toFixed(3)} m, beyond its speed ${(f.maxOrbJumpBeyondSpeed ?? 0).toFixed(3)} m`);
+    return undefined;
+  }, '', 100);
 }
 
 function PredictionSwitching(args: Args): ReactNode {

@@ -4,7 +4,7 @@
 // and the server alone explodes them when the fuse runs out, pushing the balls
 // within the blast radius.
 
-import { defineSystems, spawnId, system } from '../../src/index.ts';
+import { defineSystems, spawnId, system, type Vec3 } from '../../src/index.ts';
 import { protocol } from './protocol.ts';
 
 export const ARENA_HALF_SIZE = 20;
@@ -35,6 +35,18 @@ export function colourForNetworkId(networkId: number): number {
 }
 
 const clampArena = (v: number): number => Math.max(-ARENA_HALF_SIZE, Math.min(ARENA_HALF_SIZE, v));
+
+/** One tick of ballistic flight over the ground plane: gravity, integration, a damped bounce. True when it touched the ground. */
+function fall(pos: Vec3, v: Vec3, radius: number, dt: number): boolean {
+  v.y -= GRAVITY * dt;
+  pos.x += v.x * dt;
+  pos.y += v.y * dt;
+  pos.z += v.z * dt;
+  if (pos.y >= radius) return false;
+  pos.y = radius;
+  v.y = Math.abs(v.y) > 1 ? -v.y * BOUNCE : 0;
+  return true;
+}
 
 export const systems = defineSystems(protocol, [
   system.shared('move', (world, ctx) => {
@@ -84,13 +96,7 @@ export const systems = defineSystems(protocol, [
   system.shared('fly', (world, ctx) => {
     for (const g of world.query('grenade')) {
       const { position: pos, velocity: v } = g.components;
-      v.y -= GRAVITY * ctx.dt;
-      pos.x += v.x * ctx.dt;
-      pos.y += v.y * ctx.dt;
-      pos.z += v.z * ctx.dt;
-      if (pos.y < GRENADE_RADIUS) {
-        pos.y = GRENADE_RADIUS;
-        v.y = Math.abs(v.y) > 1 ? -v.y * BOUNCE : 0;
+      if (fall(pos, v, GRENADE_RADIUS, ctx.dt)) {
         v.x *= GROUND_FRICTION;
         v.z *= GROUND_FRICTION;
       }
@@ -130,14 +136,7 @@ export const systems = defineSystems(protocol, [
   system.server('roll', (world, ctx) => {
     for (const b of world.query('ball')) {
       const { position: pos, velocity: v } = b.components;
-      v.y -= GRAVITY * ctx.dt;
-      pos.x += v.x * ctx.dt;
-      pos.y += v.y * ctx.dt;
-      pos.z += v.z * ctx.dt;
-      if (pos.y < BALL_RADIUS) {
-        pos.y = BALL_RADIUS;
-        v.y = Math.abs(v.y) > 1 ? -v.y * BOUNCE : 0;
-      }
+      fall(pos, v, BALL_RADIUS, ctx.dt);
       const drag = Math.exp(-BALL_DRAG * ctx.dt);
       v.x *= drag;
       v.z *= drag;

@@ -123,3 +123,18 @@ export function ServerShapes<P extends Protocol>({ server, type, shape, size, co
     </ServerGhosts>
   );
 }
+
+/** A readout polled every `ms` (default 200): shows what `read()` returns, keeps the last text when it returns undefined. */
+export function usePolledText(read: () => string | undefined, initial = '', ms = 200): string {
+  const [text, setText] = useState(initial);
+  const latest = useRef(read);
+  latest.current = read;
+  useEffect(() => {
+    const id = setInterval(() => {
+      const next = latest.current();
+      if (next !== undefined) setText(next);
+    }, ms);
+    return () => clearInterval(id);
+  }, [ms]);
+  return text;
+}
