@@ -13,6 +13,7 @@ import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
 import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
+import { runX } from './harness/scene.ts';
 
 const SPEED = 3;
 const LIMIT = 2.5;
@@ -35,10 +36,7 @@ const protocol = defineProtocol({
 
 const systems = defineSystems(protocol, [
   system.shared('run', (world, ctx) => {
-    for (const p of world.query('player')) {
-      const pos = p.components.position;
-      pos.x = Math.max(-LIMIT, Math.min(LIMIT, pos.x + ctx.input(p).move * SPEED * ctx.dt));
-    }
+    for (const p of world.query('player')) runX(p.components.position, ctx.input(p).move, SPEED, LIMIT, ctx.dt);
   }),
   // Only the server knows about the shove: the client mispredicts every one of them.
   system.server('shove', (world, ctx) => {

@@ -14,6 +14,7 @@ import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from '
 import { Panel, Probe, ServerGhosts, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import type { LoopbackScene } from './harness/scene.ts';
 import { reportFigure } from './harness/story-state.ts';
+import { runX } from './harness/scene.ts';
 
 const SPEED = 3; // m/s
 /** The track: the box stops at ±LIMIT m (the input keeps flipping, so it comes back). */
@@ -30,10 +31,7 @@ type P = typeof protocol;
 
 const systems = defineSystems(protocol, [
   system.shared('run', (world, ctx) => {
-    for (const p of world.query('player')) {
-      const pos = p.components.position;
-      pos.x = Math.max(-LIMIT, Math.min(LIMIT, pos.x + ctx.input(p).move * SPEED * ctx.dt));
-    }
+    for (const p of world.query('player')) runX(p.components.position, ctx.input(p).move, SPEED, LIMIT, ctx.dt);
   }),
 ]);
 

@@ -95,3 +95,8 @@ export function createLoopbackScene<P extends Protocol>(options: SceneOptions<P>
     },
   };
 }
+
+/** The stories' runner: x follows the input axis at `speed` m/s, clamped to ±`limit`. */
+export function runX(pos: { x: number }, move: number, speed: number, limit: number, dt: number): void {
+  pos.x = Math.max(-limit, Math.min(limit, pos.x + move * speed * dt));
+}
