@@ -1,7 +1,8 @@
 // Physics benchmark (react-netcode/rapier): a rollback of 30 ticks with 200 dynamic
 // boxes (restore every ghost's components, resimulate 30 ticks of the physics system)
-// against 30 plain ticks of the same world, in 'smoothed' and 'exact' mode; the
-// server's tick cost with and without the exact-mode rebuild; heap bytes per tick.
+// against 30 plain ticks of the same world, in 'smoothed' mode (with and without the
+// client's world snapshots) and 'exact' mode; the server's tick cost with and without
+// the exact-mode rebuild; heap bytes per tick.
 // A 'stir' system kicks 20 seeded boxes each tick so the pile never falls asleep.
 // Run through bench/run.ts; prints a table and, last, one `BENCH {json}` line.
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -33,10 +34,14 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** 200 boxes (0.5 m) in 8 layers of a 5 × 5 grid, every layer shifted so the pile topples. */
-function world(isServer: boolean, mode: PhysicsMode | 'exact-every-tick') {
+type Variant = PhysicsMode | 'smoothed-no-world-snapshots' | 'exact-every-tick';
+
+function world(isServer: boolean, mode: Variant) {
   const physics = createPhysics(RAPIER, {
-    mode: mode === 'smoothed' ? 'smoothed' : 'exact',
-    ...(mode === 'exact' ? { isSnapshotTick: (t: number) => t % SNAPSHOT_EVERY === SNAPSHOT_EVERY - 1 } : {}),
+    mode: mode === 'smoothed' || mode === 'smoothed-no-world-snapshots' ? 'smoothed' : 'exact',
+    // The snapshot ticks (exact rebuilds after them, a smoothed client records its world at them); every tick for exact-every-tick.
+    isSnapshotTick: mode === 'exact-every-tick' ? () => true : (t: number) => t % SNAPSHOT_EVERY === SNAPSHOT_EVERY - 1,
+    ...(mode === 'smoothed-no-world-snapshots' ? { worldSnapshots: false } : {}),
     level: (w, R) => void w.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0)),
     bodies: { box: { kind: 'dynamic', collider: { cuboid: [0.25, 0.25, 0.25] } } },
   });
@@ -107,7 +112,7 @@ function heapPerTick(fn: () => void, n: number): number | null {
 }
 
 /** Client: 30 plain ticks (saving the state at their start) then a rollback over them. */
-function rollbackCase(mode: PhysicsMode): { plain: number; rollback: number; raw: number; heapPlain: number | null; heapRollback: number | null } {
+function rollbackCase(mode: Variant): { plain: number; rollback: number; raw: number; heapPlain: number | null; heapRollback: number | null } {
   const d = world(false, mode);
   const plain: number[] = [];
   const rollback: number[] = [];
@@ -136,7 +141,7 @@ function rollbackCase(mode: PhysicsMode): { plain: number; rollback: number; raw
   return { plain: median(plain), rollback: median(rollback), raw: median(raw), heapPlain, heapRollback };
 }
 
-function serverCase(mode: PhysicsMode | 'exact-every-tick'): number {
+function serverCase(mode: Variant): number {
   const d = world(true, mode);
   const xs: number[] = [];
   for (let rep = 0; rep < WARM_UP + MEASURED; rep++) {
@@ -152,14 +157,25 @@ export async function run(): Promise<void> {
   const started = performance.now();
   const results: Result[] = [];
   const smoothed = rollbackCase('smoothed');
+  const bare = rollbackCase('smoothed-no-world-snapshots');
   const exact = rollbackCase('exact');
   const base = smoothed.plain;
   const name = `rollback ${DEPTH} ticks, ${BODIES} dynamic bodies`;
   results.push({ case: name, system: 'plain ticks (smoothed, no rollback)', ms: round(base, 3), ratio: 1, heapBytesPerTick: smoothed.heapPlain });
   results.push({ case: name, system: `raw world.step() × ${DEPTH}`, ms: round(smoothed.raw, 3), ratio: round(smoothed.raw / base, 2), heapBytesPerTick: null });
   results.push({ case: name, system: 'smoothed rollback', ms: round(smoothed.rollback, 3), ratio: round(smoothed.rollback / base, 2), heapBytesPerTick: smoothed.heapRollback });
+  results.push({ case: name, system: 'plain ticks (smoothed, worldSnapshots: false)', ms: round(bare.plain, 3), ratio: round(bare.plain / base, 2), heapBytesPerTick: bare.heapPlain });
+  results.push({ case: name, system: 'smoothed rollback (worldSnapshots: false)', ms: round(bare.rollback, 3), ratio: round(bare.rollback / base, 2), heapBytesPerTick: bare.heapRollback, ratioToBarePlain: round(bare.rollback / bare.plain, 2) });
   results.push({ case: name, system: 'exact plain ticks (rebuild every 3rd)', ms: round(exact.plain, 3), ratio: round(exact.plain / base, 2), heapBytesPerTick: exact.heapPlain });
-  results.push({ case: name, system: 'exact rollback', ms: round(exact.rollback, 3), ratio: round(exact.rollback / base, 2), heapBytesPerTick: exact.heapRollback, ratioToExactPlain: round(exact.rollback / exact.plain, 2) });
+  results.push({
+    case: name,
+    system: 'exact rollback',
+    ms: round(exact.rollback, 3),
+    ratio: round(exact.rollback / base, 2),
+    heapBytesPerTick: exact.heapRollback,
+    ratioToExactPlain: round(exact.rollback / exact.plain, 2),
+    ratioToBarePlain: round(exact.rollback / bare.plain, 2),
+  });
   const serverSmoothed = serverCase('smoothed');
   const serverExact = serverCase('exact');
   const serverEvery = serverCase('exact-every-tick');
@@ -170,6 +186,7 @@ export async function run(): Promise<void> {
   console.table(results.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
   console.log(`ms: median of ${MEASURED} (after ${WARM_UP} warm-up); ratio: against the first row of its case. A stir system kicks 20 boxes a tick.`);
   console.log('rollback = restore 200 ghosts to the saved tick + 30 resimulated ticks of the physics system; exact rebuilds after every 3rd tick and at the rollback.');
+  console.log('smoothed: the client records its world every 3rd tick and a rollback restores it (worldSnapshots, the default); ratioToBarePlain: against plain smoothed ticks without them.');
   if (typeof gc !== 'function') console.log('heap figures: null, global.gc is unavailable (run through bench/run.ts or with --expose-gc).');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
   console.log(`BENCH ${JSON.stringify({ bench: 'physics', results })}`);

@@ -9,6 +9,10 @@ import type { Quat, Vec3 } from '../core/field.ts';
 import type { GhostMode } from '../core/world.ts';
 import type { BodySpec, ColliderShape, Rapier, VecSlot } from './options.ts';
 
+/** Rapier's raw body set and its wasm vector (not exported by name from the compat build). */
+export type RawBodySet = RAPIER.RigidBodySet['raw'];
+export type RawVector = Parameters<RawBodySet['rbSetLinvel']>[1];
+
 /** What the adapter needs of a ghost (any `Ghost<P, K>` fits). */
 export interface PhysicsGhost {
   readonly id: number;
@@ -88,27 +92,33 @@ const setQ = (to: Quat, from: Quat): void => {
 const eqV = (a: Vec3, b: Vec3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
 const eqQ = (a: Quat, b: Quat): boolean => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w;
 
-/** Create the entry's body (and collider) in `world` from its components; `rotation` overrides the rotation component. */
-export function createBody(R: Rapier, world: RAPIER.World, e: Entry, rotation?: Quat): void {
+/**
+ * Create the entry's body (and collider) in `world` from its components; `rotation`
+ * overrides the rotation component. `atOrigin`: the body of a rebuild template, at the
+ * origin, unrotated and at rest, whatever its components hold (writeAll sets them).
+ */
+export function createBody(R: Rapier, world: RAPIER.World, e: Entry, rotation?: Quat, atOrigin = false): void {
   const { spec } = e;
   const o = spec.options;
   const dynamic = o.kind === 'dynamic' && e.simulated;
-  const pos = comp<Vec3>(e, spec.position.key);
   const desc = dynamic ? R.RigidBodyDesc.dynamic() : R.RigidBodyDesc.kinematicPositionBased();
-  desc.setTranslation(pos.x, pos.y, pos.z);
-  setV(e.pos, pos);
-  if (spec.rotation) {
-    const rot = rotation ?? comp<Quat>(e, spec.rotation.key);
-    desc.setRotation(rot);
-    setQ(e.rot, rot);
+  if (!atOrigin) {
+    const pos = comp<Vec3>(e, spec.position.key);
+    desc.setTranslation(pos.x, pos.y, pos.z);
+    setV(e.pos, pos);
+    if (spec.rotation) {
+      const rot = rotation ?? comp<Quat>(e, spec.rotation.key);
+      desc.setRotation(rot);
+      setQ(e.rot, rot);
+    }
   }
   if (dynamic) {
-    if (spec.linvel) {
+    if (!atOrigin && spec.linvel) {
       const lin = comp<Vec3>(e, spec.linvel.key);
       desc.setLinvel(lin.x, lin.y, lin.z);
       setV(e.lin, lin);
     }
-    if (spec.angvel) {
+    if (!atOrigin && spec.angvel) {
       const ang = comp<Vec3>(e, spec.angvel.key);
       desc.setAngvel(ang);
       setV(e.ang, ang);
@@ -124,6 +134,77 @@ export function createBody(R: Rapier, world: RAPIER.World, e: Entry, rotation?: 
   if (o.restitution !== undefined) cd.setRestitution(o.restitution);
   world.createCollider(cd, body);
   e.body = body;
+}
+
+/**
+ * Write every state component into the body, changed or not (a rebuild from the template:
+ * the body sits at the origin, at rest). `raw` is the world's `bodies.raw` and `lin` a reusable
+ * RawVector: RigidBody.setLinvel and setAngvel would allocate a RawVector per call.
+ */
+export function writeAll(e: Entry, rotation: Quat | undefined, raw: RawBodySet, lin: RawVector): void {
+  const body = e.body!;
+  const { spec } = e;
+  const pos = comp<Vec3>(e, spec.position.key);
+  body.setTranslation(pos, true);
+  setV(e.pos, pos);
+  if (spec.rotation) {
+    const rot = rotation ?? comp<Quat>(e, spec.rotation.key);
+    body.setRotation(rot, true);
+    setQ(e.rot, rot);
+  }
+  if (spec.options.kind !== 'dynamic' || !e.simulated) return;
+  if (spec.linvel) {
+    const v = comp<Vec3>(e, spec.linvel.key);
+    lin.x = v.x;
+    lin.y = v.y;
+    lin.z = v.z;
+    raw.rbSetLinvel(body.handle, lin, true);
+    setV(e.lin, v);
+  }
+  if (spec.angvel) {
+    const v = comp<Vec3>(e, spec.angvel.key);
+    lin.x = v.x;
+    lin.y = v.y;
+    lin.z = v.z;
+    raw.rbSetAngvel(body.handle, lin, true);
+    setV(e.ang, v);
+  }
+}
+
+/** Numbers per entry in a saved cache (saveCache / loadCache): pos 3, rot 4, lin 3, ang 3. */
+export const CACHE_SIZE = 13;
+
+/** Save what the body holds (the entry's cache) at `out[at … at + 13)`. */
+export function saveCache(e: Entry, out: Float64Array, at: number): void {
+  out[at] = e.pos.x;
+  out[at + 1] = e.pos.y;
+  out[at + 2] = e.pos.z;
+  out[at + 3] = e.rot.x;
+  out[at + 4] = e.rot.y;
+  out[at + 5] = e.rot.z;
+  out[at + 6] = e.rot.w;
+  out[at + 7] = e.lin.x;
+  out[at + 8] = e.lin.y;
+  out[at + 9] = e.lin.z;
+  out[at + 10] = e.ang.x;
+  out[at + 11] = e.ang.y;
+  out[at + 12] = e.ang.z;
+}
+
+export function loadCache(e: Entry, from: Float64Array, at: number): void {
+  e.pos.x = from[at]!;
+  e.pos.y = from[at + 1]!;
+  e.pos.z = from[at + 2]!;
+  e.rot.x = from[at + 3]!;
+  e.rot.y = from[at + 4]!;
+  e.rot.z = from[at + 5]!;
+  e.rot.w = from[at + 6]!;
+  e.lin.x = from[at + 7]!;
+  e.lin.y = from[at + 8]!;
+  e.lin.z = from[at + 9]!;
+  e.ang.x = from[at + 10]!;
+  e.ang.y = from[at + 11]!;
+  e.ang.z = from[at + 12]!;
 }
 
 /** Write the components that differ from what the body holds (a rollback's restore, a teleport). */

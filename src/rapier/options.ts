@@ -62,19 +62,29 @@ export interface PhysicsOptions {
   /** Ghost types that get a rigid body, by type name. */
   bodies: Readonly<Record<string, BodyOptions>>;
   /**
-   * 'smoothed' (default): one persistent world per peer; after a rollback every body is
-   * re-written from its ghost's components (not bit-exact: contact caches and warm
-   * starts keep the mispredicted future; corrections are smoothed visually).
+   * 'smoothed' (default): one world per peer; a rollback restores the client's own world of
+   * the rollback tick (worldSnapshots) and re-writes every body whose components differ
+   * (not bit-exact against the server; corrections are smoothed visually).
    * 'exact': the world is rebuilt canonically from quantized components after every
    * snapshot tick on the server and on clients, so resimulations are bit-identical.
    */
   mode?: PhysicsMode;
   /**
-   * exact mode: the ticks the server sends snapshots for (after simulating them).
+   * The ticks the server sends snapshots for (after simulating them): exact mode rebuilds
+   * after them, smoothed mode records the client's world at them.
    * Default: the protocol's `isSnapshotTick(protocol, tick)` — the ticks the server really
    * snapshots (2, 5, 8 … at 60/20 Hz). Override only for tests. A wrong answer costs exactness, not safety.
    */
   isSnapshotTick?: (tick: Tick) => boolean;
+  /**
+   * smoothed mode, clients (default true): keep Rapier's world snapshot of every snapshot
+   * tick (the last 64 ticks), so that a rollback restores the contact cache and warm
+   * starts of its tick before writing the corrected bodies. A resimulation with unchanged
+   * inputs and confirmed state then reproduces the first prediction bit for bit, boxes in
+   * contact included. Costs one takeSnapshot + restoreSnapshot per snapshot tick (see
+   * docs/physics.md); false keeps the persistent world and only the per-body restore.
+   */
+  worldSnapshots?: boolean;
   /** smoothed mode: quantize the state at the end of every tick as the wire would (default false: it keeps every body awake; see docs/physics.md for the measurements). */
   quantizeEveryTick?: boolean;
   /** Rapier's numSolverIterations (default 4). A rebuild drops warm starts: stacks need more. */
@@ -114,6 +124,7 @@ export function checkOptions(options: PhysicsOptions): void {
     throw usage("createPhysics needs { bodies: { [ghostType]: { kind, collider } } }, e.g. { bodies: { box: { kind: 'dynamic', collider: { cuboid: [0.5, 0.5, 0.5] } } } }.");
   }
   if (options.mode !== undefined && options.mode !== 'smoothed' && options.mode !== 'exact') throw usage(`physics mode must be 'smoothed' or 'exact', got ${String(options.mode)}.`);
+  if (options.worldSnapshots !== undefined && typeof options.worldSnapshots !== 'boolean') throw usage(`physics worldSnapshots must be true or false, got ${String(options.worldSnapshots)}.`);
   for (const [type, body] of Object.entries(options.bodies)) {
     if (!['dynamic', 'kinematic', 'character'].includes(body.kind)) throw usage(`physics body "${type}" has kind ${String(body.kind)}; use 'dynamic', 'kinematic' or 'character'.`);
     const c = body.collider as Record<string, unknown>;

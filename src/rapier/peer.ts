@@ -2,13 +2,25 @@
 // query world for character controllers, and the list of bodies in ghost-id order.
 // `tick` is the whole physics step of one simulated tick: match the world to the
 // ghosts, apply queued moves and impulses, step, read the state back.
+//
+// Two uses of Rapier's world snapshots (takeSnapshot / World.restoreSnapshot):
+// - exact mode rebuilds from a template: the level and every body at the origin, never
+//   stepped, serialized once per body set; a rebuild restores it and writes every body's
+//   state (≈ 4× cheaper than creating 200 bodies and colliders).
+// - smoothed mode on a client keeps the world of each snapshot tick (a ring of records);
+//   a rollback to tick S restores the world of S, contact cache and warm starts
+//   included, and then writes the bodies whose components differ. A restored world does
+//   not continue exactly like the original (0.19.2: the broad phase's BVH optimizer
+//   keeps unserialized state), so the live world is replaced by its own round trip at
+//   every recorded tick: the first prediction and every resimulation continue from the
+//   same bytes.
 
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
 import type { Tick } from '../core/tick.ts';
 import type { World } from '../core/world.ts';
-import { canonicalRotation, clearCommands, colliderDesc, comp, createBody, followShown, newEntry, quantizeState, readBack, writeChanged, type Commands, type Entry, type PhysicsGhost } from './body.ts';
+import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, followShown, loadCache, newEntry, quantizeState, readBack, saveCache, writeAll, writeChanged, type Commands, type Entry, type PhysicsGhost, type RawVector } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 
 export interface PhysicsStats {
@@ -18,20 +30,42 @@ export interface PhysicsStats {
   rebuilds: number;
   /** Bodies in the world now. */
   bodies: number;
+  /** smoothed mode, clients: rollbacks that restored the recorded world of their tick (contacts included). */
+  worldRestores: number;
 }
+
+/** The world of one snapshot tick (smoothed mode, clients): its bytes and, per entry, its handle and body cache. */
+interface WorldRecord {
+  tick: number;
+  bytes: Uint8Array | undefined;
+  n: number;
+  entries: Entry[];
+  handles: number[];
+  simulated: boolean[];
+  cache: Float64Array;
+}
+
+/** How far back (ticks) world records are kept: the prediction engine's default maxRollbackTicks. */
+const HISTORY_TICKS = 64;
 
 const byId = (a: Entry, b: Entry): number => a.ghost.id - b.ghost.id;
 
 export class Peer {
   world: RAPIER.World;
   readonly list: Entry[] = [];
-  readonly stats: PhysicsStats = { steps: 0, rebuilds: 0, bodies: 0 };
+  readonly stats: PhysicsStats = { steps: 0, rebuilds: 0, bodies: 0, worldRestores: 0 };
   lastTick: Tick | undefined;
   #query: RAPIER.World | undefined;
   readonly #controllers = new Map<string, RAPIER.KinematicCharacterController>();
   readonly #rot: Quat = { x: 0, y: 0, z: 0, w: 1 };
   readonly #next: Vec3 = { x: 0, y: 0, z: 0 };
   #gen = 0;
+  /** exact mode: the serialized rebuild template and its body handles in list order; undefined when the body set changed. */
+  #template: Uint8Array | undefined;
+  readonly #templateHandles: number[] = [];
+  /** A wasm vector reused to set velocities without allocating (taken from the first body that needs it). */
+  #rawVec: RawVector | undefined;
+  readonly #records: WorldRecord[] = [];
 
   constructor(
     private readonly R: Rapier,
@@ -65,9 +99,14 @@ export class Peer {
     return e;
   }
 
-  /** Step one tick. `rebuild`: free the world and build it canonically from the components first. */
-  tick(net: World<Protocol>, tick: Tick, rebuild: boolean, quantize: boolean): void {
+  /**
+   * Step one tick. `rebuild` (exact mode): build the world canonically from the components
+   * first. `rollback`: this tick does not follow the last one stepped. `record` (smoothed
+   * mode, clients): keep this tick's world for rollbacks to it.
+   */
+  tick(net: World<Protocol>, tick: Tick, rebuild: boolean, quantize: boolean, rollback = false, record = false): void {
     const isServer = net.isServer;
+    if (rollback && !rebuild) this.#restoreRecord(((tick as number) - 1) >>> 0);
     const gen = ++this.#gen;
     let added = false;
     for (const type of this.specs.keys()) {
@@ -75,7 +114,10 @@ export class Peer {
         const e = this.entry(g)!;
         e.seen = gen;
         const simulated = isServer || g.mode === 'predicted';
-        if (e.simulated !== simulated && e.body !== undefined) this.#remove(e);
+        if (e.simulated !== simulated) {
+          if (e.body !== undefined) this.#remove(e);
+          this.#template = undefined;
+        }
         e.simulated = simulated;
         if (!e.listed) {
           e.listed = true;
@@ -96,20 +138,14 @@ export class Peer {
         clearCommands(e.cmd);
       }
     }
+    if (kept !== this.list.length || added) this.#template = undefined;
     this.list.length = kept;
     if (added) this.list.sort(byId);
 
-    if (rebuild) {
-      this.world.free();
-      for (const e of this.list) e.body = undefined;
-      this.world = this.#build();
-      this.stats.rebuilds++;
-    }
+    if (rebuild) this.#rebuild();
     for (const e of this.list) {
-      if (e.body === undefined) {
-        const r = e.spec.rotation;
-        createBody(this.R, this.world, e, rebuild && r ? canonicalRotation(comp<Quat>(e, r.key), r.bits, this.#rot) : undefined);
-      } else if (e.simulated) writeChanged(e);
+      if (e.body === undefined) createBody(this.R, this.world, e);
+      else if (e.simulated && !rebuild) writeChanged(e);
       if (!e.simulated) followShown(e);
       else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
       else if (e.spec.options.kind === 'kinematic') this.#moveKinematic(e);
@@ -122,17 +158,116 @@ export class Peer {
     this.world.step();
     this.stats.steps++;
 
+    let dynamic = false;
     for (const e of this.list) {
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
         if (!(e.asleep && e.body!.isSleeping())) readBack(e, this.dt);
         if (quantize) quantizeState(e);
+        if (e.spec.options.kind === 'dynamic') dynamic = true;
       }
       e.asleep = false;
       clearCommands(e.cmd);
     }
+    // Without a simulated dynamic body there is no contact to keep: the per-body restore is exact.
+    if (record && dynamic) this.#record(tick);
     this.stats.bodies = this.list.length;
     this.lastTick = tick;
+  }
+
+  /**
+   * exact mode: free the world and restore the template (built anew when the body set
+   * changed), then write every body's state from its components, in ghost-id order.
+   */
+  #rebuild(): void {
+    if (this.#template === undefined) {
+      const w = this.#build();
+      this.#templateHandles.length = 0;
+      for (const e of this.list) {
+        createBody(this.R, w, e, undefined, true);
+        this.#templateHandles.push(e.body!.handle);
+      }
+      this.#template = w.takeSnapshot();
+      w.free();
+    }
+    this.world.free();
+    this.world = this.R.World.restoreSnapshot(this.#template);
+    const raw = this.world.bodies.raw;
+    for (let i = 0; i < this.list.length; i++) {
+      const e = this.list[i]!;
+      const body = this.world.getRigidBody(this.#templateHandles[i]!);
+      e.body = body;
+      this.#rawVec ??= raw.rbTranslation(body.handle);
+      const r = e.spec.rotation;
+      writeAll(e, r ? canonicalRotation(comp<Quat>(e, r.key), r.bits, this.#rot) : undefined, raw, this.#rawVec);
+    }
+    this.stats.rebuilds++;
+  }
+
+  /** smoothed mode, clients: replace the world by its own round trip through a snapshot and keep the bytes for rollbacks to `tick`. */
+  #record(tick: Tick): void {
+    const bytes = this.world.takeSnapshot();
+    if (bytes === undefined) return;
+    const fresh = this.R.World.restoreSnapshot(bytes);
+    this.world.free();
+    this.world = fresh;
+    const rec = this.#slot(tick as number);
+    rec.tick = tick as number;
+    rec.bytes = bytes;
+    rec.n = this.list.length;
+    if (rec.cache.length < rec.n * CACHE_SIZE) rec.cache = new Float64Array(rec.n * CACHE_SIZE * 2);
+    for (let i = 0; i < this.list.length; i++) {
+      const e = this.list[i]!;
+      const h = e.body!.handle;
+      e.body = fresh.getRigidBody(h);
+      rec.entries[i] = e;
+      rec.handles[i] = h;
+      rec.simulated[i] = e.simulated;
+      saveCache(e, rec.cache, i * CACHE_SIZE);
+    }
+    rec.entries.length = rec.handles.length = rec.simulated.length = rec.n;
+  }
+
+  /** The record to reuse for `tick`: its own, a free one, or one older than the history; else a new one. */
+  #slot(tick: number): WorldRecord {
+    let free: WorldRecord | undefined;
+    for (const r of this.#records) {
+      if (r.tick === tick) return r;
+      if (free === undefined && (r.bytes === undefined || ((tick - r.tick) >>> 0) > HISTORY_TICKS)) free = r;
+    }
+    if (free !== undefined) return free;
+    const rec: WorldRecord = { tick: -1, bytes: undefined, n: 0, entries: [], handles: [], simulated: [], cache: new Float64Array(0) };
+    this.#records.push(rec);
+    return rec;
+  }
+
+  /**
+   * smoothed mode: a rollback to `tick` restores the world recorded then (if any) and
+   * rebinds every entry that was in it; entries spawned since get new bodies, bodies of
+   * entries gone since are removed. Records of later ticks belong to the discarded future.
+   */
+  #restoreRecord(tick: number): void {
+    let rec: WorldRecord | undefined;
+    for (const r of this.#records) {
+      if (r.bytes === undefined) continue;
+      if (r.tick === tick) rec = r;
+      else if (((r.tick - tick) >>> 0) < 0x80000000) r.bytes = undefined; // later than tick
+    }
+    if (rec === undefined) return;
+    const fresh = this.R.World.restoreSnapshot(rec.bytes!);
+    this.world.free();
+    this.world = fresh;
+    for (const e of this.list) e.body = undefined;
+    for (let i = 0; i < rec.n; i++) {
+      const e = rec.entries[i]!;
+      const body = fresh.getRigidBody(rec.handles[i]!);
+      if (e.listed) {
+        e.body = body;
+        e.simulated = rec.simulated[i]!;
+        loadCache(e, rec.cache, i * CACHE_SIZE);
+      } else fresh.removeRigidBody(body);
+    }
+    this.stats.worldRestores++;
   }
 
   #remove(e: Entry): void {
@@ -200,6 +335,10 @@ export class Peer {
 
   dispose(): void {
     this.world.free();
+    this.#rawVec?.free();
+    this.#rawVec = undefined;
+    this.#template = undefined;
+    this.#records.length = 0;
     this.#query?.free();
     this.#query = undefined;
     this.#controllers.clear();

@@ -59,6 +59,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   const mode: PhysicsMode = options.mode ?? 'smoothed';
   const exact = mode === 'exact';
   const snapshotTickOption = options.isSnapshotTick;
+  const recordWorlds = options.worldSnapshots !== false;
   const peers = new WeakMap<AnyWorld, Peer>();
   const entries = new WeakMap<object, Entry>();
   const commands = new WeakMap<object, Commands>();
@@ -111,12 +112,16 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
         const prev = peer.lastTick;
         const previous = ((ctx.tick as number) - 1) >>> 0;
         // A tick that does not follow the last one stepped is a rollback's first resimulated
-        // tick (or a resume): exact mode rebuilds there whatever isSnapshotTick says.
+        // tick (or a resume): exact mode rebuilds there whatever isSnapshotTick says, smoothed
+        // mode restores the world it recorded at the previous tick, if it did.
         // The ticks the server snapshots are a pure function of the tick (protocol.isSnapshotTick).
         const isSnapshot = snapshotTickOption ?? ((t: Tick) => isSnapshotTick(world.protocol, t));
-        const rebuild = exact && (prev === undefined || prev !== previous || isSnapshot(previous as Tick));
+        const rollback = prev !== undefined && prev !== previous;
+        const rebuild = exact && (prev === undefined || rollback || isSnapshot(previous as Tick));
         const quantize = exact ? isSnapshot(ctx.tick) : options.quantizeEveryTick === true;
-        peer.tick(world as AnyWorld, ctx.tick, rebuild, quantize);
+        // smoothed mode: a client keeps the world of every snapshot tick, the ticks it can roll back to.
+        const record = !exact && recordWorlds && !world.isServer && isSnapshot(ctx.tick);
+        peer.tick(world as AnyWorld, ctx.tick, rebuild, quantize, rollback, record);
       });
     },
     applyImpulse(ghost, impulse) {

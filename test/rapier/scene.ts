@@ -26,7 +26,7 @@ export const SPEED = 4; // m/s
 export const HALF = 0.25; // box half extent (m)
 export const snapshotTick = (t: number): boolean => t % 3 === 2;
 
-export function scenePhysics(mode: PhysicsMode, extra: { isSnapshotTick?: (t: number) => boolean; quantizeEveryTick?: boolean } = {}): PhysicsAdapter {
+export function scenePhysics(mode: PhysicsMode, extra: { isSnapshotTick?: (t: number) => boolean; quantizeEveryTick?: boolean; worldSnapshots?: boolean } = {}): PhysicsAdapter {
   return createPhysics(RAPIER, {
     mode,
     ...extra,
@@ -66,6 +66,7 @@ export interface SceneRun {
   seed?: number;
   isSnapshotTick?: (t: number) => boolean;
   quantizeEveryTick?: boolean;
+  worldSnapshots?: boolean;
 }
 
 const quiet: Logger = () => {};
@@ -75,6 +76,7 @@ export function sceneSetup(run: SceneRun) {
   const physics = scenePhysics(run.mode, {
     ...(run.isSnapshotTick ? { isSnapshotTick: run.isSnapshotTick } : {}),
     ...(run.quantizeEveryTick ? { quantizeEveryTick: true } : {}),
+    ...(run.worldSnapshots === false ? { worldSnapshots: false } : {}),
   });
   const link = { latencyMs: run.latencyMs ?? 50, jitterMs: 0, loss: 0 };
   const s = createStepper({
