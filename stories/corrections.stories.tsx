@@ -125,12 +125,13 @@ function RollbackCorrections(args: Args): ReactNode {
         <>
           <Panel title="Client — predicted, corrected" caption={<Readout />}>
             <nc.NetcodeProvider
+              clock={scene.clientClock}
               transport={scene.transport(linkConditions(args))}
               join={{}}
               clientOptions={{ prediction: { correction: { smoothingMs: args.smoothingMs } }, onInput: (input, tick) => void (input.move = direction(tick)) }}
             >
               <StoryCanvas>
-                <NetcodeFrame />
+                <NetcodeFrame now={scene.frameNow} />
                 <Player />
               </StoryCanvas>
             </nc.NetcodeProvider>

@@ -127,6 +127,7 @@ function DebugViews(args: Args): ReactNode {
       {scene && (
         <Panel title="Client with <NetDebug> and <NetGraph>" caption={<Readout />}>
           <nc.NetcodeProvider
+            clock={scene.clientClock}
             transport={scene.transport(linkConditions(args))}
             join={{}}
             clientOptions={{
@@ -137,7 +138,7 @@ function DebugViews(args: Args): ReactNode {
             }}
           >
             <StoryCanvas>
-              <NetcodeFrame />
+              <NetcodeFrame now={scene.frameNow} />
               <Ghosts />
               <NetDebug trail={args.trail} />
             </StoryCanvas>

@@ -42,18 +42,18 @@ interface Args extends LinkArgs {
   rate: number;
 }
 
-function Presser({ args, sent }: { args: Args; sent: { count: number } }): ReactNode {
+function Presser({ args, sent, scene }: { args: Args; sent: { count: number }; scene: LoopbackScene<P> }): ReactNode {
   const { client } = nc.useNetcode();
   const me = nc.useLocalGhost('player');
+  // On the scene's clock: in deterministic mode a press lands on the same frame every run.
   useEffect(() => {
     if (!me) return;
-    const id = setInterval(() => {
+    return scene.every(1000 / args.rate, () => {
       if (sent.count >= args.presses) return;
       client.input.press('fire');
       sent.count++;
-    }, 1000 / args.rate);
-    return () => clearInterval(id);
-  }, [me, client, args.presses, args.rate, sent]);
+    });
+  }, [me, client, args.presses, args.rate, sent, scene]);
   if (!me) return null;
   return (
     <VisualProxy ghost={me}>
@@ -105,6 +105,7 @@ function InputEventUnderLoss(args: Args): ReactNode {
         <>
           <Panel title="Client — each press steps the box right" caption={<Counter scene={scene} sent={sent} transport={transport} />}>
             <nc.NetcodeProvider
+              clock={scene.clientClock}
               transport={() => {
                 const t = scene.transport(linkConditions(args))();
                 transport.current = t;
@@ -113,8 +114,8 @@ function InputEventUnderLoss(args: Args): ReactNode {
               join={{ name: 'bot' }}
             >
               <StoryCanvas>
-                <NetcodeFrame />
-                <Presser args={args} sent={sent} />
+                <NetcodeFrame now={scene.frameNow} />
+                <Presser args={args} sent={sent} scene={scene} />
               </StoryCanvas>
             </nc.NetcodeProvider>
           </Panel>

@@ -110,9 +110,9 @@ function InterpolationUnderJitter(args: Args): ReactNode {
       {scene && (
         <>
           <Panel title="Client — interpolated drone" caption={<Readout />}>
-            <nc.NetcodeProvider transport={scene.transport(linkConditions(args))} join={{}}>
+            <nc.NetcodeProvider clock={scene.clientClock} transport={scene.transport(linkConditions(args))} join={{}}>
               <StoryCanvas>
-                <NetcodeFrame />
+                <NetcodeFrame now={scene.frameNow} />
                 <Drone />
                 <NetDebug />
               </StoryCanvas>

@@ -176,9 +176,9 @@ function LagCompensationStory(args: Args): ReactNode {
       {scene && (
         <>
           <Panel title="Client — what the shooter sees and aims at" caption={<Readout />}>
-            <game.nc.NetcodeProvider transport={scene.transport(linkConditions(args))} join={{}}>
+            <game.nc.NetcodeProvider clock={scene.clientClock} transport={scene.transport(linkConditions(args))} join={{}}>
               <StoryCanvas>
-                <NetcodeFrame />
+                <NetcodeFrame now={scene.frameNow} />
                 <Gun game={game} shotFrames={args.shotFrames} />
               </StoryCanvas>
             </game.nc.NetcodeProvider>

@@ -203,12 +203,13 @@ function GamePanel({ args, mode, seed }: { args: Args; mode: PhysicsMode; seed: 
     <Panel title={`mode: '${mode}'`} caption={<Readout name={mode} />}>
       {scene && (
         <game.nc.NetcodeProvider
+          clock={scene.clientClock}
           transport={scene.transport(linkConditions(args, seed))}
           join={{}}
           clientOptions={{ prediction: { rollback: 'always' }, clock: { minSlackTicks: args.slackTicks }, onInput: (input, tick) => void Object.assign(input.target, paddleTarget(tick)) }}
         >
           <StoryCanvas>
-            <NetcodeFrame />
+            <NetcodeFrame now={scene.frameNow} />
             <Bodies game={game} name={mode} />
           </StoryCanvas>
         </game.nc.NetcodeProvider>

@@ -49,20 +49,22 @@ const direction = (tick: number, flipTicks: number): number => (Math.floor(tick 
 
 /**
  * Measures response latency: the time from the first tick sampled with a new direction
- * to the first frame where the drawn player moves that way.
+ * to the first frame where the drawn player moves that way, on the scene's clock
+ * (performance.now() in real time, the virtual clock in deterministic mode).
  */
 class Response {
+  constructor(private readonly now: () => number) {}
   private dir = 0;
   private flippedAt: number | undefined;
   private lastX: number | undefined;
   readonly samples: number[] = [];
   input(dir: number): void {
-    if (this.dir !== 0 && dir !== this.dir) this.flippedAt = performance.now();
+    if (this.dir !== 0 && dir !== this.dir) this.flippedAt = this.now();
     this.dir = dir;
   }
   drawn(x: number): void {
     if (this.lastX !== undefined && this.flippedAt !== undefined && (x - this.lastX) * this.dir > 1e-4) {
-      this.samples.push(performance.now() - this.flippedAt);
+      this.samples.push(this.now() - this.flippedAt);
       this.flippedAt = undefined;
     }
     this.lastX = x;
@@ -105,11 +107,12 @@ function Readout({ response, name }: { response: Response; name: string }): Reac
 }
 
 function ClientPanel({ scene, args, lane, predicted }: { scene: LoopbackScene<P>; args: Args; lane: number; predicted: boolean }): ReactNode {
-  const [response] = useState(() => new Response());
+  const [response] = useState(() => new Response(scene.now));
   const name = predicted ? 'predicted' : 'unpredicted';
   return (
     <Panel title={predicted ? 'Client A — prediction on' : 'Client B — prediction off (own player interpolated)'} caption={<Readout response={response} name={name} />}>
       <nc.NetcodeProvider
+        clock={scene.clientClock}
         transport={scene.transport(linkConditions(args, lane))}
         join={{ lane }}
         clientOptions={{
@@ -120,7 +123,7 @@ function ClientPanel({ scene, args, lane, predicted }: { scene: LoopbackScene<P>
         }}
       >
         <StoryCanvas>
-          <NetcodeFrame />
+          <NetcodeFrame now={scene.frameNow} />
           <Player predicted={predicted} response={response} label={name} />
         </StoryCanvas>
       </nc.NetcodeProvider>

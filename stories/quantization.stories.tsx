@@ -43,20 +43,21 @@ function makeGame(quantize: number | undefined) {
 }
 type Game = ReturnType<typeof makeGame>;
 
-function Swarm({ game, name }: { game: Game; name: string }): ReactNode {
+function Swarm({ game, name, now }: { game: Game; name: string; now: () => number }): ReactNode {
   const motes = game.nc.useGhosts('mote');
   const { client } = game.nc.useNetcode();
   useEffect(() => {
-    let last = { at: performance.now(), bytes: client.traffic.bytesIn };
+    // Seconds on the scene's clock (virtual in deterministic mode, where frames do not follow wall time).
+    let last = { at: now(), bytes: client.traffic.bytesIn };
     const id = setInterval(() => {
-      const now = { at: performance.now(), bytes: client.traffic.bytesIn };
-      const seconds = (now.at - last.at) / 1000;
+      const sample = { at: now(), bytes: client.traffic.bytesIn };
+      const seconds = (sample.at - last.at) / 1000;
       // Skip the join burst (the first full snapshots): measure once ghosts are in and steady.
-      if (motes.length > 0 && last.bytes > 0) reportFigure({ [`${name}BytesPerSnapshot`]: (now.bytes - last.bytes) / seconds / client.protocol.snapshotRate });
-      last = now;
+      if (motes.length > 0 && last.bytes > 0 && seconds > 0) reportFigure({ [`${name}BytesPerSnapshot`]: (sample.bytes - last.bytes) / seconds / client.protocol.snapshotRate });
+      last = sample;
     }, 1000);
     return () => clearInterval(id);
-  }, [client, name, motes.length]);
+  }, [client, name, motes.length, now]);
   return motes.map((m, i) => (
     <VisualProxy key={m.handle} ghost={m}>
       <mesh>
@@ -88,10 +89,10 @@ function GamePanel({ args, quantize, name, title, seed }: { args: Args; quantize
   return (
     <Panel title={title} caption={<Readout name={name} />}>
       {scene && (
-        <game.nc.NetcodeProvider transport={scene.transport(linkConditions(args, seed))} join={{}}>
+        <game.nc.NetcodeProvider clock={scene.clientClock} transport={scene.transport(linkConditions(args, seed))} join={{}}>
           <StoryCanvas>
-            <NetcodeFrame />
-            <Swarm game={game} name={name} />
+            <NetcodeFrame now={scene.frameNow} />
+            <Swarm game={game} name={name} now={scene.now} />
           </StoryCanvas>
         </game.nc.NetcodeProvider>
       )}

@@ -128,13 +128,14 @@ function ErrorSmoothing(args: Args): ReactNode {
     >
       {scene && (
         <nc.NetcodeProvider
+          clock={scene.clientClock}
           transport={scene.transport(linkConditions(args))}
           join={{}}
           clientOptions={{ prediction: { correction: { smoothingMs: args.smoothingMs } }, onInput: (input, tick) => void (input.move = direction(tick)) }}
         >
           <Panel title="ghost.components (raw simulation state)" caption={<Readout jumps={raw} name="raw" />}>
             <StoryCanvas>
-              <NetcodeFrame />
+              <NetcodeFrame now={scene.frameNow} />
               <Raw jumps={raw} />
             </StoryCanvas>
           </Panel>

@@ -13,6 +13,7 @@ import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
 import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
+import type { LoopbackScene } from './harness/scene.ts';
 import { reportFigure } from './harness/story-state.ts';
 
 const protocol = defineProtocol({
@@ -94,7 +95,7 @@ function Grenade({ g, index }: { g: Ghost<P, 'grenade'>; index: number }): React
   );
 }
 
-function Thrower({ args }: { args: Args }): ReactNode {
+function Thrower({ args, scene }: { args: Args; scene: LoopbackScene<P> }): ReactNode {
   const { client } = nc.useNetcode();
   const me = nc.useLocalGhost('player');
   const grenades = nc.useGhosts('grenade');
@@ -103,11 +104,11 @@ function Thrower({ args }: { args: Args }): ReactNode {
     const previous = client.spawns.setClassifier('grenade', () => 'notOurs');
     return () => void client.spawns.setClassifier('grenade', previous);
   }, [client, args.breakClassification]);
+  // On the scene's clock: in deterministic mode a press lands on the same frame every run.
   useEffect(() => {
     if (!me) return;
-    const id = setInterval(() => client.input.press('fire'), 1000 / args.rate);
-    return () => clearInterval(id);
-  }, [me, client, args.rate]);
+    return scene.every(1000 / args.rate, () => client.input.press('fire'));
+  }, [me, client, args.rate, scene]);
   // Count what is on screen by origin, each frame (the figure the story teaches).
   const seen = useRef({ matched: 0, snapshot: 0, predicted: 0 });
   const counted = useRef(new Map<number, string>());
@@ -168,10 +169,10 @@ function PredictedSpawning(args: Args): ReactNode {
       {scene && (
         <>
           <Panel title={args.breakClassification ? 'Client — classification broken' : 'Client — predicted spawns'} caption={<Stats />}>
-            <nc.NetcodeProvider transport={scene.transport(linkConditions(args))} join={{ name: 'bot' }}>
+            <nc.NetcodeProvider clock={scene.clientClock} transport={scene.transport(linkConditions(args))} join={{ name: 'bot' }}>
               <StoryCanvas>
-                <NetcodeFrame />
-                <Thrower args={args} />
+                <NetcodeFrame now={scene.frameNow} />
+                <Thrower args={args} scene={scene} />
               </StoryCanvas>
             </nc.NetcodeProvider>
           </Panel>

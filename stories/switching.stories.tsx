@@ -165,9 +165,9 @@ function PredictionSwitching(args: Args): ReactNode {
     >
       {scene && (
         <Panel title="Client" caption={<Readout />}>
-          <nc.NetcodeProvider transport={scene.transport(linkConditions(args))} join={{}} clientOptions={{ onInput: (input, tick) => void (input.move = direction(tick)) }}>
+          <nc.NetcodeProvider clock={scene.clientClock} transport={scene.transport(linkConditions(args))} join={{}} clientOptions={{ onInput: (input, tick) => void (input.move = direction(tick)) }}>
             <StoryCanvas>
-              <NetcodeFrame />
+              <NetcodeFrame now={scene.frameNow} />
               <Scene args={args} />
             </StoryCanvas>
           </nc.NetcodeProvider>

@@ -17,7 +17,7 @@ export interface NetcodeFrameProps {
    * `frameloop="never"`, or for deterministic tests — the engine needs one time base
    * across the hand-over between the provider's loop and this component.
    */
-  now?: (state: RootState) => number;
+  now?: ((state: RootState) => number) | undefined;
   /**
    * useFrame priority of the step (default NETCODE_STEP_PRIORITY = −1000). Must stay below
    * NETCODE_VIEW_PRIORITY (−900) so the engine is stepped before anything renders it.

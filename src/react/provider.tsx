@@ -24,7 +24,7 @@ export interface TypedNetcodeProviderProps<P extends Protocol> {
   /** Async setup to finish before connecting (e.g. Rapier's WASM); status is `loading` meanwhile. Called once per mount. */
   init?: () => Promise<void>;
   /** Time and frame scheduler (default performance.now + requestAnimationFrame); tests inject a manual clock. Read at mount only. */
-  clock?: FrameClock;
+  clock?: FrameClock | undefined;
   /** Pause the client while the page is hidden (`visibilitychange` → client.setPaused). Default true. Read at mount only. */
   pauseWhenHidden?: boolean;
   /** Rendered until the engine exists (the first commit, before effects have run). Default nothing. */

@@ -1,29 +1,34 @@
 // React side of the harness: a hook that owns a LoopbackScene for a component's
 // lifetime, the split-view layout, a Canvas preset and <Probe>, which publishes
-// where a ghost is drawn (page coordinates) for the pixel check in the test.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+// where a ghost is drawn (page coordinates) for the pixel check in the test. In
+// deterministic mode (frameloop-react.tsx) the scene and every StoryCanvas run on the
+// page's FixedFrameLoop.
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { Vector3, type Group } from 'three';
 import type { Ghost, NetServer, Protocol } from 'react-netcode';
+import type { FixedFrameLoop } from './frameloop.ts';
+import { useFrameLoop } from './frameloop-react.tsx';
 import { createLoopbackScene, type LoopbackScene, type SceneOptions } from './scene.ts';
 import { resetStoryState, storyState } from './story-state.ts';
 
-/** Create the scene after mount, dispose it on unmount. `null` during the first render. */
+/** Create the scene after mount (on the page's frame loop in deterministic mode), dispose it on unmount. `null` during the first render. */
 export function useLoopbackScene<P extends Protocol>(options: () => SceneOptions<P>): LoopbackScene<P> | null {
   const [scene, setScene] = useState<LoopbackScene<P> | null>(null);
   const make = useRef(options);
+  const loop = useFrameLoop();
   useEffect(() => {
     resetStoryState();
-    const next = createLoopbackScene(make.current());
+    const next = createLoopbackScene(make.current(), loop);
     setScene(next);
     return () => next.dispose();
-  }, []);
+  }, [loop]);
   return scene;
 }
 
 export function SplitView({ children, description }: { children: ReactNode; description: ReactNode }): ReactNode {
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', height: '100vh', fontFamily: 'system-ui, sans-serif', fontSize: 13, background: '#1e1e24', color: '#eee' }}>
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100%', fontFamily: 'system-ui, sans-serif', fontSize: 13, background: '#1e1e24', color: '#eee' }}>
       <div style={{ padding: '6px 10px', lineHeight: 1.4 }}>{description}</div>
       <div style={{ display: 'flex', flex: 1, gap: 4, minHeight: 0, padding: 4 }}>{children}</div>
     </div>
@@ -43,10 +48,16 @@ export function Panel({ title, caption, children }: { title: string; caption?: R
 /** Background of every story canvas: light, so black ghosts show too. */
 export const CANVAS_BACKGROUND = '#d8dde3';
 
-/** A Canvas looking down -z at the x/y plane (x right, y up), 1 unit ≈ 40 px on a 600 px panel. */
+/**
+ * A Canvas looking down -z at the x/y plane (x right, y up), 1 unit ≈ 40 px on a 600 px panel.
+ * In deterministic mode it renders only when the frame loop advances it (`frameloop="never"`).
+ */
 export function StoryCanvas({ children }: { children: ReactNode }): ReactNode {
+  const loop = useFrameLoop();
+  useLayoutEffect(() => loop?.expectCanvas(), [loop]);
   return (
-    <Canvas camera={{ position: [0, 0, 12], fov: 50 }} dpr={1} style={{ position: 'absolute', inset: 0 }}>
+    <Canvas camera={{ position: [0, 0, 12], fov: 50 }} dpr={1} style={{ position: 'absolute', inset: 0 }} frameloop={loop ? 'never' : 'always'}>
+      {loop && <AdvancedByLoop loop={loop} />}
       <color attach="background" args={[CANVAS_BACKGROUND]} />
       <ambientLight intensity={1.2} />
       <directionalLight position={[3, 4, 10]} intensity={1.5} />
@@ -54,6 +65,14 @@ export function StoryCanvas({ children }: { children: ReactNode }): ReactNode {
       {children}
     </Canvas>
   );
+}
+
+/** Registers this R3F root with the frame loop: each frame advances it to the virtual time (useFrame callbacks, then the render). */
+function AdvancedByLoop({ loop }: { loop: FixedFrameLoop }): null {
+  const advance = useThree((s) => s.advance);
+  // Global effects (addEffect) are not run: nothing in the stories uses them.
+  useLayoutEffect(() => loop.addRoot((seconds) => advance(seconds, false)), [loop, advance]);
+  return null;
 }
 
 const world = new Vector3();

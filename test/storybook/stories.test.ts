@@ -2,7 +2,9 @@
 // headless system Chromium (never a downloaded browser): after a few hundred frames
 // each story must have logged no console error, drawn a ghost where it says (a pixel
 // other than the canvas background at window.__story.probes) and shown its own figure.
-// A screenshot per story goes to test-artifacts/storybook/.
+// A screenshot per story goes to test-artifacts/storybook/. Then a few stories again in
+// deterministic mode (globals frameloop:deterministic): opened twice, each canvas at
+// frame N must be the same PNG, byte for byte, on both runs — and differ from frame 0.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -94,6 +96,20 @@ const FIGURES: Record<string, { probes: string[]; holds: (f: Record<string, numb
     what: 'at least 75 % of the automatic shots hit with lag compensation, and at least 50 % more than without',
   },
 };
+
+/** Stories run twice in deterministic mode; their canvases are compared at each of FRAME_CHECKPOINTS. */
+const DETERMINISTIC = ['prediction-prediction-on-off-with-latency--prediction-on-off-story', 'spawning-predicted-spawning--matched'];
+/** Frame 0 (the first picture, virtual time 0), then two later frames: equal across runs, different from each other. */
+const FRAME_CHECKPOINTS = [0, 200, 300];
+
+interface FrameLoopControl {
+  frame: number;
+  paused: boolean;
+  ready: boolean;
+  pending: number;
+  step(n: number): void;
+}
+type LoopWindow = { __frameloop?: FrameLoopControl };
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
 
@@ -188,6 +204,60 @@ describe('storybook', { timeout: 180_000 }, () => {
       } finally {
         await page.close();
       }
+    });
+  }
+
+  /** One fresh page in deterministic mode: every canvas's screenshot at each checkpoint (saved as artifacts). */
+  async function deterministicRun(id: string, run: number): Promise<{ shots: Buffer[][]; errors: string[] }> {
+    const page = await context!.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    page.on('pageerror', (e) => void errors.push(String(e)));
+    page.on('response', (r) => void (r.status() >= 400 && errors.push(`HTTP ${r.status()} ${r.url()}`)));
+    const shots: Buffer[][] = [];
+    try {
+      // pauseAt:0 — frame 0 is drawn once every canvas exists, then the loop waits for step(n).
+      await page.goto(`${http!.url}/iframe.html?id=${id}&viewMode=story&globals=frameloop:deterministic;pauseAt:0`);
+      // (Browser-side callbacks: window.__frameloop is the page's FrameLoopControl, stories/harness/frameloop.ts.)
+      await page.waitForFunction(() => ((l) => l !== undefined && l.ready && l.frame === 0 && l.paused && l.pending === 0)((window as LoopWindow).__frameloop), undefined, { timeout: 60_000 });
+      for (const frame of FRAME_CHECKPOINTS) {
+        await page.evaluate((n) => ((l) => l.step(n - l.frame))((window as LoopWindow).__frameloop!), frame);
+        await page.waitForFunction((n) => ((l) => l !== undefined && l.frame === n && l.pending === 0)((window as LoopWindow).__frameloop), frame, { timeout: 120_000 });
+        // Let the compositor show what the last frame drew (the loop draws nothing more while paused).
+        await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok()))));
+        // Each canvas on its own: the captions around them are real-time readouts.
+        const rects = await page.evaluate(() => Array.from(document.querySelectorAll('canvas'), (c) => ((r) => ({ x: r.left, y: r.top, width: r.width, height: r.height }))(c.getBoundingClientRect())));
+        const pngs: Buffer[] = [];
+        for (const [i, clip] of rects.entries()) {
+          const png = await page.screenshot({ clip });
+          writeFileSync(join(ARTIFACTS, 'deterministic', `${id}.run${run}.frame${frame}.canvas${i}.png`), png);
+          pngs.push(png);
+        }
+        shots.push(pngs);
+      }
+    } finally {
+      await page.close();
+    }
+    return { shots, errors };
+  }
+
+  for (const id of DETERMINISTIC) {
+    it(`${id}: deterministic frames are the same picture on every run`, async () => {
+      expect(ids).toContain(id);
+      mkdirSync(join(ARTIFACTS, 'deterministic'), { recursive: true });
+      const a = await deterministicRun(id, 1);
+      const b = await deterministicRun(id, 2);
+      expect([...a.errors, ...b.errors], [...a.errors, ...b.errors].join('\n')).toEqual([]);
+      const last = FRAME_CHECKPOINTS.length - 1;
+      expect(a.shots[0]!.length).toBeGreaterThan(0);
+      for (const [k, frame] of FRAME_CHECKPOINTS.entries()) {
+        expect(b.shots[k]!.length, `canvases at frame ${frame}`).toBe(a.shots[k]!.length);
+        for (const [i, png] of a.shots[k]!.entries()) expect(png.equals(b.shots[k]![i]!), `canvas ${i} at frame ${frame}: run 1 and run 2 differ`).toBe(true);
+      }
+      // The check can fail: the picture changes between checkpoints (things move).
+      const changed = (k: number): boolean => a.shots[last]!.some((png, i) => !png.equals(a.shots[k]![i]!));
+      expect(changed(0), `frame ${FRAME_CHECKPOINTS[last]} looks like frame 0`).toBe(true);
+      expect(changed(last - 1), `frame ${FRAME_CHECKPOINTS[last]} looks like frame ${FRAME_CHECKPOINTS[last - 1]}`).toBe(true);
     });
   }
 });
