@@ -165,6 +165,29 @@ export class BitWriter {
     this.pos += bits;
   }
 
+  /** 32 bits at once, unchecked (the snapshot BitSink hands over whole words). */
+  writeWord(value: number): void {
+    if (this.pos + 40 > this.buf.length * 8) this.ensure(40);
+    const buf = this.buf;
+    const i = this.pos >>> 3;
+    const off = this.pos & 7;
+    const v = value >>> 0;
+    if (off === 0) {
+      buf[i] = v;
+      buf[i + 1] = v >>> 8;
+      buf[i + 2] = v >>> 16;
+      buf[i + 3] = v >>> 24;
+    } else {
+      // The partial byte's unused high bits are zero (a byte's first write assigns it).
+      buf[i] = buf[i]! | ((v << off) & 0xff);
+      buf[i + 1] = v >>> (8 - off);
+      buf[i + 2] = v >>> (16 - off);
+      buf[i + 3] = v >>> (24 - off);
+      buf[i + 4] = v >>> (32 - off);
+    }
+    this.pos += 32;
+  }
+
   writeUint(value: number, bits: number): void {
     checkWidth(bits, 32);
     if (!Number.isInteger(value) || value < 0 || value > 2 ** bits - 1) throw badValue(`cannot write ${value} as a ${bits}-bit unsigned integer (0..${2 ** bits - 1})`, this.pos);
@@ -255,6 +278,14 @@ export class BitWriter {
       this.buf.set(u8, this.pos >>> 3);
       this.pos += u8.length * 8;
     } else for (let i = 0; i < u8.length; i++) this.writeBits(u8[i]!, 8);
+  }
+
+  /** Drop everything after the first `bitLength` bits (at most the current length). */
+  truncate(bitLength: number): void {
+    if (!(bitLength >= 0 && bitLength <= this.pos)) throw new NetcodeError('usage', `react-netcode: cannot truncate a ${this.pos}-bit writer to ${bitLength} bits.`);
+    this.pos = bitLength;
+    // Later writes OR into a partial byte: clear its unused bits.
+    if ((bitLength & 7) !== 0) this.buf[bitLength >>> 3] = this.buf[bitLength >>> 3]! & ((1 << (bitLength & 7)) - 1);
   }
 
   /** Pad with zero bits to the next byte boundary. */

@@ -12,6 +12,18 @@ const LAST = WIDTHS.length - 1;
 const START = new Float64Array(WIDTHS.length + 1);
 for (let i = 0; i < WIDTHS.length; i++) START[i + 1] = START[i]! + 2 ** WIDTHS[i]!;
 
+/** Values below this have their code in CODE_VALUE / CODE_LENGTH (the first five buckets, at most 15 bits). */
+export const CODE_TABLE_SIZE = START[5]!;
+/** The prefix code of v < CODE_TABLE_SIZE as one put: its bits (LSB first) and their count. */
+export const CODE_VALUE = new Int32Array(CODE_TABLE_SIZE);
+export const CODE_LENGTH = new Uint8Array(CODE_TABLE_SIZE);
+for (let i = 0; i < 5; i++) {
+  for (let v = START[i]!; v < START[i + 1]!; v++) {
+    CODE_VALUE[v] = ((v - START[i]!) << (i + 1)) | ((1 << i) - 1);
+    CODE_LENGTH[v] = i + 1 + WIDTHS[i]!;
+  }
+}
+
 /** Buffers bits in a 32-bit accumulator and hands whole words to a BitWriter. */
 export class BitSink {
   w!: BitWriter;
@@ -40,10 +52,16 @@ export class BitSink {
     }
     const take = 32 - n;
     const low = take === 32 ? value : value & ((1 << take) - 1);
-    this.w.writeBits((this.acc | (low << n)) >>> 0, 32);
+    this.w.writeWord((this.acc | (low << n)) >>> 0);
     const rest = bits - take;
     this.acc = rest > 0 ? value >>> take : 0;
     this.n = rest;
+  }
+
+  /** Drop everything after the first `bitLength` bits written. */
+  rewind(bitLength: number): void {
+    this.flush();
+    this.w.truncate(bitLength);
   }
 
   /** Push the buffered bits into the writer (call before using the writer directly). */
@@ -69,26 +87,12 @@ export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: numbe
   if (len > 0) sink.put(peekBits(buf, pos, len), len);
 }
 
-/** JavaScript expression for the bits the code of `v` takes (inlined by the compiled writers for v < 1173). */
-export function codeBitsExpr(v: string): string {
-  let e = `h.codeBits(${v})`;
-  for (let i = 3; i >= 0; i--) e = `(${v} < ${START[i + 1]} ? ${i + 1 + WIDTHS[i]!} : ${e})`;
-  return e;
-}
-
-/**
- * JavaScript statement writing the code of `v` (inlined by the compiled writers):
- * values below 1173 through `put(valueExpr, bitsExpr)`, others through `big(v)`.
- * (Inlining every bucket makes generated functions too big for V8 to optimize.)
- */
-export function putCodeStmt(v: string, put: (value: string, bits: number) => string, big: (v: string) => string): string {
-  let e = big(v);
-  for (let i = 3; i >= 0; i--) e = `if (${v} < ${START[i + 1]}) ${put(`((${v} - ${START[i]}) << ${i + 1}) | ${(1 << i) - 1}`, i + 1 + WIDTHS[i]!)} else { ${e} }`;
-  return `{ ${e} }`;
-}
-
 /** Bits the prefix code of `v` (uint32) takes. */
 export function codeBits(v: number): number {
+  if (v < CODE_TABLE_SIZE) {
+    const bits = CODE_LENGTH[v];
+    if (bits !== undefined) return bits;
+  }
   for (let i = 0; i < LAST; i++) if (v < START[i + 1]!) return i + 1 + WIDTHS[i]!;
   return LAST + WIDTHS[LAST]!;
 }

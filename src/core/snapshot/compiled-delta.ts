@@ -3,7 +3,7 @@
 // dispatch, residuals in locals — because it runs for every changed ghost every
 // tick. Falls back to DeltaWriter where code generation is not allowed.
 
-import { codeBits, codeBitsExpr, putCode, putCodeStmt, type BitSink } from './codes.ts';
+import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, putCode, type BitSink } from './codes.ts';
 import { DeltaWriter, type Baselines } from './delta.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, type FieldSlot, type TypeLayout } from './layout.ts';
 
@@ -14,24 +14,39 @@ const helpers = { codeBits, putCode };
 
 const isLin = (s: FieldSlot, k: number): boolean => s.kind === K_FQ || s.kind === K_FR || (s.kind === K_QUAT && k > 0);
 
+const zz = (j: string | number, to: string): string => `${to}${j} = ((d << 1) ^ (d >> 31)) >>> 0;`;
+
 /**
- * Code computing the residual of every slot of `view` against b0 (z_j) and, `withB`,
- * against the linear prediction (zb_j, the same as z_j for unpredicted slots), noting
- * in `big` whether some predicted residual is large. The locals are declared by `source`.
+ * Code computing the residual zb_j of every slot of `view` that gets written: against
+ * b0, or, `withB`, against the linear prediction for predicted slots (noting in `big`
+ * whether one is large). The locals are declared by `source`.
  */
 function residuals(view: readonly FieldSlot[], withB: boolean): string {
   const out: string[] = [];
   for (const s of view) {
     for (let k = 0; k < s.slots; k++) {
       const j = s.slot + k;
-      out.push(`v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}]; d = (v${j} - r${j}) | 0; z${j} = ((d << 1) ^ (d >> 31)) >>> 0;`);
-      if (!withB) out.push(`zb${j} = z${j};`);
+      out.push(`v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}];`);
       // Equal ages (the steady state): round((b0 − b1) · dt0 / dt1) is exactly b0 − b1.
-      else if (isLin(s, k)) out.push(`d = (v${j} - ((r${j} + (sameDt ? r${j} - b1[b1o + ${j}] : Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1))) | 0)) | 0; zb${j} = ((d << 1) ^ (d >> 31)) >>> 0; big |= zb${j} >= ${BIG} ? 1 : 0;`);
-      else out.push(`zb${j} = z${j};`);
+      if (withB && isLin(s, k)) out.push(`d = (v${j} - ((r${j} + (sameDt ? r${j} - b1[b1o + ${j}] : Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1))) | 0)) | 0; ${zz(j, 'zb')} big |= zb${j} >= ${BIG} ? 1 : 0;`);
+      else out.push(`d = (v${j} - r${j}) | 0; ${zz(j, 'zb')}`);
     }
   }
   return out.join('\n');
+}
+
+/** Code: the residuals z_j against b0 alone, for the comparison with the prediction (zb_j) when that has a large one. */
+function plainResiduals(view: readonly FieldSlot[]): string {
+  const out: string[] = [];
+  for (const s of view) for (let k = 0; k < s.slots; k++) out.push(isLin(s, k) ? `d = (v${s.slot + k} - r${s.slot + k}) | 0; ${zz(s.slot + k, 'z')}` : `z${s.slot + k} = zb${s.slot + k};`);
+  return out.join('\n');
+}
+
+/** Code: the chosen residuals are b0's after all (zb_j = z_j). */
+function choosePlain(view: readonly FieldSlot[]): string {
+  const out: string[] = [];
+  for (const s of view) for (let k = 0; k < s.slots; k++) if (isLin(s, k)) out.push(`zb${s.slot + k} = z${s.slot + k};`);
+  return out.join(' ');
 }
 
 /** A predicted residual below this (zigzag) makes the prediction good enough without comparing. */
@@ -51,35 +66,38 @@ function size(view: readonly FieldSlot[], z: (j: number) => string, bits: string
     let payload = s.kind === K_ENUM ? `${s.bits}` : '0';
     if (s.kind !== K_BOOL && s.kind !== K_ENUM) {
       const single = s.slots === 1 ? 1 : 0;
-      payload = Array.from({ length: s.slots }, (_, k) => codeBitsExpr(`(${z(s.slot + k)} - ${single})`)).join(' + ');
+      payload = Array.from({ length: s.slots }, (_, k) => {
+        const v = `(${z(s.slot + k)} - ${single})`;
+        return `(${v} < ${CODE_TABLE_SIZE} ? CL[${v}] : h.codeBits(${v}))`;
+      }).join(' + ');
     }
     out.push(`${bits} += ${changedExpr(s, z)} === 0 ? 1 : 1 + ${payload};`);
   }
   return out.join('\n');
 }
 
-// Bits collect in the locals (acc, n) and reach the sink a word at a time.
+// Bits collect in the locals (acc, n < 32) and reach the sink a whole word at a time.
+// Codes of small values come from tables: no branch on the value (residuals of moving
+// ghosts are small but random, so per-bucket branches mispredict).
 const put = (value: string, bits: number | string): string =>
-  `{ const pv = ${value}, pb = ${bits}; if (n + pb < 32) { acc |= pv << n; n += pb; } else { if (n > 0) sink.put(acc >>> 0, n); acc = pv; n = pb; } }`;
+  `{ const pv = ${value}, pb = ${bits}; acc |= pv << n; n += pb; if (n >= 32) { sink.put(acc >>> 0, 32); n -= 32; acc = pv >>> (pb - n); } }`;
 const drain = 'if (n > 0) { sink.put(acc >>> 0, n); acc = 0; n = 0; }';
-const big = (v: string): string => `${drain} h.putCode(sink, ${v});`;
+const putCodeOf = (v: string): string =>
+  `if (${v} < ${CODE_TABLE_SIZE}) ${put(`CV[${v}]`, `CL[${v}]`)} else { ${drain} h.putCode(sink, ${v}); }`;
 
-/** Code writing the body from the chosen residuals w_j. */
+/** Code writing the body from the chosen residuals zb_j. */
 function emit(view: readonly FieldSlot[]): string {
-  const w = (j: number): string => `w${j}`;
+  const w = (j: number): string => `zb${j}`;
   const out: string[] = [];
-  view.forEach((s, i) => {
-    for (let k = 0; k < s.slots; k++) out.push(`w${s.slot + k} = useB ? zb${s.slot + k} : z${s.slot + k};`);
-    out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`);
-  });
+  view.forEach((s, i) => out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`));
   out.push('let acc = 0, n = 0;', put('any', 1), 'if (any !== 0) {');
   view.forEach((s, i) => {
     out.push(put(`c${i}`, 1), `if (c${i} !== 0) {`);
     if (s.kind === K_ENUM) out.push(put(`v${s.slot}`, s.bits));
     else if (s.kind === K_STR) out.push(`${drain} sink.flush(); sink.w.writeString(cs[cso + ${s.slot}], ${s.maxLength});`);
     else if (s.kind !== K_BOOL) {
-      if (s.slots === 1) out.push(putCodeStmt(`(w${s.slot} - 1)`, put, big));
-      else for (let k = 0; k < s.slots; k++) out.push(putCodeStmt(`w${s.slot + k}`, put, big));
+      if (s.slots === 1) out.push(`{ const u = zb${s.slot} - 1; ${putCodeOf('u')} }`);
+      else for (let k = 0; k < s.slots; k++) out.push(putCodeOf(`zb${s.slot + k}`));
     }
     out.push('}');
   });
@@ -94,7 +112,7 @@ function source(view: readonly FieldSlot[]): string {
   // else whichever of the two is shorter (a function of the rows alone, so deterministic).
   return `'use strict'; return function body(sink, cur, co, cs, cso, base) {
 const b0 = base.b0, b0o = base.b0o, b0s = base.b0s, b0so = base.b0so, b1 = base.b1, b1o = base.b1o, dt0 = base.dt0, dt1 = base.dt1;
-${decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')} ${decl('w')}
+${decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')}
 ${view.length === 0 ? '' : `let ${view.map((_, i) => `c${i} = 0`).join(', ')};`}
 let d = 0, big = 0, any = 0, useB = false, bitsA = 0, bitsB = 0;
 const sameDt = dt0 === dt1;
@@ -104,11 +122,13 @@ ${residuals(view, false)}
 ${residuals(view, true)}
 useB = true;
 if (big !== 0) {
+${plainResiduals(view)}
 ${size(view, (j) => `z${j}`, 'bitsA')}
 ${size(view, (j) => `zb${j}`, 'bitsB')}
 const anyA = ${view.length === 0 ? '0' : view.map((s) => changedExpr(s, (j) => `z${j}`)).join(' | ')};
 const anyB = ${view.length === 0 ? '0' : view.map((s) => changedExpr(s, (j) => `zb${j}`)).join(' | ')};
 useB = (anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA);
+if (!useB) { ${choosePlain(view)} }
 }
 }
 ${emit(view)}
@@ -120,7 +140,7 @@ return useB;
 export function compileBodyWriters(layout: TypeLayout): [BodyWriter, BodyWriter] {
   const make = (view: readonly FieldSlot[]): BodyWriter => {
     try {
-      return (new Function('h', source(view)) as (h: typeof helpers) => BodyWriter)(helpers);
+      return (new Function('h', 'CV', 'CL', source(view)) as (h: typeof helpers, cv: Int32Array, cl: Uint8Array) => BodyWriter)(helpers, CODE_VALUE, CODE_LENGTH);
     } catch {
       const dw = new DeltaWriter();
       return (sink, cur, co, cs, cso, base) => dw.write(sink, view, cur, co, cs, cso, base, layout.slotCount);

@@ -13,6 +13,18 @@ export type Quantizer = (values: Record<string, unknown>, row: Int32Array, o: nu
 
 const helpers = { orderedBits, orderedFinite, quatCodes, QUAT_CODES, utf8Length };
 
+/**
+ * Expression equal to `Math.round(p) + 0` for every p (NaN stays NaN), without its
+ * data-dependent branch: V8 compiles Math.round to a round-up and a compare-and-branch
+ * on the fraction, which mispredicts about half the time on moving values (it made
+ * quantizing ~2× slower). floor(p + 0.5) is exact except where p + 0.5 rounds up to
+ * the next integer (p = 0.49999999999999994, and odd integers beyond 2^52), which the
+ * never-taken correction undoes. Declares `into` (block-scoped: emit inside a block).
+ */
+function round(into: string, p: string): string {
+  return `const p_ = ${p}; let ${into} = Math.floor(p_ + 0.5); if (${into} - 0.5 > p_) ${into} -= 1;`;
+}
+
 function fieldCode(layout: TypeLayout, i: number): string {
   const s = layout.fields[i]!;
   const get = `values[${JSON.stringify(s.key)}]`;
@@ -33,7 +45,7 @@ function fieldCode(layout: TypeLayout, i: number): string {
     case K_QUAT: {
       // quat.ts quatCodes inlined (the same arithmetic, so the same codes): no call, no scratch arrays.
       const max = (1 << (s.bits - 1)) - 1;
-      const put = (k: number, c: string): string => `{ const r = Math.round(${c} * scale); ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
+      const put = (k: number, c: string): string => `{ ${round('r', `${c} * scale`)} ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
       return `{ const q = ${get}; if (typeof q !== 'object' || q === null) return false;
         const qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
@@ -54,7 +66,7 @@ function fieldCode(layout: TypeLayout, i: number): string {
     case K_FR: {
       const conv = (x: string, k: number): string =>
         s.kind === K_FQ
-          ? `{ const r = Math.round(${x} * ${s.factor}) + 0; if (!(Math.abs(r) <= 2147483647)) return false; ${at(k)} = r; }`
+          ? `{ ${round('r', `${x} * ${s.factor}`)} if (!(Math.abs(r) <= 2147483647)) return false; ${at(k)} = r; }`
           : `{ const r = h.orderedBits(${x}); if (!h.orderedFinite(r)) return false; ${at(k)} = r; }`;
       if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') return false; ${conv('x', 0)} }`;
       const axes = s.axes;

@@ -19,6 +19,7 @@ import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
 import type { GhostStore } from './store.ts';
+import type { BitSink } from './codes.ts';
 
 // Module-local copies of the imports used per ghost: where modules run as CommonJS
 // (tsx, some bundlers), every use of an imported binding is a getter call.
@@ -41,6 +42,19 @@ export class EncodeCore {
   private readonly selector = new Selector();
   private readonly msg: MessageWriter;
   private inBits = 0;
+  /**
+   * The records stream: while the bodies of this encode's candidates are all written
+   * fresh, in order, each is preceded in the cache by the record header it gets when
+   * every candidate is sent (the id gap, the spawn bit or the baselines as the writer
+   * would put them). Then the message takes the records in one copy. `streamOk` turns
+   * false at the first body found in the cache or header guessed wrong.
+   */
+  private streamOk = false;
+  private streamStart = 0;
+  private streamEnd = 0;
+  private streamId = -1;
+  private streamP0 = -1;
+  private streamP1 = -1;
   /** Dense index of the ghost at each position of the last ghost list (a hint; -1 = none). */
   private lastDense = new Int32Array(0);
 
@@ -76,7 +90,7 @@ export class EncodeCore {
     // Estimates are rough (baselines, id gaps): rewrite to fill what they left unused, and
     // to drop the lowest priorities when they were too low. A few rounds at most.
     for (let round = 0; ; round++) {
-      this.msg.write(tick, this.gone, despawnCount, c, body);
+      this.msg.write(tick, this.gone, despawnCount, c, body, this.streamOk ? this.streamStart : -1, this.streamEnd);
       const over = this.msg.bitLength - budgetBits;
       if (over > 0) {
         if (!this.selector.dropLowest(c.n, c.prio, c.bits, over, c.sel)) break;
@@ -111,6 +125,9 @@ export class EncodeCore {
       this.lastDense = next;
     }
     c.n = 0;
+    this.streamOk = true;
+    this.streamStart = this.streamEnd = this.cache.sink.bitLength;
+    this.streamId = this.streamP0 = this.streamP1 = -1;
     const stamp = ++state.stamp;
     state.ensure(store.cap);
     let prevId = -1;
@@ -167,7 +184,7 @@ export class EncodeCore {
       const k = c.n++;
       c.dense[k] = d;
       c.id[k] = id;
-      this.body(k, d, layout, view, flags, b0, b1, age0, age1);
+      this.body(k, d, id, layout, view, flags, b0, b1, age0, age1);
       const imp = g.importance === undefined ? 1 : g.importance > 0 ? Math.min(Math.max(g.importance, 1 / 256), MAX_IMPORTANCE) : 1 / 256;
       c.prio[k] = isPred ? PREDICTED_PRIORITY : imp * age;
       const base = (c.flags[k]! & F_SPAWN) !== 0 ? 0 : 1 + codeBits(c.age0[k]!) + (c.age0[k] !== 0 ? codeBits(c.age1[k]!) : 0);
@@ -185,13 +202,14 @@ export class EncodeCore {
   }
 
   /** Find or encode candidate k's body: spawn, or update against b0 (and b1 when it is shorter). */
-  private body(k: number, d: number, layout: TypeLayout, view: number, flags: number, b0: number, b1: number, age0: number, age1: number): void {
+  private body(k: number, d: number, id: number, layout: TypeLayout, view: number, flags: number, b0: number, b1: number, age0: number, age1: number): void {
     const c = this.cand;
     const viewKey = layout.viewDependent ? view + 1 : 0;
     const key = (flags & F_SPAWN) !== 0 ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
     const cache = this.cache;
     let i = cache.find(d, key);
-    if (i < 0) {
+    if (i >= 0) this.streamOk = false; // not written here: not in the stream
+    else {
       const sink = cache.sink;
       const store = this.store;
       const base = this.base;
@@ -201,21 +219,34 @@ export class EncodeCore {
       base.b0s = useB0 ? store.histStrs : layout.defaultStrings;
       base.b0so = useB0 ? store.histStrOffset(d, b0) : 0;
       base.b1 = null;
-      const off = sink.bitLength;
-      if ((flags & F_SPAWN) !== 0) {
-        putCode(sink, layout.typeId);
-        putCode(sink, store.owner[d]!);
-        // Ticks since the ghost spawned (the cache is per tick, so this is stable within it).
-        putCode(sink, Math.max(0, (this.tick - store.spawnTick[d]!) | 0));
-      }
+      const stream = this.streamOk && sink.bitLength === this.streamEnd;
+      if (!stream) this.streamOk = false;
+      const prevId = this.streamId;
+      const p0 = this.streamP0;
+      const p1 = this.streamP1;
       if (b1 >= 0) {
         base.b1 = store.hist;
         base.b1o = store.histOffset(d, b1);
         base.dt0 = age0;
         base.dt1 = age1;
       }
-      if (this.writers[layout.typeId]![view]!(sink, store.cur, d * store.stride, store.curStrs, d * store.sstride, base)) flags |= F_B1;
-      const len = sink.bitLength - off;
+      // Guess that the body uses b1 when it has one; if not, write header and body again.
+      let off = this.write(stream, sink, d, id, layout, flags, p0, p1, age0, b1 >= 0 ? age1 : 0);
+      if (this.writers[layout.typeId]![view]!(sink, store.hist, store.curOffset(d), store.histStrs, store.curStrOffset(d), base)) flags |= F_B1;
+      if (stream && ((flags & F_B1) !== 0) !== (b1 >= 0)) {
+        sink.rewind(this.streamEnd);
+        this.streamId = prevId;
+        this.streamP0 = p0;
+        this.streamP1 = p1;
+        off = this.write(stream, sink, d, id, layout, flags, p0, p1, age0, (flags & F_B1) !== 0 ? age1 : 0);
+        this.writers[layout.typeId]![view]!(sink, store.hist, store.curOffset(d), store.histStrs, store.curStrOffset(d), base);
+      }
+      const end = sink.bitLength;
+      const len = end - off;
+      if (stream) {
+        this.streamEnd = end;
+        this.streamId = id;
+      }
       i = cache.add(d, key, off, len, flags);
       if (i < 0) {
         c.off[k] = off;
@@ -231,6 +262,35 @@ export class EncodeCore {
     c.flags[k] = cache.flags[i]!;
     c.age0[k] = age0;
     c.age1[k] = (cache.flags[i]! & F_B1) !== 0 ? age1 : 0;
+  }
+
+  /**
+   * Write candidate `id`'s record header (when `stream`: as the message has it when every
+   * candidate is sent; `p0`, `p1`: the baseline ages of the previous update record, `a1`:
+   * the age of b1 if the body uses it, else 0) and the start of its body (the spawn
+   * fields). Returns the body's bit offset.
+   */
+  private write(stream: boolean, sink: BitSink, d: number, id: number, layout: TypeLayout, flags: number, p0: number, p1: number, age0: number, a1: number): number {
+    if (stream) {
+      putCode(sink, id - this.streamId - 1);
+      if ((flags & F_SPAWN) !== 0) sink.put(1, 1);
+      else if (age0 === p0 && a1 === p1) sink.put(1 << 1, 2);
+      else {
+        sink.put(0, 2);
+        putCode(sink, age0);
+        if (age0 !== 0) putCode(sink, a1);
+        this.streamP0 = age0;
+        this.streamP1 = a1;
+      }
+    }
+    const off = sink.bitLength;
+    if ((flags & F_SPAWN) !== 0) {
+      putCode(sink, layout.typeId);
+      putCode(sink, this.store.owner[d]!);
+      // Ticks since the ghost spawned (the cache is per tick, so this is stable within it).
+      putCode(sink, Math.max(0, (this.tick - this.store.spawnTick[d]!) | 0));
+    }
+    return off;
   }
 
   /** Ghosts the connection knows but no longer gets: despawn (until acked). Returns how many fit. */

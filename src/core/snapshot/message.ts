@@ -55,8 +55,12 @@ export class MessageWriter {
     return 1 + codeBits(this.inCount) + this.inBits;
   }
 
-  /** Write the whole message: header, the first `despawnCount` despawns, the selected candidates' records, the inputs. */
-  write(tick: Tick, gone: Despawns, despawnCount: number, c: Candidates, body: Uint8Array): void {
+  /**
+   * Write the whole message: header, the first `despawnCount` despawns, the selected
+   * candidates' records, the inputs. When every candidate is selected and `streamStart`
+   * >= 0, bits [streamStart, streamEnd) of `body` are those records, ready-made.
+   */
+  write(tick: Tick, gone: Despawns, despawnCount: number, c: Candidates, body: Uint8Array, streamStart: number, streamEnd: number): void {
     const sink = this.sink.begin(this.w.reset());
     sink.put(MessageKind.Snapshot, 8);
     sink.put(0, 16);
@@ -66,6 +70,13 @@ export class MessageWriter {
     let count = 0;
     for (let k = 0; k < c.n; k++) count += c.sel[k]!;
     putCode(sink, count);
+    if (count === c.n && streamStart >= 0) copyBits(sink, body, streamStart, streamEnd - streamStart);
+    else this.records(sink, c, body);
+    this.tail(sink);
+  }
+
+  /** The selected candidates' records, one by one. */
+  private records(sink: BitSink, c: Candidates, body: Uint8Array): void {
     let prev = -1;
     let p0 = -1;
     let p1 = -1;
@@ -89,6 +100,10 @@ export class MessageWriter {
       }
       copyBits(sink, body, c.off[k]!, c.len[k]!);
     }
+  }
+
+  /** The inputs section and the last bits. */
+  private tail(sink: BitSink): void {
     if (this.inCount === 0) sink.put(0, 1);
     else {
       sink.put(1, 1);

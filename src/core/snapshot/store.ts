@@ -1,7 +1,8 @@
 // Server-side ghost store of the snapshot encoder, shared by all connections: ghost
-// id → dense index; each ghost's current quantized row (once per tick); and a ring
-// of the last SNAPSHOT_GHOST_HISTORY rows it was SENT with (to anyone), which every
-// connection's baselines point into. Rows live in flat typed-array arenas.
+// id → dense index; a ring of the last SNAPSHOT_GHOST_HISTORY rows each ghost was SENT
+// with (to anyone), which every connection's baselines point into; and its current
+// quantized row (once per tick), kept in the ring slot after the head, so sending it
+// only moves the head (no copy). Rows live in flat typed-array arenas.
 
 import { NetcodeError } from '../errors.ts';
 import { isNewer as isNewerImport, type Tick } from '../tick.ts';
@@ -42,9 +43,11 @@ export class GhostStore {
   /** Slots (and strings) per row: the most any ghost type needs. */
   readonly stride: number;
   readonly sstride: number;
-  /** Current rows at cur[d · stride], quantized at curTick; eqHead: equal to the newest sent row. */
-  cur = new Int32Array(0);
-  curStrs: string[] = [];
+  /**
+   * The current row is ring slot curSlot (the one after the head until it is sent),
+   * quantized at curTick; eqHead: equal to the newest sent row.
+   */
+  private curSlot = new Int32Array(0);
   private curTick = new Int32Array(0);
   private curOk = new Uint8Array(0);
   private eqHead = new Uint8Array(0);
@@ -78,6 +81,7 @@ export class GhostStore {
     this.destroyed = grow(this.destroyed, cap);
     this.freed = grow(this.freed, cap);
     this.curTick = grow(this.curTick, cap);
+    this.curSlot = grow(this.curSlot, cap);
     this.curOk = grow(this.curOk, cap);
     this.eqHead = grow(this.eqHead, cap);
     this.head = grow(this.head, cap);
@@ -93,8 +97,6 @@ export class GhostStore {
     this.entryTick = relayout(this.entryTick, 1);
     this.entryOk = relayout(this.entryOk, 1);
     this.hist = relayout(this.hist, this.stride);
-    this.cur = grow(this.cur, cap * this.stride);
-    for (let i = this.curStrs.length; i < cap * this.sstride; i++) this.curStrs.push('');
     const strs: string[] = new Array<string>(cap * H * this.sstride).fill('');
     for (let slot = 0; slot < H; slot++) for (let i = 0; i < old * this.sstride; i++) strs[slot * cap * this.sstride + i] = this.histStrs[slot * old * this.sstride + i]!;
     this.histStrs = strs;
@@ -156,37 +158,50 @@ export class GhostStore {
     this.maybeFree.length = 0;
   }
 
-  /** Quantize the ghost's `values` for `tick` into its current row (once per tick). Throws WireError on a bad value. */
+  /**
+   * Quantize the ghost's `values` for `tick` into its current row (once per tick): the
+   * ring slot after the head, whose old row (the oldest one kept) is dropped first.
+   * Throws WireError on a bad value.
+   */
   current(d: number, tick: Tick, values: Record<string, unknown>): void {
     if (this.curOk[d] === 1 && this.curTick[d] === (tick | 0)) return;
     const layout = this.layouts[this.typeId[d]!]!;
-    const co = d * this.stride;
-    const so = d * this.sstride;
+    const cap = this.cap;
+    const h = this.head[d]!;
+    const slot = h + 1 === H ? 0 : h + 1;
+    const e = slot * cap + d;
+    const co = e * this.stride;
+    const so = e * this.sstride;
     this.curOk[d] = 0;
-    if (!this.quantizers[layout.typeId]!(values, this.cur, co, this.curStrs, so)) {
-      quantizeInto(layout.fields, values, this.cur, co, this.curStrs, so, this.id[d]!, layout.name); // names the bad field
+    this.entryOk[e] = 0;
+    this.curSlot[d] = slot;
+    if (!this.quantizers[layout.typeId]!(values, this.hist, co, this.histStrs, so)) {
+      quantizeInto(layout.fields, values, this.hist, co, this.histStrs, so, this.id[d]!, layout.name); // names the bad field
       throw new NetcodeError('usage', `react-netcode: ghost ${this.id[d]} (${layout.name}) has values its fields cannot send; check them with the ghost codec's validate().`);
     }
     this.curOk[d] = 1;
     this.curTick[d] = tick | 0;
-    const h = this.head[d]!;
-    const e = h * this.cap + d;
-    this.eqHead[d] = this.entryOk[e] === 1 && rowsEqual(layout.slotCount, this.cur, co, this.hist, e * this.stride, layout.stringCount, this.curStrs, so, this.histStrs, e * this.sstride) ? 1 : 0;
+    const eh = h * cap + d;
+    this.eqHead[d] = this.entryOk[eh] === 1 && rowsEqual(layout.slotCount, this.hist, co, this.hist, eh * this.stride, layout.stringCount, this.histStrs, so, this.histStrs, eh * this.sstride) ? 1 : 0;
   }
 
-  /** Ring slot of the sent row for `tick` (the current row), adding it the first time. */
+  /** Offset of the current row in `hist` / `histStrs` (after `current` for this tick; valid until the store grows). */
+  curOffset(d: number): number {
+    return (this.curSlot[d]! * this.cap + d) * this.stride;
+  }
+
+  curStrOffset(d: number): number {
+    return (this.curSlot[d]! * this.cap + d) * this.sstride;
+  }
+
+  /** Ring slot of the sent row for `tick` (the current row, quantized for `tick`), making it the head the first time. */
   push(d: number, tick: Tick): number {
     const h = this.head[d]!;
-    if (this.entryOk[h * this.cap + d] === 1 && this.headTick[d] === (tick | 0)) return h;
-    const layout = this.layouts[this.typeId[d]!]!;
-    const slot = h + 1 === H ? 0 : h + 1;
-    const n = layout.slotCount;
-    const from = d * this.stride;
-    const e = slot * this.cap + d;
-    const to = e * this.stride;
-    for (let i = 0; i < n; i++) this.hist[to + i] = this.cur[from + i]!;
-    for (let i = 0, sf = d * this.sstride, st = e * this.sstride; i < layout.stringCount; i++) this.histStrs[st + i] = this.curStrs[sf + i]!;
-    if (this.entryOk[h * this.cap + d] !== 1 || this.eqHead[d] !== 1) this.runStart[d] = tick | 0;
+    const cap = this.cap;
+    if (this.entryOk[h * cap + d] === 1 && this.headTick[d] === (tick | 0)) return h;
+    const slot = this.curSlot[d]!;
+    const e = slot * cap + d;
+    if (this.entryOk[h * cap + d] !== 1 || this.eqHead[d] !== 1) this.runStart[d] = tick | 0;
     this.eqHead[d] = 1;
     this.head[d] = slot;
     this.headTick[d] = tick | 0;
