@@ -21,6 +21,12 @@ export interface PredictionSwitchingOptions {
   center: () => Vec3 | undefined;
   /** The vec3 field holding a ghost's position (default 'position'). */
   positionField?: string;
+  /**
+   * Only these ghost types switch by distance (default: every type whose `modes` has both
+   * 'predicted' and 'interpolated'). E.g. `['ball']` predicts nearby balls but leaves remote
+   * players interpolated. Every name must be a ghost type of the protocol that supports both modes.
+   */
+  types?: readonly string[] | undefined;
 }
 
 interface Blend {
@@ -33,6 +39,8 @@ interface Blend {
 export class ModeSwitcher<P extends Protocol> {
   private readonly blends = new Map<number, Blend>();
   private options: PredictionSwitchingOptions | undefined;
+  /** options.types as a set (undefined: every type with both modes). */
+  private types: Set<string> | undefined;
   /** Switches made so far (both directions). */
   switches = 0;
 
@@ -54,7 +62,20 @@ export class ModeSwitcher<P extends Protocol> {
 
   /** Turn distance-based switching on (or off with undefined). */
   configure(options: PredictionSwitchingOptions | undefined): void {
+    if (options?.types !== undefined) {
+      for (const name of options.types) {
+        const entry = this.ghosts.world.protocol.ghostByName.get(name);
+        if (!entry) {
+          const known = [...this.ghosts.world.protocol.ghostByName.keys()].join(', ');
+          throw new Error(`react-netcode: setPredictionSwitching({ types }) names '${name}', which is not a ghost type of this protocol (ghost types: ${known}).`);
+        }
+        if (!entry.type.modes.includes('predicted') || !entry.type.modes.includes('interpolated')) {
+          throw new Error(`react-netcode: setPredictionSwitching({ types }) names '${name}', whose modes are [${entry.type.modes.join(', ')}]; a switched type needs ghost(…, { modes: ['predicted', 'interpolated'] }).`);
+        }
+      }
+    }
     this.options = options;
+    this.types = options?.types === undefined ? undefined : new Set(options.types);
   }
 
   /** Switch one ghost, blending from what it shows now. No-op if its type does not support `mode`, or it already is. */
@@ -88,6 +109,7 @@ export class ModeSwitcher<P extends Protocol> {
       for (const g of this.ghosts.world.all()) {
         const ghost = g as unknown as Ghost;
         if (ghost.isLocal) continue;
+        if (this.types !== undefined && !this.types.has(ghost.type)) continue;
         const modes = this.ghosts.world.protocol.ghostByName.get(ghost.type)?.type.modes;
         if (!modes || modes.length < 2) continue;
         const field = (this.ghosts.world.protocol.ghostByName.get(ghost.type)!.codec.schema as Record<string, Field<unknown>>)[key];

@@ -8,7 +8,11 @@ import { createStepper } from '../../src/testing/index.ts';
 
 const quiet: Logger = () => {};
 const protocol = defineProtocol({
-  ghosts: { ball: ghost({ position: field.vec3({ quantize: 1000 }), velocity: field.vec3({ quantize: 1000 }) }) },
+  ghosts: {
+    ball: ghost({ position: field.vec3({ quantize: 1000 }), velocity: field.vec3({ quantize: 1000 }) }),
+    crate: ghost({ position: field.vec3({ quantize: 1000 }), velocity: field.vec3({ quantize: 1000 }) }),
+    marker: ghost({ position: field.vec3({ quantize: 1000 }) }, { modes: ['interpolated'] }),
+  },
   join: { name: field.string(8) },
 });
 const systems = defineSystems(protocol, [
@@ -64,5 +68,23 @@ describe('prediction switching (engine)', () => {
     }
     expect(modes.length).toBeLessThanOrEqual(1);
     expect(client.world.size).toBe(1);
+  });
+
+  it('types: only the listed ghost types switch; unknown or single-mode types are refused', () => {
+    const { s, client, ball, modes } = setup(0, 1); // a ball 1 m from the centre
+    const crate = s.server.spawn('crate', { position: { x: 1, y: 0, z: 0 }, velocity: { x: 0, y: 0, z: 0 } });
+    s.advance(500);
+    client.setPredictionSwitching(undefined);
+    for (const g of client.world.all()) client.setGhostMode(g, 'interpolated');
+    modes.length = 0;
+    client.setPredictionSwitching({ radius: 5, margin: 2, center: () => ({ x: 0, y: 0, z: 0 }), types: ['crate'] });
+    s.advance(200);
+    expect(client.world.get(crate.id)!.mode).toBe('predicted');
+    expect(client.world.get(ball.id)!.mode).toBe('interpolated');
+    expect(modes).toEqual(['predicted']);
+    expect(() => client.setPredictionSwitching({ radius: 5, margin: 2, center: () => undefined, types: ['nope'] })).toThrow(/react-netcode: .*'nope'.*ghost types: ball, crate, marker/);
+    expect(() => client.setPredictionSwitching({ radius: 5, margin: 2, center: () => undefined, types: ['marker'] })).toThrow(/react-netcode: .*'marker'.*modes/);
+    // A refused call changes nothing: the crate-only switching still runs.
+    expect(client.world.get(ball.id)!.mode).toBe('interpolated');
   });
 });
