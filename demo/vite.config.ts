@@ -18,20 +18,27 @@ export default defineConfig({
       { find: /^react-netcode$/, replacement: src('index.ts') },
       { find: /^react-netcode\/react$/, replacement: src('react/index.ts') },
       { find: /^react-netcode\/r3f$/, replacement: src('r3f/index.ts') },
+      // The browser imports the client transport alone (react-netcode/socket-io/client): the
+      // whole entry also re-exports the socket.io *server* transport, which a production build
+      // tree-shakes away but the dev server does not (it throws in a browser: Buffer is not defined).
+      { find: /^react-netcode\/socket-io\/client$/, replacement: src('socket-io/client.ts') },
       { find: /^react-netcode\/socket-io$/, replacement: src('socket-io/index.ts') },
     ],
-    dedupe: ['react', 'react-dom', 'three', '@react-three/fiber', 'zustand'],
+    // Not zustand: the library uses zustand 5 (the root one) and leva its own zustand 3
+    // (node_modules/leva/node_modules); deduping would hand leva the wrong major.
+    dedupe: ['react', 'react-dom', 'three', '@react-three/fiber'],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
-    chunkSizeWarningLimit: 2000,
+    chunkSizeWarningLimit: 4500, // one chunk: three, R3F, leva and Rapier (its WASM inlined by the -compat build)
   },
   server: {
     port: Number(process.env.DEMO_CLIENT_PORT ?? 5173),
     proxy: {
-      '/netcode': { target: gameServer, ws: true, changeOrigin: true },
+      // A regex, not the '/netcode' prefix: that would also send the client's own module /netcode.ts to the game server.
+      '^/netcode/': { target: gameServer, ws: true, changeOrigin: true },
       '/healthz': { target: gameServer },
     },
   },

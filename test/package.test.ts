@@ -18,6 +18,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 const expected: Record<string, string[]> = {
   '.': ['defineProtocol', 'field', 'rpc', 'ghost', 'createServer', 'createClient', 'LoopbackNetwork', 'conditionClient', 'HistoryBuffer', 'FixedStepAccumulator', 'BitWriter', 'BitReader', 'createRng'],
   './socket-io': ['createSocketIoServerTransport', 'createSocketIoClientTransport'],
+  './socket-io/client': ['createSocketIoClientTransport'],
+  './socket-io/server': ['createSocketIoServerTransport'],
   './testing': ['createStepper', 'Stepper', 'LoopbackNetwork', 'VirtualScheduler'],
   './react': ['createNetcode', 'NetcodeProvider', 'useConnection', 'useGhosts', 'useInput', 'useNetStats', 'NetGraph'],
   './r3f': ['NetcodeFrame', 'VisualProxy', 'NetDebug'],

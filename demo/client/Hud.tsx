@@ -6,7 +6,7 @@ import { useConnection, useGhosts, useNetStats } from './netcode.ts';
 import { PRESETS, type Preset } from './network.ts';
 
 const STATUS_TEXT: Record<string, string> = {
-  loading: 'Loading…',
+  loading: 'Loading physics…', // the provider awaits RAPIER.init() (WASM) before connecting
   connecting: 'Connecting to the server…',
   connected: 'Connected, joining…',
   joining: 'Joining the game…',

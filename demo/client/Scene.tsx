@@ -1,14 +1,19 @@
-// The 3D view: ground, players and grenades at their rendered (smoothed) transforms via
-// <VisualProxy>, a camera following the local player, and the input bindings.
+// The 3D view: the static level (the same boxes the physics builds), players,
+// grenades and balls at their rendered (smoothed) transforms via <VisualProxy>,
+// the ball prediction switching, explosion effects, a camera following the local
+// player, and the input bindings.
 import { Canvas, useFrame } from '@react-three/fiber';
-import { useEffect, useRef, type ReactNode } from 'react';
-import { Vector3, type Group, type MeshStandardMaterial } from 'three';
+import { useControls } from 'leva';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
+import { LEVEL } from '../shared/level.ts';
 import type { DemoProtocol } from '../shared/protocol.ts';
-import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, playerColour } from '../shared/systems.ts';
-import { BALL_COLOUR, DEBUG, DemoDebugHook, grenadeColour } from './debug.tsx';
+import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_HALF_HEIGHT, PLAYER_RADIUS, playerColour } from '../shared/systems.ts';
+import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion, WALL_COLOUR } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
+import { BALL_SWITCHING, switchBallsAround } from './switching.ts';
 
 export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
   useInput(controls);
@@ -29,15 +34,16 @@ export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
         intensity={1.6}
         castShadow
         shadow-mapSize={[2048, 2048]}
-        shadow-camera-left={-ARENA_HALF_SIZE}
-        shadow-camera-right={ARENA_HALF_SIZE}
-        shadow-camera-top={ARENA_HALF_SIZE}
-        shadow-camera-bottom={-ARENA_HALF_SIZE}
+        shadow-camera-left={-ARENA_HALF_SIZE - 2}
+        shadow-camera-right={ARENA_HALF_SIZE + 2}
+        shadow-camera-top={ARENA_HALF_SIZE + 2}
+        shadow-camera-bottom={-ARENA_HALF_SIZE - 2}
       />
-      <Ground />
+      <Level />
       <Players />
       <Grenades />
       <Balls />
+      <Explosions />
       <FollowCamera />
       {DEBUG && <DemoDebugHook />}
       <NetDebug visible={showDebug} />
@@ -45,15 +51,22 @@ export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
   );
 }
 
-function Ground(): ReactNode {
+/** The ground (a plane with a grid at y = 0) and the walls, from shared/level.ts. */
+function Level(): ReactNode {
   const size = ARENA_HALF_SIZE * 2;
   return (
     <group>
       <mesh rotation-x={-Math.PI / 2} receiveShadow>
-        <planeGeometry args={[size + 1, size + 1]} />
+        <planeGeometry args={[size + 4, size + 4]} />
         <meshStandardMaterial color="#7a9a6a" />
       </mesh>
       <gridHelper args={[size, size / 2, '#3f5a38', '#5f7d52']} position-y={0.01} />
+      {LEVEL.filter((box) => box.name !== 'ground').map((box) => (
+        <mesh key={box.name} position={box.at as [number, number, number]} castShadow receiveShadow>
+          <boxGeometry args={[box.half[0] * 2, box.half[1] * 2, box.half[2] * 2]} />
+          <meshStandardMaterial color={WALL_COLOUR} />
+        </mesh>
+      ))}
     </group>
   );
 }
@@ -68,6 +81,7 @@ function Players(): ReactNode {
   ));
 }
 
+/** Drawn around the capsule's centre (the ghost's position), as the physics shapes it. */
 function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; local: boolean }): ReactNode {
   const { client } = useNetcode();
   const facing = useRef<Group>(null);
@@ -79,18 +93,18 @@ function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; lo
   return (
     <group>
       <group ref={facing}>
-        <mesh position-y={0.9} castShadow>
-          <capsuleGeometry args={[0.4, 1, 4, 12]} />
+        <mesh castShadow>
+          <capsuleGeometry args={[PLAYER_RADIUS, PLAYER_HALF_HEIGHT * 2, 4, 12]} />
           <meshStandardMaterial color={colour} />
         </mesh>
         {/* the nose shows the facing = the throw direction */}
-        <mesh position={[0, 1.3, 0.4]} castShadow>
+        <mesh position={[0, 0.4, 0.4]} castShadow>
           <boxGeometry args={[0.3, 0.15, 0.3]} />
           <meshStandardMaterial color="#222" />
         </mesh>
       </group>
       {local && (
-        <mesh rotation-x={-Math.PI / 2} position-y={0.02}>
+        <mesh rotation-x={-Math.PI / 2} position-y={0.02 - PLAYER_CENTRE_Y}>
           <ringGeometry args={[0.6, 0.75, 32]} />
           <meshBasicMaterial color="#ffffff" />
         </mesh>
@@ -122,17 +136,101 @@ function GrenadeBody({ ghost }: { ghost: Ghost<DemoProtocol, 'grenade'> }): Reac
   );
 }
 
-/** Server-spawned balls that grenade blasts push around (interpolated for everyone). */
+/** Dynamic balls, rolling (rotation from the physics). Near the local player they are predicted (tinted), elsewhere interpolated. */
 function Balls(): ReactNode {
   const balls = useGhosts('ball');
+  const { client } = useNetcode();
+  const local = useLocalGhost('player');
+  const settings = useControls('ball switching', {
+    radius: { value: BALL_SWITCHING.radius, min: 0, max: 30, step: 0.5 },
+    margin: { value: BALL_SWITCHING.margin, min: 0, max: 10, step: 0.5 },
+    tint: { value: true, label: 'tint' },
+  });
+  // The client switches balls by the local player's shown position, once per frame (after the netcode step).
+  const { radius, margin } = settings;
+  useEffect(() => {
+    if (local === undefined) return undefined;
+    return switchBallsAround(client, () => client.view(local).position as Vec3, { radius, margin });
+  }, [client, local, radius, margin]);
   return balls.map((b) => (
     <VisualProxy key={b.handle} ghost={b}>
-      <mesh castShadow>
-        <sphereGeometry args={[BALL_RADIUS, 24, 16]} />
-        <meshStandardMaterial color={BALL_COLOUR} />
-      </mesh>
+      <BallBody ghost={b} tint={settings.tint} />
     </VisualProxy>
   ));
+}
+
+function BallBody({ ghost, tint }: { ghost: Ghost<DemoProtocol, 'ball'>; tint: boolean }): ReactNode {
+  const { client } = useNetcode();
+  const material = useRef<MeshStandardMaterial>(null);
+  const switchedAt = useRef(-Infinity);
+  useEffect(() => client.ghosts.events.on('mode', (g) => void (g === ghost && (switchedAt.current = performance.now()))), [client, ghost]);
+  useFrame(() => {
+    material.current?.color.set(ballColour(ghost, tint, performance.now() - switchedAt.current));
+  });
+  return (
+    <group>
+      <mesh castShadow>
+        <sphereGeometry args={[BALL_RADIUS, 24, 16]} />
+        <meshStandardMaterial ref={material} color={ballColour(ghost, tint, Infinity)} />
+      </mesh>
+      {/* a band, so the rolling shows */}
+      <mesh rotation-x={Math.PI / 2}>
+        <torusGeometry args={[BALL_RADIUS * 1.01, 0.04, 8, 32]} />
+        <meshStandardMaterial color="#5d4037" />
+      </mesh>
+    </group>
+  );
+}
+
+interface Blast {
+  key: number;
+  at: Vec3;
+  start: number;
+}
+const BLAST_MS = 600;
+
+/**
+ * One expanding, fading sphere per exploded grenade: on the despawn of a grenade the
+ * server confirmed (a rejected prediction never exploded), at its last position. A
+ * ghost despawns once, so each grenade plays once.
+ */
+function Explosions(): ReactNode {
+  const { client } = useNetcode();
+  const [blasts, setBlasts] = useState<Blast[]>([]);
+  useEffect(() => {
+    let key = 0;
+    return client.ghosts.events.on('despawn', (g) => {
+      if (g.type !== 'grenade' || g.origin === 'predicted') return;
+      const { position: p, spawnId } = (g as Ghost<DemoProtocol, 'grenade'>).components;
+      const blast = { key: key++, at: { x: p.x, y: p.y, z: p.z }, start: performance.now() };
+      setBlasts((list) => [...list, blast]);
+      if (DEBUG) recordExplosion(spawnId, blast.at);
+    });
+  }, [client]);
+  const done = (key: number): void => setBlasts((list) => list.filter((b) => b.key !== key));
+  return blasts.map((b) => <BlastSphere key={b.key} blast={b} onDone={done} />);
+}
+
+function BlastSphere({ blast, onDone }: { blast: Blast; onDone: (key: number) => void }): ReactNode {
+  const mesh = useRef<Mesh>(null);
+  const material = useRef<MeshBasicMaterial>(null);
+  const finished = useRef(false);
+  useFrame(() => {
+    const u = (performance.now() - blast.start) / BLAST_MS;
+    if (u >= 1) {
+      if (!finished.current) onDone(blast.key);
+      finished.current = true;
+      return;
+    }
+    mesh.current?.scale.setScalar(0.3 + 3 * u);
+    if (material.current) material.current.opacity = 0.8 * (1 - u);
+  });
+  return (
+    <mesh ref={mesh} position={[blast.at.x, blast.at.y, blast.at.z]} scale={0.3}>
+      <sphereGeometry args={[1, 24, 16]} />
+      <meshBasicMaterial ref={material} color="#ffab40" transparent opacity={0.8} depthWrite={false} />
+    </mesh>
+  );
 }
 
 const OFFSET = new Vector3(0, 7, 9);
@@ -146,7 +244,7 @@ function FollowCamera(): ReactNode {
   useFrame(({ camera }, delta) => {
     if (local === undefined) return;
     const p = client.view(local).position as Vec3;
-    target.set(p.x, p.y + 1, p.z);
+    target.set(p.x, p.y + 0.1, p.z);
     wanted.copy(target).add(OFFSET);
     camera.position.lerp(wanted, 1 - Math.exp(-8 * delta));
     camera.lookAt(target);

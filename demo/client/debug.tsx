@@ -4,12 +4,15 @@
 //
 // window.__demo = {
 //   client,                    the netcode client (read-only use, please)
-//   ghosts(type)               → [{ id, handle, owner, origin, spawnId?, colour }]
+//   ghosts(type)               → [{ id, handle, owner, origin, mode, spawnId?, colour, position }]
+//   press(field)               presses an input event ('fire', 'jump', 'kick', 'spawnBall') as its key would
 //   project(id)                → { x, y } of the ghost's rendered position in CSS px (page coordinates)
 //   colourOf(id)               → the CSS colour the demo paints that ghost with
 //   events                     → [{ kind, spawnId, t }] grenade lifecycle in order:
 //                                'predicted spawn', 'snapshot containing the ghost', 'matched', 'despawn'
 //   grenadeColours             → { [spawnId]: colours shown per frame, deduplicated in order }
+//   explosions                 → [{ spawnId, at, t }] explosion effects played (one per grenade)
+//   modes                      → [{ id, type, mode, t }] prediction switches, in order
 //   frames                     → frames rendered so far
 // }
 import { useFrame, useThree } from '@react-three/fiber';
@@ -31,17 +34,38 @@ export function grenadeColour(ghost: Ghost<DemoProtocol, 'grenade'>): string {
   return GRENADE_COLOURS.snapshot;
 }
 
-export const BALL_COLOUR = '#ff9800';
+/** Balls: orange while interpolated; with the tint on, lime while predicted and white for the first 250 ms after a switch. */
+export const BALL_COLOURS = { interpolated: '#ff9800', predicted: '#b2ff59', switched: '#ffffff' } as const;
+export const SWITCH_FLASH_MS = 250;
+export const WALL_COLOUR = '#8d6e63';
 
-/** The colour the scene paints a ghost with. */
+export function ballColour(ghost: Ghost<DemoProtocol, 'ball'>, tint = true, sinceSwitchMs = Infinity): string {
+  if (!tint) return BALL_COLOURS.interpolated;
+  if (sinceSwitchMs < SWITCH_FLASH_MS) return BALL_COLOURS.switched;
+  return ghost.mode === 'predicted' ? BALL_COLOURS.predicted : BALL_COLOURS.interpolated;
+}
+
+/** The colour the scene paints a ghost with (balls: outside the switch flash). */
 export function ghostColour(ghost: Ghost<DemoProtocol>): string {
   if (ghost.type === 'grenade') return grenadeColour(ghost as Ghost<DemoProtocol, 'grenade'>);
   if (ghost.type === 'player') return playerColour((ghost as Ghost<DemoProtocol, 'player'>).components.colour);
-  return BALL_COLOUR;
+  if (ghost.type === 'ball') return ballColour(ghost as Ghost<DemoProtocol, 'ball'>);
+  return '#000000';
 }
 
-/** Height above the ghost's origin of the point `project` returns (the middle of the visible body). */
-const CENTRE_Y: Record<string, number> = { player: 0.9, grenade: 0, ball: 0 };
+/** Height above the ghost's position of the point `project` returns (the middle of the visible body; a player's position is its capsule's centre). */
+const CENTRE_Y: Record<string, number> = { player: 0, grenade: 0, ball: 0 };
+
+interface ExplosionRecord {
+  spawnId: number;
+  at: Vec3;
+  t: number;
+}
+
+/** Called by the scene for each explosion effect it plays (only with DEBUG). */
+export function recordExplosion(spawnId: number, at: Vec3): void {
+  (window as unknown as { __demo?: { explosions: ExplosionRecord[] } }).__demo?.explosions.push({ spawnId, at: { ...at }, t: performance.now() });
+}
 
 interface DebugEvent {
   kind: 'predicted spawn' | 'snapshot containing the ghost' | 'matched' | 'despawn';
@@ -67,6 +91,8 @@ export function DemoDebugHook(): ReactNode {
     const offMatched = client.ghosts.events.on('matched', (g) => {
       if (g.type === 'grenade') log('matched', (g as Ghost<DemoProtocol, 'grenade'>).components.spawnId);
     });
+    const modes: { id: number; type: string; mode: string; t: number }[] = [];
+    const offMode = client.ghosts.events.on('mode', (g, mode) => void modes.push({ id: g.id, type: g.type, mode, t: performance.now() }));
     const offDespawn = client.ghosts.events.on('despawn', (g) => {
       if (g.type === 'grenade') log('despawn', (g as Ghost<DemoProtocol, 'grenade'>).components.spawnId, (g as Ghost<DemoProtocol, 'grenade'>).components.position);
     });
@@ -82,13 +108,17 @@ export function DemoDebugHook(): ReactNode {
       client,
       events,
       grenadeColours,
+      explosions: [] as ExplosionRecord[],
+      modes,
       frames: 0,
+      press: (name: 'fire' | 'jump' | 'kick' | 'spawnBall') => client.input.press(name),
       ghosts: (type: string) =>
         [...client.world.query(type as 'player')].map((g) => ({
           id: g.id,
           handle: g.handle,
           owner: g.owner,
           origin: g.origin,
+          mode: g.mode,
           spawnId: (g.components as { spawnId?: number }).spawnId,
           position: { ...(g.components as { position: Vec3 }).position },
           colour: ghostColour(g),
@@ -111,6 +141,7 @@ export function DemoDebugHook(): ReactNode {
       offSpawn();
       offMatched();
       offDespawn();
+      offMode();
       const current = client.spawns.setClassifier('grenade', inner);
       if (current !== spy) client.spawns.setClassifier('grenade', current); // someone else replaced it since: leave theirs
       delete (window as unknown as { __demo?: typeof api }).__demo;

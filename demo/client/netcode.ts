@@ -19,15 +19,18 @@ export const {
   useNetcode,
   useNetStats,
   usePredictedSpawn,
+  useSendRpc,
   keyboardAxes,
   pressOnKey,
   pressOnPointer,
 } = createNetcode(protocol, systems);
 
-/** WASD / arrows move, Space jumps, F or the right mouse button throws. Created once (bindings re-bind when recreated). */
+/** WASD / arrows move, Space jumps, F or the right mouse button throws, B spawns a ball, E kicks. Created once (bindings re-bind when recreated). */
 export const controls = [
   keyboardAxes({ up: ['KeyW', 'ArrowUp'], down: ['KeyS', 'ArrowDown'], left: ['KeyA', 'ArrowLeft'], right: ['KeyD', 'ArrowRight'] }),
   pressOnKey('Space', 'jump'),
   pressOnKey('KeyF', 'fire'),
   pressOnPointer('fire', { button: 2 }),
+  pressOnKey('KeyB', 'spawnBall'),
+  pressOnKey('KeyE', 'kick'),
 ];

@@ -2,7 +2,7 @@
 // added on top of the real network: latency and jitter are split evenly between
 // the two directions, loss applies to each direction.
 import { conditionClient, realTimeScheduler, type ConditionedClientTransport, type LinkOptions } from 'react-netcode';
-import { createSocketIoClientTransport } from 'react-netcode/socket-io';
+import { createSocketIoClientTransport } from 'react-netcode/socket-io/client';
 
 export interface Preset {
   readonly id: string;

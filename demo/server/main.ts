@@ -1,16 +1,21 @@
 // Demo server entry: one HTTP server on PORT (default 3000) serving /healthz, the
 // socket.io netcode endpoint (path /netcode) and, when it has been built, the
 // browser client from demo/dist; the authoritative server loop runs on the real
-// clock. Run with `npm start`. SIGTERM/SIGINT tell clients and exit cleanly.
+// clock. Run with `npm start`. SIGTERM/SIGINT tell clients and exit cleanly. The game
+// itself (config, balls, players, RPCs) is set up by ./game.ts.
 
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import RAPIER from '@dimforge/rapier3d-compat';
 import { Server as IoServer } from 'socket.io';
 import { createServer, realTimeScheduler } from '../../src/index.ts';
 import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { protocol } from '../shared/protocol.ts';
-import { BALL_RADIUS, colourForNetworkId, systems } from '../shared/systems.ts';
+import { systems } from '../shared/systems.ts';
+import { setupGame } from './game.ts';
+
+await RAPIER.init(); // the physics' WASM, before the first tick
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
@@ -72,33 +77,7 @@ const server = createServer({
   onJoin: (_connection, payload) => (payload.name.trim().length > 0 ? true : { reject: 'pick a name' }),
 });
 
-server.events.on('join', (connection) => {
-  server.send(connection, 'welcome', { players: server.connections.size });
-  const name = (connection.joinPayload?.name ?? '').trim().slice(0, 16);
-  const slot = connection.networkId;
-  // Spread spawn points on a ring so players do not start inside each other.
-  const angle = (slot * 2.399963) % (2 * Math.PI);
-  server.spawn(
-    'player',
-    { position: { x: Math.sin(angle) * 4, y: 0, z: Math.cos(angle) * 4 }, colour: colourForNetworkId(slot), name, facing: angle + Math.PI },
-    { owner: connection.networkId },
-  ); // despawned automatically when the connection leaves for good
-  console.log(`player ${connection.networkId} joined as "${connection.joinPayload?.name ?? ''}"`);
-});
-server.events.on('leave', (connection, reason) => console.log(`player ${connection.networkId} left: ${reason}`));
-server.onRpc('say', (connection, { text }) => {
-  server.broadcast('said', { from: connection.networkId, name: connection.joinPayload?.name ?? '', text });
-});
-
-/** Balls on a small ring round the centre, at rest until a grenade goes off near one. */
-const BALL_SPOTS = [
-  { x: 0, z: 0 },
-  { x: 6, z: -6 },
-  { x: -6, z: -6 },
-  { x: -5, z: 5 },
-  { x: 0, z: 9 },
-];
-for (const { x, z } of BALL_SPOTS) server.spawn('ball', { position: { x, y: BALL_RADIUS, z }, velocity: { x: 0, y: 0, z: 0 } });
+setupGame(server, { log: (message) => console.log(message) });
 
 server.start();
 http.listen(port, host, () => {
@@ -116,7 +95,7 @@ function shutdown(signal: string): void {
   setTimeout(() => {
     io.close();
     http.close(() => process.exit(0));
-  }, 200).unref();
+  }, 500).unref(); // time for the close message to leave before the sockets do (generous: the host may be busy)
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,10 +1,15 @@
 // The demo's protocol, shared by its server and clients: players join with a name,
-// walk (WASD), jump (Space) and throw grenades (right mouse / F). Players are
-// predicted for their owner and interpolated for everyone else; grenades are
-// predicted spawns matched by spawnId; balls are server-only and pushed by
-// grenade blasts. The lobby RPCs (say/said/welcome) stay.
+// walk (WASD), jump (Space), throw grenades (right mouse / F), spawn balls (B) and
+// kick them (E). Players are Rapier characters, predicted for their owner and
+// interpolated for everyone else; grenades are dynamic bodies and predicted spawns
+// matched by spawnId; balls are dynamic bodies, predicted near the local player and
+// interpolated elsewhere (prediction switching); `config` is the one live-tuned
+// grenade configuration, read by the shared systems on every peer.
 
 import { defineProtocol, field, ghost, rpc, spawnIdClassifier } from '../../src/index.ts';
+
+/** Config values travel as f32 quantized to 0.01 (the server rounds the same way, so both sides hold equal numbers). */
+const tunable = () => field.f32({ quantize: 100 });
 
 export const protocol = defineProtocol({
   tickRate: 60,
@@ -12,9 +17,12 @@ export const protocol = defineProtocol({
   ghosts: {
     player: ghost(
       {
+        /** Centre of the character's capsule (0.9 m above the feet). */
         position: field.vec3({ quantize: 1000 }),
-        /** Vertical speed (m/s) while jumping; 0 on the ground. */
+        /** Vertical speed (m/s), integrated by the move system; the controller stops it on the ground. */
         vy: field.f32({ quantize: 1000 }),
+        /** The character controller's ground detection after the last move. */
+        grounded: field.bool(),
         /** Facing angle (radians, 0 = +z), the throw direction. */
         facing: field.f32({ quantize: 1000 }),
         colour: field.u8(),
@@ -25,31 +33,63 @@ export const protocol = defineProtocol({
     grenade: ghost(
       {
         position: field.vec3({ quantize: 1000 }),
-        velocity: field.vec3({ quantize: 1000 }),
+        linvel: field.vec3({ quantize: 1000 }),
         spawnId: field.u32(),
+        /** Seconds left; server-only (Infinity in client prediction: clients never explode grenades). */
         fuse: field.f32({ replicated: false }),
       },
       { modes: ['predicted', 'interpolated'], classify: spawnIdClassifier() },
     ),
-    /** Server-spawned balls rolling on the ground; grenade blasts push them. */
+    /** Dynamic balls: kicked, pushed by players and blasts. */
     ball: ghost(
       {
         position: field.vec3({ quantize: 1000 }),
-        velocity: field.vec3({ quantize: 1000 }),
+        rotation: field.quat(),
+        linvel: field.vec3({ quantize: 1000 }),
+        angvel: field.vec3({ quantize: 1000 }),
       },
-      { modes: ['interpolated'] },
+      { modes: ['predicted', 'interpolated'] },
+    ),
+    /** One per game: the grenade configuration (live tuning). Predicted on clients, so a new value reaches their prediction through the usual rollback. */
+    config: ghost(
+      {
+        /** Throw speed (m/s). */
+        grenadeSpeed: tunable(),
+        /** Seconds from the throw to the explosion. */
+        fuse: tunable(),
+        /** Blast radius, compared with the squared distance (m²): 40 ≈ 6.3 m. */
+        blastRadiusSq: tunable(),
+        /** Velocity change (m/s) at the centre of the blast, falling to 0 at the edge. */
+        blastPower: tunable(),
+        /** Cap on the upward part of the blast's velocity change (m/s). */
+        verticalClamp: tunable(),
+        /** A grenade caught in a blast has its fuse cut to this many seconds if longer (chain reaction). */
+        chainFuse: tunable(),
+      },
+      { modes: ['predicted'] },
     ),
   },
   input: {
     move: field.vec2({ quantize: 100, maxLength: 1 }),
     fire: field.event(),
     jump: field.event(),
+    kick: field.event(),
+    spawnBall: field.event(),
   },
   join: { name: field.string(24) },
   rpcs: {
     say: rpc.toServer({ text: field.string(200) }),
     said: rpc.toClient({ from: field.u16(), name: field.string(24), text: field.string(200) }),
     welcome: rpc.toClient({ players: field.u16() }),
+    /** Live tuning: the whole grenade config; the server clamps every value and applies it to the `config` ghost. */
+    tune: rpc.toServer({
+      grenadeSpeed: field.f32(),
+      fuse: field.f32(),
+      blastRadiusSq: field.f32(),
+      blastPower: field.f32(),
+      verticalClamp: field.f32(),
+      chainFuse: field.f32(),
+    }),
   },
 });
 

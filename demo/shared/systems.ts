@@ -1,26 +1,42 @@
 // The demo's shared systems: the same code runs on the server (authority) and in
-// client prediction. Simple kinematics, no physics engine yet: players walk on the
-// plane y = 0 inside the arena and jump; grenades fly, bounce on y = 0 and walls,
-// and the server alone explodes them when the fuse runs out, pushing the balls
-// within the blast radius.
+// client prediction. Rapier does the physics (react-netcode/rapier, 'smoothed' mode):
+// players are kinematic character controllers that slide along the static level,
+// grenades and balls are dynamic bodies. The server alone explodes grenades (their
+// fuse is not predicted) and spawns balls; kicks and throws are predicted. The
+// grenade numbers come from the live-tuned `config` ghost (shared/config.ts).
 
-import { defineSystems, spawnId, system, type Vec3 } from '../../src/index.ts';
-import { protocol } from './protocol.ts';
+import RAPIER from '@dimforge/rapier3d-compat';
+import { defineSystems, spawnId, system, type Ghost, type Vec3, type World } from '../../src/index.ts';
+import { createPhysics } from '../../src/rapier/index.ts';
+import { configOf, type GrenadeConfig } from './config.ts';
+import { buildLevel } from './level.ts';
+import { protocol, type DemoProtocol } from './protocol.ts';
 
-export const ARENA_HALF_SIZE = 20;
-export const PLAYER_SPEED = 6; // m/s
-export const JUMP_SPEED = 6; // m/s
+export { ARENA_HALF_SIZE } from './level.ts';
+
 export const GRAVITY = 20; // m/s² (snappier than 9.8 for a small arena)
-export const GRENADE_FUSE_S = 3;
-export const GRENADE_SPEED = 9; // m/s horizontal
-export const GRENADE_UP = 6; // m/s vertical at the throw
+export const PLAYER_SPEED = 6; // m/s
+export const JUMP_SPEED = 7; // m/s
+/** The character's capsule: half height of the cylinder part and radius; its centre stands 0.9 m above the ground. */
+export const PLAYER_HALF_HEIGHT = 0.5;
+export const PLAYER_RADIUS = 0.4;
+export const PLAYER_CENTRE_Y = PLAYER_HALF_HEIGHT + PLAYER_RADIUS;
 export const GRENADE_RADIUS = 0.15;
-export const BOUNCE = 0.55; // kept fraction of the vertical speed on a bounce
-export const GROUND_FRICTION = 0.8; // kept fraction of the horizontal speed on a bounce
+/** Throw direction: the facing, raised so that it is (sin f, THROW_RISE, cos f) before normalising. */
+export const THROW_RISE = 0.5;
 export const BALL_RADIUS = 0.5;
-export const BALL_DRAG = 1.5; // 1/s: rolling balls slow down by e^(-BALL_DRAG·t)
-export const BLAST_RADIUS_SQ = 40; // m²: balls within sqrt(40) ≈ 6.3 m of an explosion are pushed
-export const BLAST_IMPULSE = 12; // m/s added at the centre of the blast, falling linearly to 0 at the edge
+/** Density 1: mass = 4/3 π r³ (Rapier's ball mass). Impulses are mass × the wanted velocity change. */
+export const BALL_MASS = (4 / 3) * Math.PI * BALL_RADIUS ** 3;
+export const GRENADE_MASS = (4 / 3) * Math.PI * GRENADE_RADIUS ** 3;
+/** A kick reaches the nearest ball whose centre is within this horizontal distance of the player's. */
+export const KICK_RANGE = 1.8;
+export const KICK_SPEED = 10; // m/s away from the player …
+export const KICK_LIFT = 3; // … and up
+/** Where a spawned ball appears: this far in front of the player. */
+export const BALL_SPAWN_DISTANCE = 1.4;
+export const MAX_BALLS = 12;
+/** Bodies below this height fell out of the arena: balls are despawned. */
+export const KILL_Y = -10;
 
 /** Player colours, indexed by `colour` (networkId mod length). */
 export const PLAYER_COLOURS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#fb8c00', '#00acc1', '#d81b60'] as const;
@@ -34,120 +50,168 @@ export function colourForNetworkId(networkId: number): number {
   return networkId % PLAYER_COLOURS.length;
 }
 
-const clampArena = (v: number): number => Math.max(-ARENA_HALF_SIZE, Math.min(ARENA_HALF_SIZE, v));
+/** One adapter for the process: each netcode World (server, each client, each peer of a test) gets its own Rapier world. */
+export const physics = createPhysics(RAPIER, {
+  mode: 'smoothed',
+  gravity: { x: 0, y: -GRAVITY, z: 0 },
+  level: buildLevel,
+  bodies: {
+    player: { kind: 'character', collider: { capsule: [PLAYER_HALF_HEIGHT, PLAYER_RADIUS] }, character: { snapToGround: 0.2 } },
+    grenade: { kind: 'dynamic', collider: { ball: GRENADE_RADIUS }, density: 1, friction: 0.8, restitution: 0.4, linearDamping: 0.3 },
+    ball: { kind: 'dynamic', collider: { ball: BALL_RADIUS }, density: 1, friction: 0.8, restitution: 0.5, linearDamping: 0.2, angularDamping: 0.6 },
+  },
+});
 
-/** One tick of ballistic flight over the ground plane: gravity, integration, a damped bounce. True when it touched the ground. */
-function fall(pos: Vec3, v: Vec3, radius: number, dt: number): boolean {
-  v.y -= GRAVITY * dt;
-  pos.x += v.x * dt;
-  pos.y += v.y * dt;
-  pos.z += v.z * dt;
-  if (pos.y >= radius) return false;
-  pos.y = radius;
-  v.y = Math.abs(v.y) > 1 ? -v.y * BOUNCE : 0;
-  return true;
+/** Simulated here: always on the server, predicted ghosts on a client (interpolated ones only follow snapshots). */
+const simulated = (g: Ghost<DemoProtocol>): boolean => g.mode !== 'interpolated';
+
+/**
+ * The velocity change (m/s) a blast at `at` gives a body centred at `p`, or undefined out of
+ * range — the NFE grenade sample's formula: with diff = p − at and d² = |diff|² (0 < d² <
+ * blastRadiusSq), diff.y is biased away from the horizontal to at least `verticalClamp`
+ * (upwards unless the body is below the blast, diff.y ≤ −0.05: then at least that much
+ * downwards), and the change is `blastPower × (1 − d²/blastRadiusSq) × diff / d`. So a body
+ * level with the blast is lifted as well as pushed away; a body on the blast is not pushed.
+ */
+export function blastVelocity(at: Vec3, p: Vec3, config: Readonly<GrenadeConfig>, out: Vec3 = { x: 0, y: 0, z: 0 }): Vec3 | undefined {
+  const dx = p.x - at.x;
+  const dy = p.y - at.y;
+  const dz = p.z - at.z;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (d2 >= config.blastRadiusSq || d2 === 0) return undefined;
+  const scale = (config.blastPower * (1 - d2 / config.blastRadiusSq)) / Math.sqrt(d2);
+  const by = dy > -0.05 ? Math.max(config.verticalClamp, dy) : Math.min(-config.verticalClamp, dy);
+  out.x = dx * scale;
+  out.y = by * scale;
+  out.z = dz * scale;
+  return out;
 }
+
+/** The nearest ball whose centre is within KICK_RANGE (horizontally) of `from`, if any. */
+export function nearestBall(world: World<DemoProtocol>, from: Vec3): Ghost<DemoProtocol, 'ball'> | undefined {
+  let best: Ghost<DemoProtocol, 'ball'> | undefined;
+  let bestD2 = KICK_RANGE * KICK_RANGE;
+  for (const b of world.query('ball')) {
+    const p = b.components.position;
+    const d2 = (p.x - from.x) ** 2 + (p.z - from.z) ** 2;
+    if (d2 <= bestD2) {
+      best = b;
+      bestD2 = d2;
+    }
+  }
+  return best;
+}
+
+const scratch: Vec3 = { x: 0, y: 0, z: 0 };
 
 export const systems = defineSystems(protocol, [
   system.shared('move', (world, ctx) => {
     for (const p of world.query('player')) {
+      if (!simulated(p)) continue;
       const input = ctx.input(p);
       const c = p.components;
-      const pos = c.position;
       // x = right − left, y = up − down (forward = −z, the camera looks towards −z).
       const mx = input.move.x;
       const mz = -input.move.y;
-      pos.x = clampArena(pos.x + mx * PLAYER_SPEED * ctx.dt);
-      pos.z = clampArena(pos.z + mz * PLAYER_SPEED * ctx.dt);
       if (mx !== 0 || mz !== 0) c.facing = Math.atan2(mx, mz);
-      if (input.jump > 0 && pos.y <= 0) c.vy = JUMP_SPEED;
-      if (pos.y > 0 || c.vy > 0) {
-        pos.y += c.vy * ctx.dt;
-        c.vy -= GRAVITY * ctx.dt;
-        if (pos.y <= 0) {
-          pos.y = 0;
-          c.vy = 0;
-        }
-      }
+      if (c.grounded && c.vy <= 0) c.vy = input.jump > 0 ? JUMP_SPEED : 0;
+      c.vy -= GRAVITY * ctx.dt;
+      physics.moveCharacter(p, { x: mx * PLAYER_SPEED * ctx.dt, y: c.vy * ctx.dt, z: mz * PLAYER_SPEED * ctx.dt });
     }
   }),
   system.shared('throw', (world, ctx) => {
+    const config = configOf(world);
     for (const p of world.query('player')) {
+      if (!simulated(p)) continue;
       const presses = ctx.input(p).fire;
       if (presses <= 0) continue;
       const count = ctx.inputCount(p, 'fire');
       const { position, facing } = p.components;
       const dx = Math.sin(facing);
       const dz = Math.cos(facing);
+      const speed = config.grenadeSpeed / Math.hypot(1, THROW_RISE);
       for (let i = 0; i < presses; i++) {
         ctx.spawn(
           'grenade',
           {
-            position: { x: position.x + dx * 0.6, y: position.y + 1.2, z: position.z + dz * 0.6 },
-            velocity: { x: dx * GRENADE_SPEED, y: GRENADE_UP, z: dz * GRENADE_SPEED },
+            position: { x: position.x + dx * 0.7, y: position.y + 0.4, z: position.z + dz * 0.7 },
+            linvel: { x: dx * speed, y: THROW_RISE * speed, z: dz * speed },
             spawnId: spawnId(p.owner, count - (presses - 1 - i)),
-            fuse: ctx.isServer ? GRENADE_FUSE_S : Infinity, // not predicted: only the server explodes grenades
+            fuse: ctx.isServer ? config.fuse : Infinity, // not predicted: only the server explodes grenades
           },
           { owner: p.owner },
         );
       }
     }
   }),
-  system.shared('fly', (world, ctx) => {
-    for (const g of world.query('grenade')) {
-      const { position: pos, velocity: v } = g.components;
-      if (fall(pos, v, GRENADE_RADIUS, ctx.dt)) {
-        v.x *= GROUND_FRICTION;
-        v.z *= GROUND_FRICTION;
+  system.shared('kick', (world, ctx) => {
+    for (const p of world.query('player')) {
+      if (!simulated(p)) continue;
+      const presses = ctx.input(p).kick;
+      if (presses <= 0) continue;
+      // The nearest ball among all of them, so prediction picks the ball the server picks; a
+      // ball this client only interpolates is kicked by the server alone.
+      const ball = nearestBall(world, p.components.position);
+      if (ball === undefined || !simulated(ball)) continue;
+      const from = p.components.position;
+      const to = ball.components.position;
+      let dx = to.x - from.x;
+      let dz = to.z - from.z;
+      const d = Math.hypot(dx, dz);
+      if (d > 1e-6) {
+        dx /= d;
+        dz /= d;
+      } else {
+        dx = Math.sin(p.components.facing);
+        dz = Math.cos(p.components.facing);
       }
-      if (Math.abs(pos.x) > ARENA_HALF_SIZE) {
-        pos.x = Math.sign(pos.x) * ARENA_HALF_SIZE;
-        v.x = -v.x * BOUNCE;
-      }
-      if (Math.abs(pos.z) > ARENA_HALF_SIZE) {
-        pos.z = Math.sign(pos.z) * ARENA_HALF_SIZE;
-        v.z = -v.z * BOUNCE;
-      }
-      g.components.fuse -= ctx.dt;
+      const m = BALL_MASS * presses;
+      physics.applyImpulse(ball, { x: dx * KICK_SPEED * m, y: KICK_LIFT * m, z: dz * KICK_SPEED * m });
     }
   }),
+  system.shared('fuse', (world, ctx) => {
+    for (const g of world.query('grenade')) if (simulated(g)) g.components.fuse -= ctx.dt;
+  }),
   system.server('explode', (world, ctx) => {
+    const config = configOf(world);
     for (const g of world.query('grenade')) {
       if (g.components.fuse > 0) continue;
       const at = g.components.position;
       for (const b of world.query('ball')) {
-        const { position: p, velocity: v } = b.components;
-        const dx = p.x - at.x;
-        const dz = p.z - at.z;
-        const d2 = dx * dx + dz * dz;
-        if (d2 >= BLAST_RADIUS_SQ) continue;
-        const d = Math.sqrt(d2);
-        const push = BLAST_IMPULSE * (1 - d / Math.sqrt(BLAST_RADIUS_SQ));
-        // Straight up when the grenade lands exactly on the ball; otherwise away from it and a little up.
-        if (d > 1e-6) {
-          v.x += (dx / d) * push;
-          v.z += (dz / d) * push;
-        }
-        v.y += push * 0.5;
+        const dv = blastVelocity(at, b.components.position, config, scratch);
+        if (dv) physics.applyImpulse(b, { x: dv.x * BALL_MASS, y: dv.y * BALL_MASS, z: dv.z * BALL_MASS });
+      }
+      for (const other of world.query('grenade')) {
+        if (other === g) continue;
+        const dv = blastVelocity(at, other.components.position, config, scratch);
+        if (!dv) continue;
+        // Chain reaction: caught in the blast, its fuse is cut short.
+        other.components.fuse = Math.min(other.components.fuse, config.chainFuse);
+        physics.applyImpulse(other, { x: dv.x * GRENADE_MASS, y: dv.y * GRENADE_MASS, z: dv.z * GRENADE_MASS });
       }
       ctx.despawn(g);
     }
   }),
-  system.server('roll', (world, ctx) => {
-    for (const b of world.query('ball')) {
-      const { position: pos, velocity: v } = b.components;
-      fall(pos, v, BALL_RADIUS, ctx.dt);
-      const drag = Math.exp(-BALL_DRAG * ctx.dt);
-      v.x *= drag;
-      v.z *= drag;
-      if (Math.abs(v.x) < 0.01) v.x = 0;
-      if (Math.abs(v.z) < 0.01) v.z = 0;
-      for (const axis of ['x', 'z'] as const) {
-        if (Math.abs(pos[axis]) > ARENA_HALF_SIZE - BALL_RADIUS) {
-          pos[axis] = Math.sign(pos[axis]) * (ARENA_HALF_SIZE - BALL_RADIUS);
-          v[axis] = -v[axis] * BOUNCE;
-        }
-      }
+  system.server('spawn-ball', (world, ctx) => {
+    for (const p of world.query('player')) {
+      const presses = ctx.input(p).spawnBall;
+      if (presses <= 0) continue;
+      const { position, facing } = p.components;
+      ctx.spawn('ball', { position: { x: position.x + Math.sin(facing) * BALL_SPAWN_DISTANCE, y: BALL_RADIUS + 0.05, z: position.z + Math.cos(facing) * BALL_SPAWN_DISTANCE } });
     }
   }),
+  system.server('cleanup', (world, ctx) => {
+    let balls = 0;
+    for (const b of world.query('ball')) {
+      if (b.components.position.y < KILL_Y) ctx.despawn(b);
+      else balls++;
+    }
+    // Too many balls: the oldest go (spawn order).
+    for (const b of world.query('ball')) {
+      if (balls <= MAX_BALLS) break;
+      ctx.despawn(b);
+      balls--;
+    }
+  }),
+  physics.system(),
 ]);

@@ -6,7 +6,10 @@
 //    character's projected screen position is that player's colour (lit), not the scene;
 //  - with the 150 ms preset on page 1, a thrown grenade is predicted before the snapshot
 //    containing its ghost arrives, then matched (red/green, never black); page 2 sees it;
-//  - its blast moves the ball(s) within sqrt(40) m of where it exploded;
+//  - its blast moves the ball(s) within sqrt(40) m of where it exploded, and each page
+//    plays its explosion effect exactly once;
+//  - kickball: bob drops a ball (B), the ball-switching predicts it because it is near
+//    him, and his kick (E) moves it;
 //  - no console errors or page errors on either page.
 // Screenshots go to test-artifacts/demo/.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -45,6 +48,7 @@ interface GhostInfo {
   id: number;
   owner: number;
   origin: string;
+  mode: string;
   spawnId?: number;
   colour: string;
   position: Vec3;
@@ -59,6 +63,9 @@ interface DemoHook {
   client: { networkId: number | undefined; status: string };
   events: DemoEvent[];
   grenadeColours: Record<number, string[]>;
+  explosions: { spawnId: number; at: Vec3; t: number }[];
+  modes: { id: number; type: string; mode: string; t: number }[];
+  press: (field: 'fire' | 'jump' | 'kick' | 'spawnBall') => void;
   frames: number;
   ghosts: (type: string) => GhostInfo[];
   project: (id: number) => { x: number; y: number } | undefined;
@@ -75,8 +82,8 @@ const chroma = ([r, g, b]: [number, number, number]): [number, number, number] =
 };
 const distance = (a: [number, number, number], b: [number, number, number]): number => Math.max(...a.map((v, i) => Math.abs(v - b[i]!)));
 
-/** The scene colours a character must not be mistaken for (sky, ground, grid lines). */
-const SCENE = ['#9fc3e0', '#7a9a6a', '#3f5a38', '#5f7d52'].map((c) => chroma(hex(c)));
+/** The scene colours a character must not be mistaken for (sky, ground, grid lines, walls). */
+const SCENE = ['#9fc3e0', '#7a9a6a', '#3f5a38', '#5f7d52', '#8d6e63'].map((c) => chroma(hex(c)));
 
 describe('demo end to end (two browsers)', { timeout: 90_000 }, () => {
   let child: ChildProcess | undefined;
@@ -156,7 +163,7 @@ describe('demo end to end (two browsers)', { timeout: 90_000 }, () => {
     expect(message).toBe('');
   }
 
-  it('two players see each other; a predicted grenade is matched, seen by both, and its blast moves a ball', async () => {
+  it('two players see each other; a predicted grenade is matched, seen by both, its blast moves a ball and plays once; a kick moves a predicted ball', async () => {
     const inGame = (d: DemoHook): { me: number | undefined; players: GhostInfo[]; frames: number } => ({ me: d.client.networkId, players: d.ghosts('player'), frames: d.frames });
     // Alice joins first, so she is networkId 1 and spawns where the blast check expects
     // her throw to land (a ball waits there); bob joins after.
@@ -220,6 +227,28 @@ describe('demo end to end (two browsers)', { timeout: 90_000 }, () => {
     const colours = await hook(alice, (d) => d.grenadeColours);
     expect(colours[spawnId]).not.toContain('#000000');
     expect(colours[spawnId]!.at(-1)).toMatch(/^#(2e7d32|c62828)$/);
+
+    // One explosion effect per page for that grenade, where it exploded.
+    for (const [page, who] of [[alice, 'alice'], [bob, 'bob']] as const) {
+      const played = (await hook(page, (d) => d.explosions)).filter((e) => e.spawnId === spawnId);
+      expect(played.length, `${who} plays the explosion once`).toBe(1);
+      expect(Math.hypot(played[0]!.at.x - at.x, played[0]!.at.z - at.z), `${who}'s explosion is where it exploded`).toBeLessThan(1);
+    }
+
+    // Kickball on bob's page: drop a ball in front of him (server spawn), it is near, so it turns predicted; kick it.
+    const ballIds = new Set((await hook(bob, (d) => d.ghosts('ball'))).map((x) => x.id));
+    await hook(bob, (d) => d.press('spawnBall'));
+    const spawned = await until(bob, 'bob’s new ball to be predicted', (d) => d.ghosts('ball'), (list) => list.some((x) => !ballIds.has(x.id) && x.mode === 'predicted'), 5_000);
+    const ball = spawned.find((x) => !ballIds.has(x.id))!;
+    const switched = await hook(bob, (d) => d.modes);
+    expect(switched.some((m) => m.id === ball.id && m.mode === 'predicted'), 'switched to predicted through the library').toBe(true);
+    await hook(bob, (d) => d.press('kick'));
+    const kicked = await until(bob, 'the kicked ball to roll', (d) => d.ghosts('ball'), (list) => {
+      const now = list.find((x) => x.id === ball.id);
+      return now !== undefined && Math.hypot(now.position.x - ball.position.x, now.position.z - ball.position.z) > 1;
+    }, 5_000);
+    expect(kicked.find((x) => x.id === ball.id)).toBeDefined();
+    writeFileSync(join(ARTIFACTS, 'bob-kick.png'), await bob.screenshot());
     expect(errors, errors.join('\n')).toEqual([]);
   });
 });

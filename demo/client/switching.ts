@@ -1,0 +1,27 @@
+// Prediction switching for balls: those near the local player are predicted (so
+// kicks and pushes show at once and collide with the predicted player), the others
+// interpolated. The library's distance switching does it — radius + margin
+// hysteresis, a 250 ms blend of the shown transform on each switch — limited with
+// `types: ['ball']`, so other players and their grenades stay interpolated.
+import type { NetClient, Vec3 } from 'react-netcode';
+import type { DemoProtocol } from '../shared/protocol.ts';
+
+export interface BallSwitching {
+  /** Balls closer than this to the local player are predicted … */
+  radius: number;
+  /** … and interpolated again beyond radius + margin. */
+  margin: number;
+}
+
+export const BALL_SWITCHING: Readonly<BallSwitching> = Object.freeze({ radius: 6, margin: 2 });
+export const BALL_TRANSITION_MS = 250;
+
+/**
+ * Turn on distance switching for balls around `center()` (the local player's shown
+ * position; undefined pauses switching). The client applies it once per frame.
+ * Returns the function that turns it off.
+ */
+export function switchBallsAround(client: NetClient<DemoProtocol>, center: () => Vec3 | undefined, options: Readonly<BallSwitching> = BALL_SWITCHING): () => void {
+  client.setPredictionSwitching({ types: ['ball'], radius: options.radius, margin: options.margin, transitionMs: BALL_TRANSITION_MS, center });
+  return () => client.setPredictionSwitching(undefined);
+}
