@@ -27,6 +27,13 @@ export type VisualProxyProps<P extends Protocol = Protocol, K extends GhostNames
    * such a quat field (else the rotation is left alone); null leaves it alone.
    */
   rotationField?: QuatFieldOf<P, K> | null;
+  /**
+   * false: place the group at the raw simulated state (`ghost.components`) instead of
+   * `client.view(ghost)` — a predicted ghost then moves in tick steps and snaps on every
+   * correction (no frame interpolation, no VisualCorrection, no mode-switch blend). For
+   * debug views and "smoothing off" toggles; default true.
+   */
+  smoothed?: boolean;
   /** The visuals: rendered in the ghost's local frame. */
   children?: ReactNode;
   /** The THREE.Group (for cameras, attachments, raycasts). Read it in useFrame, not in render. */
@@ -51,6 +58,7 @@ export function VisualProxy<P extends Protocol = Protocol, K extends GhostNames<
   ghost,
   positionField,
   rotationField,
+  smoothed = true,
   children,
   ref,
   ...group
@@ -74,7 +82,7 @@ export function VisualProxy<P extends Protocol = Protocol, K extends GhostNames<
   const write = (): void => {
     const target = object.current;
     // A despawned ghost keeps its last transform until the parent unmounts this proxy.
-    if (target !== null && ghost.alive) writeTransform(target, client.view(ghost), keys);
+    if (target !== null && ghost.alive) writeTransform(target, smoothed ? client.view(ghost) : ghost.components, keys);
   };
   useLayoutEffect(write);
   useFrame(write, NETCODE_VIEW_PRIORITY);

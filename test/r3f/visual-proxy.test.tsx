@@ -140,6 +140,31 @@ describe('<VisualProxy>', () => {
     expect(ship.components.position.x).toBe(0.5);
   });
 
+  it('smoothed={false} places the group at the raw simulated state: the correction snaps', async () => {
+    const { h, ship } = setup();
+    const shipRef = createRef<Group>();
+    renderer = await ReactThreeTestRenderer.create(
+      <h.Provider>
+        <NetcodeFrame now={() => h.stepper.now} />
+        <VisualProxy ghost={ship} ref={shipRef} smoothed={false} />
+      </h.Provider>,
+    );
+    const group = shipRef.current!;
+    const correction = () => h.client.prediction!.correction(ship)!;
+    for (let i = 0; i < 5; i++) await h.canvasFrame(renderer);
+    expectVec(group.position, ship.components.position);
+    h.stepper.server.world.get(ship.id)!.components.position.x += 0.5;
+    let frames = 0;
+    while (!correction().active) {
+      await h.canvasFrame(renderer);
+      if (++frames > 60) throw new Error('test: the push was never corrected');
+    }
+    // The smoothed view is still 0.42 m short of the server's x; the raw proxy is already there.
+    expect((h.client.view(ship).position as Vec3).x).toBeLessThan(0.1);
+    expect(group.position.x).toBe(0.5);
+    expectVec(group.position, ship.components.position);
+  });
+
   it('leaves ghost.components alone when frames run without a step, and still places the group', async () => {
     const { h, ship } = setup();
     h.ownFrame(); // the provider's own loop steps once; no <NetcodeFrame/> in the Canvas
