@@ -55,6 +55,8 @@ function Session({ name, onLeave }: { name: string; onLeave: () => void }): Reac
   const presetRef = useRef(preset);
   const [showGraph, setShowGraph] = useState(true);
   const [showDebug, setShowDebug] = useState(false);
+  const [prediction, setPrediction] = useState(true);
+  const [smoothing, setSmoothing] = useState(true);
   // Called once, by the engine that connects (read at mount only).
   const transport = useCallback(() => {
     const t = createDemoTransport(presetRef.current);
@@ -69,7 +71,7 @@ function Session({ name, onLeave }: { name: string; onLeave: () => void }): Reac
   return (
     <NetcodeProvider transport={transport} join={{ name }} clientOptions={CLIENT_OPTIONS} init={initPhysics}>
       <div style={{ position: 'fixed', inset: 0 }}>
-        <Scene showDebug={showDebug} />
+        <Scene showDebug={showDebug} prediction={prediction} smoothing={smoothing} />
         <Tuning />
         {/* leva's panel, bottom left, collapsed until opened (its arrow); clicks and keys in it are not game input */}
         <div style={levaBox} onPointerDown={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
@@ -83,6 +85,10 @@ function Session({ name, onLeave }: { name: string; onLeave: () => void }): Reac
           onShowGraph={setShowGraph}
           showDebug={showDebug}
           onShowDebug={setShowDebug}
+          prediction={prediction}
+          onPrediction={setPrediction}
+          smoothing={smoothing}
+          onSmoothing={setSmoothing}
           onLeave={onLeave}
         />
       </div>

@@ -1,5 +1,5 @@
 // HTML over the Canvas: the connection status screen (with Retry when closed) and the
-// network panel (conditioner presets, NetGraph / NetDebug toggles, players).
+// network panel (conditioner presets, prediction / smoothing / NetGraph / NetDebug toggles, players).
 import type { ReactNode } from 'react';
 import { playerColour } from '../shared/systems.ts';
 import { useConnection, useGhosts, useNetStats } from './netcode.ts';
@@ -21,6 +21,12 @@ export interface HudProps {
   onShowGraph: (show: boolean) => void;
   showDebug: boolean;
   onShowDebug: (show: boolean) => void;
+  /** Predict the local player and nearby balls (off: they are interpolated like everything else). */
+  prediction: boolean;
+  onPrediction: (on: boolean) => void;
+  /** Render through the smoothed view (off: raw simulated state, corrections snap). */
+  smoothing: boolean;
+  onSmoothing: (on: boolean) => void;
   onLeave: () => void;
 }
 
@@ -59,7 +65,7 @@ function StatusScreen({ onLeave }: { onLeave: () => void }): ReactNode {
   );
 }
 
-function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onShowDebug, onLeave }: HudProps): ReactNode {
+function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onShowDebug, prediction, onPrediction, smoothing, onSmoothing, onLeave }: HudProps): ReactNode {
   const stats = useNetStats();
   const { networkId } = useConnection();
   const players = useGhosts('player');
@@ -72,6 +78,12 @@ function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onS
         </label>
       ))}
       <div style={{ marginTop: 6 }}>
+        <label style={row} title="Off: your player and the balls near you are interpolated (you see your own moves a round trip late; your grenades arrive black, unpredicted)">
+          <input type="checkbox" data-testid="prediction" checked={prediction} onChange={(e) => onPrediction(e.target.checked)} /> prediction
+        </label>
+        <label style={row} title="Off: predicted objects are drawn at their raw simulated state: tick steps, corrections snap">
+          <input type="checkbox" data-testid="smoothing" checked={smoothing} onChange={(e) => onSmoothing(e.target.checked)} /> smoothing
+        </label>
         <label style={row}>
           <input type="checkbox" checked={showGraph} onChange={(e) => onShowGraph(e.target.checked)} /> NetGraph
         </label>

@@ -13,9 +13,18 @@ import type { DemoProtocol } from '../shared/protocol.ts';
 import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_HALF_HEIGHT, PLAYER_RADIUS, playerColour } from '../shared/systems.ts';
 import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion, WALL_COLOUR } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
-import { BALL_SWITCHING, switchBallsAround } from './switching.ts';
+import { BALL_SWITCHING, setLocalPrediction, switchBallsAround } from './switching.ts';
 
-export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
+export interface SceneProps {
+  /** <NetDebug> paths. */
+  showDebug: boolean;
+  /** Predict the local player and nearby balls (the network panel's toggle). */
+  prediction: boolean;
+  /** Draw through the smoothed view (off: the raw simulated state). */
+  smoothing: boolean;
+}
+
+export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNode {
   useInput(controls);
   useEffect(() => {
     // The right mouse button throws: keep the browser's context menu out of the way.
@@ -40,9 +49,10 @@ export function Scene({ showDebug }: { showDebug: boolean }): ReactNode {
         shadow-camera-bottom={-ARENA_HALF_SIZE - 2}
       />
       <Level />
-      <Players />
-      <Grenades />
-      <Balls />
+      <LocalPrediction on={prediction} />
+      <Players smoothed={smoothing} />
+      <Grenades smoothed={smoothing} />
+      <Balls smoothed={smoothing} prediction={prediction} />
       <Explosions />
       <FollowCamera />
       {DEBUG && <DemoDebugHook />}
@@ -71,11 +81,21 @@ function Level(): ReactNode {
   );
 }
 
-function Players(): ReactNode {
+/** The prediction toggle: the local player predicted or interpolated (applied again when the local player respawns). */
+function LocalPrediction({ on }: { on: boolean }): ReactNode {
+  const { client } = useNetcode();
+  const local = useLocalGhost('player');
+  useEffect(() => {
+    if (local !== undefined) setLocalPrediction(client, on);
+  }, [client, local, on]);
+  return null;
+}
+
+function Players({ smoothed }: { smoothed: boolean }): ReactNode {
   const players = useGhosts('player');
   const local = useLocalGhost('player');
   return players.map((p) => (
-    <VisualProxy key={p.handle} ghost={p}>
+    <VisualProxy key={p.handle} ghost={p} smoothed={smoothed}>
       <PlayerBody ghost={p} local={p === local} />
     </VisualProxy>
   ));
@@ -113,10 +133,10 @@ function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; lo
   );
 }
 
-function Grenades(): ReactNode {
+function Grenades({ smoothed }: { smoothed: boolean }): ReactNode {
   const grenades = useGhosts('grenade');
   return grenades.map((g) => (
-    <VisualProxy key={g.handle} ghost={g}>
+    <VisualProxy key={g.handle} ghost={g} smoothed={smoothed}>
       <GrenadeBody ghost={g} />
     </VisualProxy>
   ));
@@ -137,7 +157,7 @@ function GrenadeBody({ ghost }: { ghost: Ghost<DemoProtocol, 'grenade'> }): Reac
 }
 
 /** Dynamic balls, rolling (rotation from the physics). Near the local player they are predicted (tinted), elsewhere interpolated. */
-function Balls(): ReactNode {
+function Balls({ smoothed, prediction }: { smoothed: boolean; prediction: boolean }): ReactNode {
   const balls = useGhosts('ball');
   const { client } = useNetcode();
   const local = useLocalGhost('player');
@@ -149,11 +169,11 @@ function Balls(): ReactNode {
   // The client switches balls by the local player's shown position, once per frame (after the netcode step).
   const { radius, margin } = settings;
   useEffect(() => {
-    if (local === undefined) return undefined;
+    if (local === undefined || !prediction) return undefined;
     return switchBallsAround(client, () => client.view(local).position as Vec3, { radius, margin });
-  }, [client, local, radius, margin]);
+  }, [client, local, radius, margin, prediction]);
   return balls.map((b) => (
-    <VisualProxy key={b.handle} ghost={b}>
+    <VisualProxy key={b.handle} ghost={b} smoothed={smoothed}>
       <BallBody ghost={b} tint={settings.tint} />
     </VisualProxy>
   ));

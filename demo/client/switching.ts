@@ -25,3 +25,15 @@ export function switchBallsAround(client: NetClient<DemoProtocol>, center: () =>
   client.setPredictionSwitching({ types: ['ball'], radius: options.radius, margin: options.margin, transitionMs: BALL_TRANSITION_MS, center });
   return () => client.setPredictionSwitching(undefined);
 }
+
+/**
+ * The network panel's "prediction" toggle. Off: the local player is interpolated like
+ * every remote ghost (its moves show a round trip plus the interpolation delay late, and
+ * its grenades are no longer predicted: they arrive from snapshots, black), and the
+ * balls go back to interpolated (ball switching is turned off by the caller). On: the
+ * local player is predicted again. Both switches blend over the transition.
+ */
+export function setLocalPrediction(client: NetClient<DemoProtocol>, on: boolean): void {
+  for (const p of client.world.query('player')) if (p.isLocal) client.setGhostMode(p, on ? 'predicted' : 'interpolated');
+  if (!on) for (const b of client.world.query('ball')) client.setGhostMode(b, 'interpolated');
+}

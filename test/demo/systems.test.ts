@@ -163,6 +163,34 @@ describe('demo systems: kickball', () => {
   });
 });
 
+describe('demo client: the prediction toggle', () => {
+  it('off: the local player is interpolated (moves show late) and throws are not predicted; on: predicted again', async () => {
+    const { setLocalPrediction } = await import('../../demo/client/switching.ts');
+    const { s, client, me, serverMe } = game();
+    setLocalPrediction(client, false);
+    expect(me.mode).toBe('interpolated');
+    s.advance(300);
+    const startX = serverMe.components.position.x;
+    client.input.current.move = { x: 1, y: 0 };
+    s.advance(500);
+    client.input.current.move = { x: 0, y: 0 };
+    // The server moved the player (6 m/s × ~0.5 s); the client's interpolated view is still behind it.
+    expect(serverMe.components.position.x - startX).toBeGreaterThan(2);
+    const shown = (client.view(me).position as { x: number }).x;
+    expect(serverMe.components.position.x - shown).toBeGreaterThan(0.3);
+    // A throw is not predicted: the grenade arrives from a snapshot (origin 'snapshot').
+    client.input.press('fire');
+    s.until(() => [...client.world.query('grenade')].length === 1, 1000, 'the grenade from the snapshot');
+    expect([...client.world.query('grenade')][0]!.origin).toBe('snapshot');
+    s.advance(1000);
+    expect((client.view(me).position as { x: number }).x).toBeCloseTo(serverMe.components.position.x, 2);
+    setLocalPrediction(client, true);
+    expect(me.mode).toBe('predicted');
+    client.input.press('fire');
+    s.until(() => [...client.world.query('grenade')].some((g) => g.origin === 'predicted'), 200, 'a predicted grenade');
+  });
+});
+
 describe('demo systems: grenades', () => {
   it('blastVelocity: the NFE sample formula — power × (1 − d²/r²) × diff / d, diff.y biased to at least the clamp', () => {
     const c = DEFAULT_CONFIG; // radius² 40, power 10, clamp 1.5
