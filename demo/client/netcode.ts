@@ -25,12 +25,13 @@ export const {
   pressOnPointer,
 } = createNetcode(protocol, systems);
 
-/** WASD / arrows move, Space jumps, F or the right mouse button throws, B spawns a ball, E kicks. Created once (bindings re-bind when recreated). */
+/** WASD / arrows move, Space jumps, F or the right mouse button throws (held: 4 per second), B spawns a ball, E kicks. Created once (bindings re-bind when recreated). */
+export const THROW_REPEAT_TICKS = 15; // at 60 Hz: a grenade every 0.25 s while the button is held
 export const controls = [
   keyboardAxes({ up: ['KeyW', 'ArrowUp'], down: ['KeyS', 'ArrowDown'], left: ['KeyA', 'ArrowLeft'], right: ['KeyD', 'ArrowRight'] }),
   pressOnKey('Space', 'jump'),
-  pressOnKey('KeyF', 'fire'),
-  pressOnPointer('fire', { button: 2 }),
+  pressOnKey('KeyF', 'fire', { repeatEveryTicks: THROW_REPEAT_TICKS }),
+  pressOnPointer('fire', { button: 2, repeatEveryTicks: THROW_REPEAT_TICKS }),
   pressOnKey('KeyB', 'spawnBall'),
   pressOnKey('KeyE', 'kick'),
 ];

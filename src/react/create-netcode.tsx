@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import type { Ghost, GhostNames, NetworkTime, Protocol, RpcNames, RpcPayload, SystemDef } from '../index.ts';
 import type { NetcodeContextValue, NetStats } from './context.ts';
-import { holdKey, keyboardAxes, pressOnKey, pressOnPointer, type AxisKeys, type InputBinding } from './input-bindings.ts';
+import { holdKey, keyboardAxes, pressOnKey, pressOnPointer, type AxisKeys, type InputBinding, type PressOptions } from './input-bindings.ts';
 import { NetcodeProvider, type TypedNetcodeProviderProps } from './provider.tsx';
 import type { AnyGhost, BoolInputKey, Connection, GhostState, LiveRef, NumberInputKey, Vec2InputKey } from './types.ts';
 import { useConnection } from './use-connection.ts';
@@ -41,11 +41,11 @@ export interface Netcode<P extends Protocol> {
   /** keyboardAxes restricted to the protocol's vec2 input fields. */
   readonly keyboardAxes: (keys: AxisKeys, options?: { field?: Vec2InputKey<P>; normalize?: boolean }) => InputBinding;
   /** pressOnKey restricted to the protocol's numeric input fields (declare presses with field.event()). */
-  readonly pressOnKey: (code: string, field: NumberInputKey<P>) => InputBinding;
+  readonly pressOnKey: (code: string, field: NumberInputKey<P>, options?: PressOptions) => InputBinding;
   /** holdKey restricted to the protocol's boolean input fields. */
   readonly holdKey: (code: string, field: BoolInputKey<P>) => InputBinding;
   /** pressOnPointer restricted to the protocol's numeric input fields. */
-  readonly pressOnPointer: (field: NumberInputKey<P>, options?: { button?: number }) => InputBinding;
+  readonly pressOnPointer: (field: NumberInputKey<P>, options?: PressOptions & { button?: number }) => InputBinding;
 }
 
 /**

@@ -11,7 +11,7 @@ export type { EngineOptions, InputSampler, NetcodeClientOptions, TransportSource
 export { defaultFrameClock } from './frame-clock.ts';
 export type { FrameClock } from './frame-clock.ts';
 export { holdKey, keyboardAxes, pressOnKey, pressOnPointer } from './input-bindings.ts';
-export type { AxisKeys, BoundInput, InputBinding, KeyboardAxesOptions } from './input-bindings.ts';
+export type { AxisKeys, BoundInput, InputBinding, KeyboardAxesOptions, PressOptions } from './input-bindings.ts';
 export { NetGraph } from './net-graph.tsx';
 export type { NetGraphProps } from './net-graph.tsx';
 export { NetcodeProvider } from './provider.tsx';

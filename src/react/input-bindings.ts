@@ -107,17 +107,60 @@ export function keyboardAxes(keys: AxisKeys, options: KeyboardAxesOptions = {}):
   };
 }
 
-/** Count one press of a `field.event()` input per key press (auto-repeat ignored). @example pressOnKey('Space', 'jump') */
-export function pressOnKey(code: string, field: string): InputBinding {
+export interface PressOptions {
+  /**
+   * Hold to repeat: while the key / button stays down, one more press every this many
+   * predicted ticks after the first (e.g. 15 at 60 Hz = 4 per second). Counted on the
+   * tick clock, so the rate does not depend on the frame rate. Default: no repeat (one
+   * press per press; keyboard auto-repeat is always ignored).
+   */
+  repeatEveryTicks?: number;
+}
+
+function checkRepeat(options: PressOptions, binding: string): number {
+  const n = options.repeatEveryTicks;
+  if (n === undefined) return 0;
+  if (!Number.isInteger(n) || n < 1) throw new Error(`react-netcode: ${binding} got repeatEveryTicks ${String(n)}; pass a whole number of ticks ≥ 1 (or leave it out for no repeat).`);
+  return n;
+}
+
+/** While held, press again every `every` ticks (0: never); `sample` runs once per predicted tick. */
+function repeater(client: NetClient<Protocol>, field: string, every: number, isHeld: () => boolean) {
+  let since = 0;
+  return {
+    pressed(): void {
+      since = 0;
+    },
+    sample(): void {
+      if (every === 0 || !isHeld()) return;
+      if (++since >= every) {
+        since = 0;
+        client.input.press(field as never);
+      }
+    },
+  };
+}
+
+/**
+ * Count one press of a `field.event()` input per key press (auto-repeat ignored);
+ * `repeatEveryTicks` keeps pressing while the key is held.
+ * @example pressOnKey('Space', 'jump')
+ */
+export function pressOnKey(code: string, field: string, options: PressOptions = {}): InputBinding {
   const describe = `pressOnKey(${code}, ${field})`;
+  const every = checkRepeat(options, describe);
   return {
     describe,
     bind(client, target) {
       checkField(client, field, 'event', describe);
+      // `keys` is read only when a tick samples, after it is assigned below.
+      const repeat = repeater(client, field, every, () => keys.held.has(code));
       const keys = trackKeys(target, new Set([code]), (e) => {
-        if (!e.repeat) client.input.press(field as never);
+        if (e.repeat) return;
+        client.input.press(field as never);
+        repeat.pressed();
       });
-      return { dispose: keys.dispose };
+      return { sample: repeat.sample, dispose: keys.dispose };
     },
   };
 }
@@ -138,19 +181,55 @@ export function holdKey(code: string, field: string): InputBinding {
   };
 }
 
-/** Count one press of a `field.event()` input per pointer press of `button` (0 = primary). @example pressOnPointer('fire') */
-export function pressOnPointer(field: string, options: { button?: number } = {}): InputBinding {
+/**
+ * Count one press of a `field.event()` input per pointer press of `button` (0 = primary,
+ * 2 = secondary); `repeatEveryTicks` keeps pressing while the button is held (released on
+ * pointerup / pointercancel anywhere in the window, on blur and when the page hides).
+ * @example pressOnPointer('fire', { button: 2, repeatEveryTicks: 15 })
+ */
+export function pressOnPointer(field: string, options: PressOptions & { button?: number } = {}): InputBinding {
   const button = options.button ?? 0;
   const describe = `pressOnPointer(${field})`;
+  const every = checkRepeat(options, describe);
   return {
     describe,
     bind(client, target) {
       checkField(client, field, 'event', describe);
+      let held = false;
+      const repeat = repeater(client, field, every, () => held);
       const down = (e: Event): void => {
-        if ((e as MouseEvent).button === button) client.input.press(field as never);
+        if ((e as MouseEvent).button !== button) return;
+        held = true;
+        client.input.press(field as never);
+        repeat.pressed();
       };
+      const up = (e: Event): void => {
+        if ((e as MouseEvent).button === button) held = false;
+      };
+      const release = (): void => void (held = false);
+      // Releases are heard on the window too: the pointer may leave the target while held.
+      const win = typeof window !== 'undefined' ? window : undefined;
+      const doc = typeof document !== 'undefined' ? document : undefined;
       target.addEventListener('pointerdown', down);
-      return { dispose: () => target.removeEventListener('pointerdown', down) };
+      for (const t of new Set<EventTarget | undefined>([target, win])) {
+        t?.addEventListener('pointerup', up);
+        t?.addEventListener('pointercancel', release);
+        t?.addEventListener('blur', release);
+      }
+      doc?.addEventListener('visibilitychange', release);
+      return {
+        sample: repeat.sample,
+        dispose: () => {
+          target.removeEventListener('pointerdown', down);
+          for (const t of new Set<EventTarget | undefined>([target, win])) {
+            t?.removeEventListener('pointerup', up);
+            t?.removeEventListener('pointercancel', release);
+            t?.removeEventListener('blur', release);
+          }
+          doc?.removeEventListener('visibilitychange', release);
+          held = false;
+        },
+      };
     },
   };
 }

@@ -135,4 +135,38 @@ describe('useInput', () => {
     h.frames(32);
     expect(server().components.position.x).toBe(x); // the server runs neutral inputs: the runner stopped
   });
+
+  it('hold to repeat: repeatEveryTicks presses again every n ticks while a key or pointer button is held, counted on the tick clock', async () => {
+    const bindings = [rn.pressOnPointer('jump', { button: 2, repeatEveryTicks: 10 }), rn.pressOnKey('KeyJ', 'jump', { repeatEveryTicks: 6 })];
+    function App() {
+      rn.useInput(bindings);
+      return null;
+    }
+    const { h, client, server } = await setup(App);
+    const pointer = (type: string, button: number) => act(() => void window.dispatchEvent(new MouseEvent(type, { button })));
+    // Pointer: 1 press at the down, then one per 10 predicted ticks while held; the primary button does nothing.
+    pointer('pointerdown', 0);
+    pointer('pointerdown', 2);
+    const from = client.input.newestTick!;
+    h.frames(64); // ≈ 1 s ≈ 60 ticks
+    pointer('pointerup', 2);
+    const held = client.input.newestTick! - from;
+    h.frames(64); // released: no more presses
+    const expectedPointer = 1 + Math.floor(held / 10);
+    h.frames(30);
+    expect(server().components.jumps).toBe(expectedPointer);
+    // Key: auto-repeat keydowns add nothing; one press at the down, then one per 6 ticks.
+    key('keydown', 'KeyJ');
+    const keyFrom = client.input.newestTick!;
+    for (let i = 0; i < 8; i++) {
+      key('keydown', 'KeyJ', true);
+      h.frames(4);
+    }
+    key('keyup', 'KeyJ');
+    const keyHeld = client.input.newestTick! - keyFrom;
+    h.frames(60);
+    expect(server().components.jumps).toBe(expectedPointer + 1 + Math.floor(keyHeld / 6));
+    expect(held).toBeGreaterThan(50);
+    expect(() => rn.pressOnKey('KeyJ', 'jump', { repeatEveryTicks: 0 })).toThrow(/react-netcode: pressOnKey\(KeyJ, jump\) got repeatEveryTicks 0/);
+  });
 });
