@@ -155,20 +155,22 @@ export function writeAll(e: Entry, rotation: Quat | undefined, raw: RawBodySet, 
   if (spec.options.kind !== 'dynamic' || !e.simulated) return;
   if (spec.linvel) {
     const v = comp<Vec3>(e, spec.linvel.key);
-    lin.x = v.x;
-    lin.y = v.y;
-    lin.z = v.z;
-    raw.rbSetLinvel(body.handle, lin, true);
+    raw.rbSetLinvel(body.handle, toRaw(v, lin), true);
     setV(e.lin, v);
   }
   if (spec.angvel) {
     const v = comp<Vec3>(e, spec.angvel.key);
-    lin.x = v.x;
-    lin.y = v.y;
-    lin.z = v.z;
-    raw.rbSetAngvel(body.handle, lin, true);
+    raw.rbSetAngvel(body.handle, toRaw(v, lin), true);
     setV(e.ang, v);
   }
+}
+
+/** Copy `v` into the reusable RawVector `out`. */
+function toRaw(v: Vec3, out: RawVector): RawVector {
+  out.x = v.x;
+  out.y = v.y;
+  out.z = v.z;
+  return out;
 }
 
 /** Numbers per entry in a saved cache (saveCache / loadCache): pos 3, rot 4, lin 3, ang 3. */
