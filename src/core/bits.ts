@@ -188,6 +188,34 @@ export class BitWriter {
     this.pos += 32;
   }
 
+  /**
+   * Append `len` bits of `src` starting at its bit `pos` (laid out as this writer lays
+   * them out), unchecked: the snapshot's record copy. Once the destination is at a byte
+   * boundary, each whole byte is two shifted source bytes (or one, when the source is
+   * aligned too), instead of a 32-bit read-modify-write per word.
+   */
+  appendBits(src: Uint8Array, pos: number, len: number): void {
+    if (len <= 0) return;
+    this.ensure(len + 8);
+    const head = Math.min((8 - (this.pos & 7)) & 7, len);
+    if (head > 0) {
+      this.writeBits((src[pos >>> 3]! | (src[(pos >>> 3) + 1]! << 8)) >>> (pos & 7), head);
+      pos += head;
+      len -= head;
+    }
+    const buf = this.buf;
+    const bytes = len >>> 3;
+    const sh = pos & 7;
+    let i = pos >>> 3;
+    const o = this.pos >>> 3;
+    if (sh === 0) for (let j = 0; j < bytes; j++) buf[o + j] = src[i + j]!;
+    else for (let j = 0, back = 8 - sh; j < bytes; j++, i++) buf[o + j] = (src[i]! >>> sh) | (src[i + 1]! << back);
+    this.pos += bytes * 8;
+    pos += bytes * 8;
+    len -= bytes * 8;
+    if (len > 0) this.writeBits((src[pos >>> 3]! | (src[(pos >>> 3) + 1]! << 8)) >>> (pos & 7), len);
+  }
+
   writeUint(value: number, bits: number): void {
     checkWidth(bits, 32);
     if (!Number.isInteger(value) || value < 0 || value > 2 ** bits - 1) throw badValue(`cannot write ${value} as a ${bits}-bit unsigned integer (0..${2 ** bits - 1})`, this.pos);

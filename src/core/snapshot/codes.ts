@@ -83,6 +83,12 @@ export function peekBits(buf: Uint8Array, pos: number, bits: number): number {
 
 /** Copy `len` bits starting at bit `pos` of `buf` into the sink. */
 export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: number): void {
+  if (len > 256) {
+    // Long runs (a message's records in one piece): byte-wise, straight into the writer.
+    sink.flush();
+    sink.w.appendBits(buf, pos, len);
+    return;
+  }
   for (; len > 32; len -= 32, pos += 32) sink.put(peekBits(buf, pos, 32), 32);
   if (len > 0) sink.put(peekBits(buf, pos, len), len);
 }
@@ -140,9 +146,22 @@ for (let n = 0; n < 256; n++) {
   CRC_TABLE[n] = c & 0xffff;
 }
 
+// Slicing-by-4: CRC_k[n] is the CRC state after byte n followed by k zero bytes (from
+// state 0). The CRC is linear, so four bytes b0..b3 on state crc give
+// CRC_3[(crc >> 8) ^ b0] ^ CRC_2[(crc & 0xff) ^ b1] ^ CRC_1[b2] ^ CRC_0[b3]:
+// four independent lookups instead of a chain of four (the same CRC, ~3× faster).
+const CRC_0 = CRC_TABLE, CRC_1 = new Uint16Array(256), CRC_2 = new Uint16Array(256), CRC_3 = new Uint16Array(256);
+for (const [from, to] of [[CRC_0, CRC_1], [CRC_1, CRC_2], [CRC_2, CRC_3]] as const) {
+  for (let n = 0; n < 256; n++) to[n] = ((from[n]! << 8) & 0xffff) ^ CRC_TABLE[from[n]! >>> 8]!;
+}
+
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes [start, end): detects every burst error up to 16 bits. */
 export function crc16(data: Uint8Array, start: number, end: number): number {
   let crc = 0xffff;
-  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
+  let i = start;
+  for (; i + 4 <= end; i += 4) {
+    crc = CRC_3[(crc >>> 8) ^ data[i]!]! ^ CRC_2[(crc & 0xff) ^ data[i + 1]!]! ^ CRC_1[data[i + 2]!]! ^ CRC_0[data[i + 3]!]!;
+  }
+  for (; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
   return crc;
 }

@@ -107,9 +107,12 @@ export class ConnectionSnapshotState {
     for (let i = 0; i < this.pendingCount; i++) {
       const t = this.pending[i]! >>> 0;
       const ok = before ? g.ackableBefore(t) : g.states.canAck(t);
-      if (ok && n < out.length) out[n++] = t | 0;
+      if (!ok || n >= out.length) continue;
+      // Insertion sort (a few entries; no subarray view per call): ascending as int32.
+      let j = n++;
+      for (; j > 0 && out[j - 1]! > (t | 0); j--) out[j] = out[j - 1]!;
+      out[j] = t | 0;
     }
-    out.subarray(0, n).sort();
     return n;
   }
 }

@@ -8,7 +8,7 @@ import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
 import { BodyCache } from './cache.ts';
 import { Candidates, Despawns } from './candidates.ts';
-import { codeBits as codeBitsImport, putCode as putCodeImport } from './codes.ts';
+import { CODE_LENGTH as CODE_LENGTH_, CODE_TABLE_SIZE as CODE_TABLE_SIZE_, codeBits as codeBitsImport, putCode as putCodeImport } from './codes.ts';
 import type { Group } from './connection.ts';
 import { compileBodyWriters, type BodyWriter } from './compiled-delta.ts';
 import { emptyBaselines } from './delta.ts';
@@ -23,7 +23,7 @@ import type { BitSink } from './codes.ts';
 
 // Module-local copies of the imports used per ghost: where modules run as CommonJS
 // (tsx, some bundlers), every use of an imported binding is a getter call.
-const codeBits = codeBitsImport, putCode = putCodeImport;
+const codeBits = codeBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
 const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
 const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
 const ST_DESPAWNING = ST_DESPAWNING_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
@@ -187,8 +187,10 @@ export class EncodeCore {
       this.body(k, d, id, layout, view, flags, b0, b1, age0, age1);
       const imp = g.importance === undefined ? 1 : g.importance > 0 ? Math.min(Math.max(g.importance, 1 / 256), MAX_IMPORTANCE) : 1 / 256;
       c.prio[k] = isPred ? PREDICTED_PRIORITY : imp * age;
-      const base = (c.flags[k]! & F_SPAWN) !== 0 ? 0 : 1 + codeBits(c.age0[k]!) + (c.age0[k] !== 0 ? codeBits(c.age1[k]!) : 0);
-      c.bits[k] = codeBits(prevCand < 0 ? id : id - prevCand - 1) + 1 + base + c.len[k]!;
+      // Record estimate: id gap, spawn/baseline bits, the body. Codes of small values from the table (codeBits is the slow path).
+      const a0k = c.age0[k]!, a1k = c.age1[k]!, gap = prevCand < 0 ? id : id - prevCand - 1;
+      const base = (c.flags[k]! & F_SPAWN) !== 0 ? 0 : 1 + (a0k < CODE_TABLE_SIZE ? CODE_LENGTH[a0k]! : codeBits(a0k)) + (a0k !== 0 ? (a1k < CODE_TABLE_SIZE ? CODE_LENGTH[a1k]! : codeBits(a1k)) : 0);
+      c.bits[k] = (gap < CODE_TABLE_SIZE ? CODE_LENGTH[gap]! : codeBits(gap)) + 1 + base + c.len[k]!;
       prevCand = id;
     }
   }
@@ -207,7 +209,7 @@ export class EncodeCore {
     const viewKey = layout.viewDependent ? view + 1 : 0;
     const key = (flags & F_SPAWN) !== 0 ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
     const cache = this.cache;
-    let i = cache.find(d, key);
+    const i = cache.find(d, key);
     if (i >= 0) this.streamOk = false; // not written here: not in the stream
     else {
       const sink = cache.sink;
@@ -247,15 +249,13 @@ export class EncodeCore {
         this.streamEnd = end;
         this.streamId = id;
       }
-      i = cache.add(d, key, off, len, flags);
-      if (i < 0) {
-        c.off[k] = off;
-        c.len[k] = len;
-        c.flags[k] = flags;
-        c.age0[k] = age0;
-        c.age1[k] = (flags & F_B1) !== 0 ? age1 : 0;
-        return;
-      }
+      cache.add(d, key, off, len, flags);
+      c.off[k] = off;
+      c.len[k] = len;
+      c.flags[k] = flags;
+      c.age0[k] = age0;
+      c.age1[k] = (flags & F_B1) !== 0 ? age1 : 0;
+      return;
     }
     c.off[k] = cache.off[i]!;
     c.len[k] = cache.len[i]!;

@@ -182,7 +182,12 @@ export class GhostStore {
     this.curOk[d] = 1;
     this.curTick[d] = tick | 0;
     const eh = h * cap + d;
-    this.eqHead[d] = this.entryOk[eh] === 1 && rowsEqual(layout.slotCount, this.hist, co, this.hist, eh * this.stride, layout.stringCount, this.histStrs, so, this.histStrs, eh * this.sstride) ? 1 : 0;
+    // Equal to the newest sent row? The int slots inline (a call per ghost shows in profiles), strings rarely exist.
+    let eq = this.entryOk[eh] === 1;
+    const hist = this.hist;
+    for (let i = 0, eo = eh * this.stride, n = layout.slotCount; eq && i < n; i++) eq = hist[co + i] === hist[eo + i];
+    if (eq && layout.stringCount > 0) eq = rowsEqual(0, hist, co, hist, co, layout.stringCount, this.histStrs, so, this.histStrs, eh * this.sstride);
+    this.eqHead[d] = eq ? 1 : 0;
   }
 
   /** Offset of the current row in `hist` / `histStrs` (after `current` for this tick; valid until the store grows). */

@@ -67,15 +67,25 @@ describe('snapshot bit codes', () => {
     const viaSink = bytesOf((s) => ops.forEach(([v, b]) => s.put(v, b)));
     expect(viaSink).toEqual(direct.toBytes());
     const src = direct.toBytes();
-    for (let i = 0; i < 200; i++) {
-      const pos = rng.int(direct.bitLength - 100);
-      const len = rng.int(100);
-      const copied = bytesOf((s) => copyBits(s, src, pos, len));
+    // Short copies go word by word, long ones (> 256 bits) byte-wise through BitWriter.appendBits:
+    // both after any number of bits already in the sink, at every source phase.
+    for (let i = 0; i < 400; i++) {
+      const long = i % 2 === 1;
+      const len = long ? 257 + rng.int(3000) : rng.int(100);
+      const pos = rng.int(direct.bitLength - len);
+      const pre = rng.int(40);
+      const copied = bytesOf((s) => {
+        for (let k = 0; k < pre; k++) s.put(k & 1, 1);
+        copyBits(s, src, pos, len);
+        s.put(0b101, 3);
+      });
       const r = new BitReader(src);
       r.readBits(0);
       const expectW = new BitWriter(8);
+      for (let k = 0; k < pre; k++) expectW.writeBits(k & 1, 1);
       for (let k = 0; k < pos; k++) r.readBits(1);
       for (let k = 0; k < len; k++) expectW.writeBits(r.readBits(1), 1);
+      expectW.writeBits(0b101, 3);
       expect(copied).toEqual(expectW.toBytes());
     }
   });
@@ -83,6 +93,18 @@ describe('snapshot bit codes', () => {
   it('computes CRC-16/CCITT-FALSE (check value of "123456789" is 0x29B1)', () => {
     const data = new TextEncoder().encode('xx123456789');
     expect(crc16(data, 2, data.length)).toBe(0x29b1);
+    // The slicing-by-4 loop against the textbook bitwise CRC, every length and start phase.
+    const bitwise = (d: Uint8Array, start: number, end: number): number => {
+      let crc = 0xffff;
+      for (let i = start; i < end; i++) {
+        crc ^= d[i]! << 8;
+        for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+      }
+      return crc;
+    };
+    const rng = new Rng(7);
+    const buf = Uint8Array.from({ length: 64 }, () => rng.int(256));
+    for (let start = 0; start < 5; start++) for (let end = start; end <= buf.length; end++) expect(crc16(buf, start, end)).toBe(bitwise(buf, start, end));
   });
 
   it('maps ghost ids like a Map through inserts and deletes', () => {
