@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centrePixel } from '../helpers/png.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STATIC = join(ROOT, 'storybook-static');
@@ -25,6 +24,31 @@ interface StoryState {
   frames: number;
   figure: Record<string, number>;
   probes: Record<string, { x: number; y: number; background: string }>;
+}
+
+type ProbeSample = { probe: StoryState['probes'][string]; pixel: [number, number, number] | null; over: string } | null;
+
+/**
+ * Runs in the page: on the next animation frame (after the R3F loop's callback, which was
+ * queued earlier, moved the probes and rendered), the probe's position and the RGB of the
+ * WebGL canvas under it, read from the drawing buffer before it is composited.
+ */
+function readProbePixel(name: string): Promise<ProbeSample> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      const probe = (window as { __story?: StoryState }).__story?.probes[name];
+      if (!probe) return resolve(null);
+      const el = document.elementFromPoint(probe.x, probe.y);
+      const gl = el instanceof HTMLCanvasElement ? (el.getContext('webgl2') ?? el.getContext('webgl')) : null;
+      if (!(el instanceof HTMLCanvasElement) || gl === null) return resolve({ probe, pixel: null, over: el?.tagName ?? 'nothing' });
+      const r = el.getBoundingClientRect();
+      const x = Math.min(el.width - 1, Math.max(0, Math.floor(((probe.x - r.left) * el.width) / r.width)));
+      const y = Math.min(el.height - 1, Math.max(0, el.height - 1 - Math.floor(((probe.y - r.top) * el.height) / r.height)));
+      const rgba = new Uint8Array(4);
+      gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, rgba);
+      resolve({ probe, pixel: [rgba[0]!, rgba[1]!, rgba[2]!], over: 'canvas' });
+    });
+  });
 }
 
 /** Each story's own figure, checked once FRAMES frames have run (polled until it holds or times out). */
@@ -185,13 +209,24 @@ describe('storybook', { timeout: 180_000 }, () => {
         writeFileSync(join(ARTIFACTS, `${id}.png`), await page.screenshot());
         writeFileSync(join(ARTIFACTS, `${id}.json`), `${JSON.stringify(figure, null, 1)}\n`);
         // Pixel check: the probe must be drawn over something other than the background.
-        // A moving ghost may move between reading its probe and the screenshot: retry a few frames.
+        // Read in the page, in one animation frame, after the R3F loop has moved the probe and
+        // rendered: the probe position and the pixel belong to the same frame however slowly a
+        // loaded machine composites (a screenshot taken after reading the probe could show the
+        // target 100s of pixels further on). Retried a few frames while the probe is off-screen.
         for (const name of check.probes) {
           let message = '';
           for (let attempt = 0; attempt < 10; attempt++) {
-            const probe = (await page.waitForFunction((n) => (window as { __story?: StoryState }).__story?.probes[n], name, { timeout: 10_000 }).then((h) => h.jsonValue())) as StoryState['probes'][string];
-            const png = await page.screenshot({ clip: { x: Math.round(probe.x) - 1, y: Math.round(probe.y) - 1, width: 3, height: 3 } });
-            const pixel = centrePixel(png);
+            await page.waitForFunction((n) => (window as { __story?: StoryState }).__story?.probes[n], name, { timeout: 10_000 });
+            const sample = await page.evaluate(readProbePixel, name);
+            if (sample === null) {
+              message = `probe ${name} vanished`;
+              continue;
+            }
+            const { probe, pixel } = sample;
+            if (pixel === null) {
+              message = `probe ${name} at (${probe.x.toFixed(0)}, ${probe.y.toFixed(0)}) is not over a WebGL canvas (${sample.over})`;
+              continue;
+            }
             const bg = hex(probe.background);
             const distance = Math.max(...pixel.map((v, i) => Math.abs(v - bg[i]!)));
             message = distance > 24 ? '' : `probe ${name} at (${probe.x.toFixed(0)}, ${probe.y.toFixed(0)}) is rgb(${pixel.join(',')}), the background`;
