@@ -8,13 +8,13 @@ import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
 import { BodyCache } from './cache.ts';
 import { Candidates, Despawns } from './candidates.ts';
-import { CODE_LENGTH as CODE_LENGTH_, CODE_TABLE_SIZE as CODE_TABLE_SIZE_, codeBits as codeBitsImport, putCode as putCodeImport } from './codes.ts';
+import { CODE_LENGTH as CODE_LENGTH_, CODE_TABLE_SIZE as CODE_TABLE_SIZE_, codeBits as codeBitsImport, copyBits as copyBitsImport, putCode as putCodeImport } from './codes.ts';
 import type { Group } from './connection.ts';
 import { compileBodyWriters, type BodyWriter } from './compiled-delta.ts';
 import { emptyBaselines } from './delta.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0 as F_B0_, F_B1 as F_B1_, F_SPAWN as F_SPAWN_ } from './format.ts';
-import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
+import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_LIVE as ST_LIVE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
@@ -23,10 +23,10 @@ import type { BitSink } from './codes.ts';
 
 // Module-local copies of the imports used per ghost: where modules run as CommonJS
 // (tsx, some bundlers), every use of an imported binding is a getter call.
-const codeBits = codeBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
+const codeBits = codeBitsImport, copyBits = copyBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
 const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
 const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
-const ST_DESPAWNING = ST_DESPAWNING_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
+const ST_DESPAWNING = ST_DESPAWNING_, ST_LIVE = ST_LIVE_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
 const MAX_AGE_TICKS = MAX_AGE_TICKS_, MAX_IMPORTANCE = MAX_IMPORTANCE_, PREDICTED_PRIORITY = PREDICTED_PRIORITY_;
 
 export function usage(message: string): NetcodeError {
@@ -77,6 +77,16 @@ export class EncodeCore {
     this.tick = tick;
     group.viewOwnerCount = 0;
     const inputBits = this.msg.inputs(inputs);
+    // The steady state first (see `steady`); it needs every listed ghost known and nothing else known.
+    if (this.steadyPath && ghosts.length === state.knownCount) {
+      const msg = this.steady(state, nid, group, tick, ghosts, predicted, inputBits);
+      if (msg !== null) {
+        this.steadyEncodes++;
+        return msg;
+      }
+      this.steadyFallbacks++;
+      group.viewOwnerCount = 0;
+    }
     this.collect(state, nid, group, tick, ghosts, predicted);
     const despawnCount = this.despawns(state, tick);
     const budgetBits = this.budgetBytes * 8;
@@ -98,6 +108,178 @@ export class EncodeCore {
     }
     this.commit(state, tick, despawnCount);
     return this.msg.finish();
+  }
+
+  /** Off: every encode takes the general path (tests encode the same scenarios both ways). */
+  steadyPath = true;
+  /** Encodes the steady-state path made, and the ones it handed to the general path. */
+  steadyEncodes = 0;
+  steadyFallbacks = 0;
+
+  /**
+   * The steady-state path: one pass over the ghost list that quantizes each ghost, writes
+   * its record (header and body against its acked baselines) straight into the records
+   * stream, and keeps its dense index for the commit — no candidate rows, priorities,
+   * selection or per-record message assembly. It applies when the general path would send
+   * every candidate in list order with no despawns, which it checks as it goes:
+   *
+   * - every listed ghost is LIVE for this state and its newest acked baseline is still in
+   *   the ring (so no spawn record, no body against the defaults); with as many known
+   *   ghosts as listed ones (checked by the caller) nothing is left to despawn;
+   * - the records' size estimates (computed exactly as `collect` does) fit the space the
+   *   general path's `select` allows, so it would select every candidate, and the message
+   *   then fits the budget, so it would not drop any.
+   *
+   * Records are the ones `write` puts in the stream (same id gaps, same baseline runs,
+   * same bodies: the body writers are shared, bodies already in the per-tick cache are
+   * copied), so the message is byte for byte the general path's (test/core/snapshot/
+   * steady.test.ts encodes random scenarios both ways). Returns null, having changed
+   * nothing but the current rows (quantized once per tick anyway), the body cache (every
+   * body it added is valid, so the general path reuses them) and position hints, as soon
+   * as a condition fails: the caller then runs the general path. A pass that outgrows the
+   * whole budget stops there, so a budget-bound encode wastes at most about one budget's
+   * worth of records.
+   */
+  private steady(state: GhostStates, nid: number, group: Group, tick: Tick, ghosts: readonly SnapshotGhost[], predicted: ((g: SnapshotGhost) => boolean) | undefined, inputBits: number): Uint8Array | null {
+    const store = this.store;
+    const cache = this.cache;
+    const sink = cache.sink;
+    const base = this.base;
+    const sent = this.cand;
+    const refreshTicks = this.refreshTicks;
+    const budgetBits = this.budgetBytes * 8;
+    sent.reserve(ghosts.length);
+    if (this.lastDense.length < ghosts.length) {
+      const next = new Int32Array(Math.max(64, ghosts.length, this.lastDense.length * 2)).fill(-1);
+      next.set(this.lastDense);
+      this.lastDense = next;
+    }
+    state.ensure(store.cap);
+    // Bodies cached by earlier encodes of this tick are all in the writer once flushed.
+    sink.flush();
+    const cached = cache.w.view();
+    const start = sink.bitLength;
+    const st = state.st, a0s = state.a0s, a0t = state.a0t, a1s = state.a1s, a1t = state.a1t, lastSent = state.lastSent, sentAny = state.sentAny, since = state.since;
+    let n = 0;
+    let prevId = -1;
+    // Id of the previous record, baseline ages of the previous explicit header, estimated bits.
+    let prev = -1;
+    let p0 = -1;
+    let p1 = -1;
+    let est = 0;
+    for (let i = 0; i < ghosts.length; i++) {
+      const g = ghosts[i]!;
+      const id = g.id;
+      if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
+      prevId = id;
+      let d = i < this.lastDense.length ? this.lastDense[i]! : -1;
+      if (!store.holds(d, id)) d = store.ids.get(id);
+      if (d < 0 || st[d] !== ST_LIVE) return null;
+      if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
+      this.lastDense[i] = d;
+      store.current(d, tick, g.values);
+      const a0 = a0s[d]!;
+      const t0 = a0t[d]!;
+      if (!store.has(d, a0, t0 >>> 0)) return null;
+      const layout = this.layouts[g.typeId]!;
+      const owner = store.owner[d]!;
+      const view = owner === nid ? 0 : 1;
+      if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
+      let age = sentAny[d] === 1 ? (tick - lastSent[d]!) | 0 : ((tick - since[d]!) | 0) + 1;
+      age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
+      // Unchanged since the acked baseline and not due for a refresh: not a candidate (as in `collect`).
+      if (age < refreshTicks && store.unchangedSince(d, t0 >>> 0) && !(predicted !== undefined && predicted(g))) continue;
+      const age0 = (tick - t0) | 0;
+      let b1 = -1;
+      let age1 = 0;
+      const a1 = a1s[d]!;
+      if (layout.hasLin && store.has(d, a1, a1t[d]! >>> 0)) {
+        const dt1 = (t0 - a1t[d]!) | 0;
+        if (dt1 > 0 && age0 <= 4 * dt1) {
+          b1 = a1;
+          age1 = dt1;
+        }
+      }
+      const key = (a0 + 1) | ((b1 + 1) << 8) | ((layout.viewDependent ? view + 1 : 0) << 16);
+      const hit = cache.find(d, key);
+      const q0 = p0, q1 = p1;
+      const recStart = sink.bitLength;
+      let a1w: number;
+      let bodyLen: number;
+      if (hit >= 0) {
+        a1w = (cache.flags[hit]! & F_B1) !== 0 ? age1 : 0;
+        this.header(sink, id - prev - 1, age0, a1w, q0, q1);
+        bodyLen = cache.len[hit]!;
+        copyBits(sink, cached, cache.off[hit]!, bodyLen);
+      } else {
+        base.b0 = store.hist;
+        base.b0o = store.histOffset(d, a0);
+        base.b0s = store.histStrs;
+        base.b0so = store.histStrOffset(d, a0);
+        base.b1 = null;
+        if (b1 >= 0) {
+          base.b1 = store.hist;
+          base.b1o = store.histOffset(d, b1);
+          base.dt0 = age0;
+          base.dt1 = age1;
+        }
+        const write = this.writers[layout.typeId]![view]!;
+        const co = store.curOffset(d), cso = store.curStrOffset(d);
+        // Guess that the body uses b1 when there is one; if not, write the record again.
+        a1w = b1 >= 0 ? age1 : 0;
+        this.header(sink, id - prev - 1, age0, a1w, q0, q1);
+        let off = sink.bitLength;
+        let usedB1 = write(sink, store.hist, co, store.histStrs, cso, base);
+        if (usedB1 !== b1 >= 0) {
+          sink.rewind(recStart);
+          a1w = usedB1 ? age1 : 0;
+          this.header(sink, id - prev - 1, age0, a1w, q0, q1);
+          off = sink.bitLength;
+          usedB1 = write(sink, store.hist, co, store.histStrs, cso, base);
+        }
+        bodyLen = sink.bitLength - off;
+        cache.add(d, key, off, bodyLen, usedB1 ? F_B0 | F_B1 : F_B0);
+      }
+      if (age0 !== q0 || a1w !== q1) {
+        p0 = age0;
+        p1 = a1w;
+      }
+      // The estimate `collect` makes for this record (the sum decides whether everything is selected).
+      const gap = prev < 0 ? id : id - prev - 1;
+      est += (gap < CODE_TABLE_SIZE ? CODE_LENGTH[gap]! : codeBits(gap)) + 2 + (age0 < CODE_TABLE_SIZE ? CODE_LENGTH[age0]! : codeBits(age0)) + (age0 !== 0 ? (a1w < CODE_TABLE_SIZE ? CODE_LENGTH[a1w]! : codeBits(a1w)) : 0) + bodyLen;
+      if (est > budgetBits) return null;
+      prev = id;
+      sent.dense[n++] = d;
+    }
+    sink.flush();
+    // `select` takes everything when the estimates fit what is left after the header, counts and inputs.
+    if (est > budgetBits - 56 - codeBits(0) - codeBits(n) - inputBits) return null;
+    const msg = this.msg;
+    msg.writeRecords(tick, n, cache.w.view(), start, sink.bitLength);
+    if (msg.bitLength > budgetBits) return null;
+    // Sent: as `commit` records it.
+    const rec = state.record(tick);
+    for (let k = 0; k < n; k++) {
+      const d = sent.dense[k]!;
+      lastSent[d] = tick | 0;
+      sentAny[d] = 1;
+      rec.push(d, store.push(d, tick), REC_UPDATE);
+    }
+    state.sent.set(tick, rec);
+    state.lastTick = tick;
+    state.hasEncoded = true;
+    return msg.finish();
+  }
+
+  /** An update record's header in the stream: id gap, not a spawn, baselines as the previous header (`q0`, `q1`) or explicit. */
+  private header(sink: BitSink, gap: number, age0: number, a1: number, q0: number, q1: number): void {
+    putCode(sink, gap);
+    if (age0 === q0 && a1 === q1) sink.put(1 << 1, 2);
+    else {
+      sink.put(0, 2);
+      putCode(sink, age0);
+      if (age0 !== 0) putCode(sink, a1);
+    }
   }
 
   /** Quantize `ghosts` for `tick` (see SnapshotEncoder.prepare). */
