@@ -21,12 +21,12 @@ const zz = (j: string | number, to: string): string => `${to}${j} = ((d << 1) ^ 
  * b0, or, `withB`, against the linear prediction for predicted slots (noting in `big`
  * whether one is large). The locals are declared by `source`.
  */
-function residuals(view: readonly FieldSlot[], withB: boolean): string {
+function residuals(view: readonly FieldSlot[], withB: boolean, rowInLocals: boolean): string {
   const out: string[] = [];
   for (const s of view) {
     for (let k = 0; k < s.slots; k++) {
       const j = s.slot + k;
-      out.push(`v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}];`);
+      out.push(rowInLocals ? `r${j} = b0[b0o + ${j}];` : `v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}];`);
       // Equal ages (the steady state): round((b0 − b1) · dt0 / dt1) is exactly b0 − b1.
       if (withB && isLin(s, k)) out.push(`d = (v${j} - ((r${j} + (sameDt ? r${j} - b1[b1o + ${j}] : Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1))) | 0)) | 0; ${zz(j, 'zb')} big |= zb${j} >= ${BIG} ? 1 : 0;`);
       else out.push(`d = (v${j} - r${j}) | 0; ${zz(j, 'zb')}`);
@@ -110,20 +110,21 @@ function emit(view: readonly FieldSlot[], pre: string): string {
  * the locals b0, b0o, b0s, b0so, b1, b1o, dt0, dt1, cur, co, cs, cso and sink in scope.
  * `pre` runs once useB is known, just before the first bit, with the bit accumulator
  * (acc, n) declared: the steady path writes the record header there (compiled-steady.ts).
+ * `rowInLocals`: the current row's slots are already in the locals v<slot> (declared by the caller).
  */
-export function bodyCode(view: readonly FieldSlot[], pre = ''): string {
+export function bodyCode(view: readonly FieldSlot[], pre = '', rowInLocals = false): string {
   const slots = view.flatMap((s) => Array.from({ length: s.slots }, (_, k) => s.slot + k));
   const decl = (p: string): string => (slots.length === 0 ? '' : `let ${slots.map((j) => `${p}${j} = 0`).join(', ')};`);
   // Without b1: against b0. With b1: the prediction when its residuals are all small,
   // else whichever of the two is shorter (a function of the rows alone, so deterministic).
-  return `${decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')}
+  return `${rowInLocals ? '' : decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')}
 ${view.length === 0 ? '' : `let ${view.map((_, i) => `c${i} = 0`).join(', ')};`}
 let d = 0, big = 0, any = 0, useB = false, bitsA = 0, bitsB = 0;
 const sameDt = dt0 === dt1;
 if (b1 === null) {
-${residuals(view, false)}
+${residuals(view, false, rowInLocals)}
 } else {
-${residuals(view, true)}
+${residuals(view, true, rowInLocals)}
 useB = true;
 if (big !== 0) {
 ${plainResiduals(view)}

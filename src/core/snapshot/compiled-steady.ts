@@ -49,9 +49,11 @@ export type SteadyWriter = (
 const helpers = { ...quantizeHelpers, ...bodyHelpers };
 
 function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
-  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, 'return -1;')).join('\n');
+  // The row's slots stay in locals v<slot> after quantizing (no read-back).
+  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, 'return -1;', true)).join('\n');
+  const locals = layout.slotCount === 0 ? '' : `let ${Array.from({ length: layout.slotCount }, (_, j) => `v${j} = 0`).join(', ')};`;
   const same = [
-    ...Array.from({ length: layout.slotCount }, (_, j) => `row[co + ${j}] === row[eo + ${j}]`),
+    ...Array.from({ length: layout.slotCount }, (_, j) => `v${j} === row[eo + ${j}]`),
     ...Array.from({ length: layout.stringCount }, (_, j) => `strs[cso + ${j}] === strs[eso + ${j}]`),
   ];
   // The header as EncodeCore.header writes it; age0 is the age of b0, a1 the age of b1 when the body uses it.
@@ -60,13 +62,14 @@ function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
 else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
   return `'use strict'; return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
+${locals}
 { const o = co, so = cso;
 ${quantize}
 }
 const eq = eo >= 0${same.map((c) => ` && ${c}`).join('')} ? ${SW_EQUAL} : 0;
 if (eq !== 0 && skipIfEq) return ${SW_EQUAL | SW_SKIPPED};
 const cur = row, cs = strs, b0 = row, b0s = strs, b1 = b1o >= 0 ? row : null;
-${bodyCode(view, header)}
+${bodyCode(view, header, true)}
 return eq | (useB ? ${SW_B1} : 0);
 };`;
 }

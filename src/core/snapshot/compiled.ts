@@ -25,11 +25,12 @@ function round(into: string, p: string): string {
   return `const p_ = ${p}; let ${into} = Math.floor(p_ + 0.5); if (${into} - 0.5 > p_) ${into} -= 1;`;
 }
 
-/** Code quantizing field i into row[o..] / strs[so..] from `values`; runs `fail` (a statement) on an invalid value. */
-export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;'): string {
+/** Code quantizing field i into row[o..] / strs[so..] from `values`; runs `fail` (a statement) on an invalid value. Every value stored is an int32. */
+export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;', locals = false): string {
   const s = layout.fields[i]!;
   const get = `values[${JSON.stringify(s.key)}]`;
-  const at = (k: number): string => `row[o + ${s.slot + k}]`;
+  // With `locals`, each slot's value also goes to the local v<slot> (declared by the caller), so it is not read back.
+  const at = (k: number): string => (locals ? `v${s.slot + k} = row[o + ${s.slot + k}]` : `row[o + ${s.slot + k}]`);
   switch (s.kind) {
     case K_BOOL:
       return `{ const b = ${get}; if (b === true) ${at(0)} = 1; else if (b === false) ${at(0)} = 0; else ${fail} }`;

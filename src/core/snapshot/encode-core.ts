@@ -315,14 +315,32 @@ export class EncodeCore {
     const msg = this.msg;
     msg.writeRecords(tick, n, cache.w.view(), start, sink.bitLength);
     if (msg.bitLength > budgetBits) return null;
-    // Sent: as `commit` records it.
+    // Sent: as `commit` records it, with store.push and SentSnapshot.push inlined (the current row becomes the ring head).
     const rec = state.record(tick);
+    rec.reserve(n);
+    const entries = rec.entries;
+    const dense = sent.dense;
+    const headTick = store.headTick;
     for (let k = 0; k < n; k++) {
-      const d = sent.dense[k]!;
-      lastSent[d] = tick | 0;
+      const d = dense[k]!;
+      lastSent[d] = tk;
       sentAny[d] = 1;
-      rec.push(d, store.push(d, tick), REC_UPDATE);
+      let slot = head[d]!;
+      const eh = slot * cap + d;
+      // Not pushed yet this tick (by another group's encode): the current row becomes the head.
+      if (entryOk[eh] !== 1 || headTick[d] !== tk) {
+        if (entryOk[eh] !== 1 || eqHead[d] !== 1) runStart[d] = tk;
+        slot = curSlot[d]!;
+        const e = slot * cap + d;
+        eqHead[d] = 1;
+        head[d] = slot;
+        headTick[d] = tk;
+        entryTick[e] = tk;
+        entryOk[e] = 1;
+      }
+      entries[k] = ((d << 9) | (slot << 2) | REC_UPDATE) >>> 0;
     }
+    rec.n = n;
     state.sent.set(tick, rec);
     state.lastTick = tick;
     state.hasEncoded = true;

@@ -64,7 +64,8 @@ export class GhostStore {
   histStrs: string[] = [];
   /** @internal */
   head = new Int32Array(0);
-  private headTick = new Int32Array(0);
+  /** @internal */
+  headTick = new Int32Array(0);
   /** @internal */
   runStart = new Int32Array(0);
   /** @internal */
