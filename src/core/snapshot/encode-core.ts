@@ -169,9 +169,10 @@ export class EncodeCore {
       this.lastDense = next;
     }
     state.ensure(store.cap);
-    // Bodies cached by earlier encodes of this tick are all in the writer once flushed.
+    // Bodies cached by earlier encodes of this tick are all in the writer once flushed (viewed from the first hit on: bits
+    // written later only come after them, and a view taken after the writer grew still holds them).
     sink.flush();
-    const cached = cache.w.view();
+    let cached: Uint8Array | undefined;
     const start = sink.bitLength;
     const st = state.st, a0s = state.a0s, a0t = state.a0t, a1s = state.a1s, a1t = state.a1t, lastSent = state.lastSent, sentAny = state.sentAny, since = state.since;
     // The store's arrays, read directly (a method call per lookup shows in profiles); the store cannot grow during this pass.
@@ -267,7 +268,7 @@ export class EncodeCore {
           a1w = (cache.flags[hit]! & F_B1) !== 0 ? age1 : 0;
           this.header(sink, id - prev - 1, age0, a1w, q0, q1);
           bodyLen = cache.len[hit]!;
-          copyBits(sink, cached, cache.off[hit]!, bodyLen);
+          copyBits(sink, (cached ??= cache.w.view()), cache.off[hit]!, bodyLen);
         } else {
           base.b0 = store.hist;
           base.b0o = store.histOffset(d, a0);
