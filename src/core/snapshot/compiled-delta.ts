@@ -10,7 +10,7 @@ import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, type FieldSlot, type TypeLay
 /** Write a body of `cur` against `base`; true when the linear prediction (b1) was used. */
 export type BodyWriter = (sink: BitSink, cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines) => boolean;
 
-const helpers = { codeBits, putCode };
+export const bodyHelpers = { codeBits, putCode };
 
 const isLin = (s: FieldSlot, k: number): boolean => s.kind === K_FQ || s.kind === K_FR || (s.kind === K_QUAT && k > 0);
 
@@ -21,12 +21,12 @@ const zz = (j: string | number, to: string): string => `${to}${j} = ((d << 1) ^ 
  * b0, or, `withB`, against the linear prediction for predicted slots (noting in `big`
  * whether one is large). The locals are declared by `source`.
  */
-function residuals(view: readonly FieldSlot[], withB: boolean): string {
+function residuals(view: readonly FieldSlot[], withB: boolean, rowInLocals: boolean): string {
   const out: string[] = [];
   for (const s of view) {
     for (let k = 0; k < s.slots; k++) {
       const j = s.slot + k;
-      out.push(`v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}];`);
+      out.push(rowInLocals ? `r${j} = b0[b0o + ${j}];` : `v${j} = cur[co + ${j}]; r${j} = b0[b0o + ${j}];`);
       // Equal ages (the steady state): round((b0 − b1) · dt0 / dt1) is exactly b0 − b1.
       if (withB && isLin(s, k)) out.push(`d = (v${j} - ((r${j} + (sameDt ? r${j} - b1[b1o + ${j}] : Math.round(((r${j} - b1[b1o + ${j}]) * dt0) / dt1))) | 0)) | 0; ${zz(j, 'zb')} big |= zb${j} >= ${BIG} ? 1 : 0;`);
       else out.push(`d = (v${j} - r${j}) | 0; ${zz(j, 'zb')}`);
@@ -79,18 +79,18 @@ function size(view: readonly FieldSlot[], z: (j: number) => string, bits: string
 // Bits collect in the locals (acc, n < 32) and reach the sink a whole word at a time.
 // Codes of small values come from tables: no branch on the value (residuals of moving
 // ghosts are small but random, so per-bucket branches mispredict).
-const put = (value: string, bits: number | string): string =>
+export const put = (value: string, bits: number | string): string =>
   `{ const pv = ${value}, pb = ${bits}; acc |= pv << n; n += pb; if (n >= 32) { sink.put(acc >>> 0, 32); n -= 32; acc = pv >>> (pb - n); } }`;
 const drain = 'if (n > 0) { sink.put(acc >>> 0, n); acc = 0; n = 0; }';
-const putCodeOf = (v: string): string =>
+export const putCodeOf = (v: string): string =>
   `if (${v} < ${CODE_TABLE_SIZE}) ${put(`CV[${v}]`, `CL[${v}]`)} else { ${drain} h.putCode(sink, ${v}); }`;
 
-/** Code writing the body from the chosen residuals zb_j. */
-function emit(view: readonly FieldSlot[]): string {
+/** Code writing the body from the chosen residuals zb_j; `pre` goes just before its first bit (the accumulator declared). */
+function emit(view: readonly FieldSlot[], pre: string): string {
   const w = (j: number): string => `zb${j}`;
   const out: string[] = [];
   view.forEach((s, i) => out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`));
-  out.push('let acc = 0, n = 0;', put('any', 1), 'if (any !== 0) {');
+  out.push('let acc = 0, n = 0;', pre, put('any', 1), 'if (any !== 0) {');
   view.forEach((s, i) => {
     out.push(put(`c${i}`, 1), `if (c${i} !== 0) {`);
     if (s.kind === K_ENUM) out.push(put(`v${s.slot}`, s.bits));
@@ -105,21 +105,26 @@ function emit(view: readonly FieldSlot[]): string {
   return out.join('\n');
 }
 
-function source(view: readonly FieldSlot[]): string {
+/**
+ * Code choosing the residuals (useB: against the prediction) and writing the body, with
+ * the locals b0, b0o, b0s, b0so, b1, b1o, dt0, dt1, cur, co, cs, cso and sink in scope.
+ * `pre` runs once useB is known, just before the first bit, with the bit accumulator
+ * (acc, n) declared: the steady path writes the record header there (compiled-steady.ts).
+ * `rowInLocals`: the current row's slots are already in the locals v<slot> (declared by the caller).
+ */
+export function bodyCode(view: readonly FieldSlot[], pre = '', rowInLocals = false): string {
   const slots = view.flatMap((s) => Array.from({ length: s.slots }, (_, k) => s.slot + k));
   const decl = (p: string): string => (slots.length === 0 ? '' : `let ${slots.map((j) => `${p}${j} = 0`).join(', ')};`);
   // Without b1: against b0. With b1: the prediction when its residuals are all small,
   // else whichever of the two is shorter (a function of the rows alone, so deterministic).
-  return `'use strict'; return function body(sink, cur, co, cs, cso, base) {
-const b0 = base.b0, b0o = base.b0o, b0s = base.b0s, b0so = base.b0so, b1 = base.b1, b1o = base.b1o, dt0 = base.dt0, dt1 = base.dt1;
-${decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')}
+  return `${rowInLocals ? '' : decl('v')} ${decl('r')} ${decl('z')} ${decl('zb')}
 ${view.length === 0 ? '' : `let ${view.map((_, i) => `c${i} = 0`).join(', ')};`}
 let d = 0, big = 0, any = 0, useB = false, bitsA = 0, bitsB = 0;
 const sameDt = dt0 === dt1;
 if (b1 === null) {
-${residuals(view, false)}
+${residuals(view, false, rowInLocals)}
 } else {
-${residuals(view, true)}
+${residuals(view, true, rowInLocals)}
 useB = true;
 if (big !== 0) {
 ${plainResiduals(view)}
@@ -131,7 +136,13 @@ useB = (anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA);
 if (!useB) { ${choosePlain(view)} }
 }
 }
-${emit(view)}
+${emit(view, pre)}`;
+}
+
+function source(view: readonly FieldSlot[]): string {
+  return `'use strict'; return function body(sink, cur, co, cs, cso, base) {
+const b0 = base.b0, b0o = base.b0o, b0s = base.b0s, b0so = base.b0so, b1 = base.b1, b1o = base.b1o, dt0 = base.dt0, dt1 = base.dt1;
+${bodyCode(view)}
 return useB;
 };`;
 }
@@ -140,7 +151,7 @@ return useB;
 export function compileBodyWriters(layout: TypeLayout): [BodyWriter, BodyWriter] {
   const make = (view: readonly FieldSlot[]): BodyWriter => {
     try {
-      return (new Function('h', 'CV', 'CL', source(view)) as (h: typeof helpers, cv: Int32Array, cl: Uint8Array) => BodyWriter)(helpers, CODE_VALUE, CODE_LENGTH);
+      return (new Function('h', 'CV', 'CL', source(view)) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH);
     } catch {
       const dw = new DeltaWriter();
       return (sink, cur, co, cs, cso, base) => dw.write(sink, view, cur, co, cs, cso, base, layout.slotCount);

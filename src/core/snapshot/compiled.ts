@@ -11,7 +11,7 @@ import { QUAT_CODES, quatCodes } from './quat.ts';
 /** Quantize `values` into row[o..] / strs[so..]; false when some value is invalid (nothing is promised about the row then). */
 export type Quantizer = (values: Record<string, unknown>, row: Int32Array, o: number, strs: string[], so: number) => boolean;
 
-const helpers = { orderedBits, orderedFinite, quatCodes, QUAT_CODES, utf8Length };
+export const quantizeHelpers = { orderedBits, orderedFinite, quatCodes, QUAT_CODES, utf8Length };
 
 /**
  * Expression equal to `Math.round(p) + 0` for every p (NaN stays NaN), without its
@@ -25,31 +25,33 @@ function round(into: string, p: string): string {
   return `const p_ = ${p}; let ${into} = Math.floor(p_ + 0.5); if (${into} - 0.5 > p_) ${into} -= 1;`;
 }
 
-function fieldCode(layout: TypeLayout, i: number): string {
+/** Code quantizing field i into row[o..] / strs[so..] from `values`; runs `fail` (a statement) on an invalid value. Every value stored is an int32. */
+export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;', locals = false): string {
   const s = layout.fields[i]!;
   const get = `values[${JSON.stringify(s.key)}]`;
-  const at = (k: number): string => `row[o + ${s.slot + k}]`;
+  // With `locals`, each slot's value also goes to the local v<slot> (declared by the caller), so it is not read back.
+  const at = (k: number): string => (locals ? `v${s.slot + k} = row[o + ${s.slot + k}]` : `row[o + ${s.slot + k}]`);
   switch (s.kind) {
     case K_BOOL:
-      return `{ const b = ${get}; if (b === true) ${at(0)} = 1; else if (b === false) ${at(0)} = 0; else return false; }`;
+      return `{ const b = ${get}; if (b === true) ${at(0)} = 1; else if (b === false) ${at(0)} = 0; else ${fail} }`;
     case K_UINT:
     case K_WORD: {
       const min = s.signed ? -0x8000_0000 : 0;
       const max = s.kind === K_UINT ? s.max : s.signed ? 0x7fff_ffff : 0xffff_ffff;
-      return `{ const n = ${get}; if (typeof n !== 'number' || !Number.isInteger(n) || n < ${min} || n > ${max}) return false; ${at(0)} = n | 0; }`;
+      return `{ const n = ${get}; if (typeof n !== 'number' || !Number.isInteger(n) || n < ${min} || n > ${max}) ${fail} ${at(0)} = n | 0; }`;
     }
     case K_ENUM:
-      return `{ const e = ${get}; const x = typeof e === 'string' ? enums[${i}].get(e) : undefined; if (x === undefined) return false; ${at(0)} = x; }`;
+      return `{ const e = ${get}; const x = typeof e === 'string' ? enums[${i}].get(e) : undefined; if (x === undefined) ${fail} ${at(0)} = x; }`;
     case K_STR:
-      return `{ const t = ${get}; if (typeof t !== 'string' || t.length > ${s.maxLength} || h.utf8Length(t) < 0) return false; strs[so + ${s.slot}] = t; }`;
+      return `{ const t = ${get}; if (typeof t !== 'string' || t.length > ${s.maxLength} || h.utf8Length(t) < 0) ${fail} strs[so + ${s.slot}] = t; }`;
     case K_QUAT: {
       // quat.ts quatCodes inlined (the same arithmetic, so the same codes): no call, no scratch arrays.
       const max = (1 << (s.bits - 1)) - 1;
       const put = (k: number, c: string): string => `{ ${round('r', `${c} * scale`)} ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
-      return `{ const q = ${get}; if (typeof q !== 'object' || q === null) return false;
+      return `{ const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}
         const qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-        if (!(len > 0 && len < Infinity)) return false;
+        if (!(len > 0 && len < Infinity)) ${fail}
         const nx = qx / len, ny = qy / len, nz = qz / len, nw = qw / len;
         let idx = 0, top = nx, m = Math.abs(nx);
         if (Math.abs(ny) > m) { idx = 1; top = ny; m = Math.abs(ny); }
@@ -66,16 +68,16 @@ function fieldCode(layout: TypeLayout, i: number): string {
     case K_FR: {
       const conv = (x: string, k: number): string =>
         s.kind === K_FQ
-          ? `{ ${round('r', `${x} * ${s.factor}`)} if (!(Math.abs(r) <= 2147483647)) return false; ${at(k)} = r; }`
-          : `{ const r = h.orderedBits(${x}); if (!h.orderedFinite(r)) return false; ${at(k)} = r; }`;
-      if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') return false; ${conv('x', 0)} }`;
+          ? `{ ${round('r', `${x} * ${s.factor}`)} if (!(Math.abs(r) <= 2147483647)) ${fail} ${at(k)} = r; }`
+          : `{ const r = h.orderedBits(${x}); if (!h.orderedFinite(r)) ${fail} ${at(k)} = r; }`;
+      if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') ${fail} ${conv('x', 0)} }`;
       const axes = s.axes;
-      return `{ const v = ${get}; if (typeof v !== 'object' || v === null) return false;
-        ${axes.map((a) => `const ${a} = v.${a}; if (typeof ${a} !== 'number') return false;`).join(' ')}
+      return `{ const v = ${get}; if (typeof v !== 'object' || v === null) ${fail}
+        ${axes.map((a) => `const ${a} = v.${a}; if (typeof ${a} !== 'number') ${fail}`).join(' ')}
         ${axes.map((a, k) => conv(a, k)).join(' ')} }`;
     }
   }
-  return 'return false;';
+  return fail;
 }
 
 /** The fastest quantizer available for `layout`. */
@@ -92,11 +94,11 @@ export function compileQuantizer(layout: TypeLayout): Quantizer {
   const enums = layout.fields.map((s) => s.enumIndex);
   try {
     const make = new Function('h', 'C', 'enums', `'use strict'; return function quantize(values, row, o, strs, so) {\n${body}\nreturn true; };`) as (
-      h: typeof helpers,
+      h: typeof quantizeHelpers,
       c: Uint32Array,
       e: typeof enums,
     ) => Quantizer;
-    return make(helpers, QUAT_CODES, enums);
+    return make(quantizeHelpers, QUAT_CODES, enums);
   } catch {
     return generic;
   }

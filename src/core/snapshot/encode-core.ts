@@ -5,29 +5,40 @@
 
 import { NetcodeError } from '../errors.ts';
 import type { Protocol } from '../protocol.ts';
-import type { Tick } from '../tick.ts';
+import { isNewer as isNewerImport, type Tick } from '../tick.ts';
 import { BodyCache } from './cache.ts';
 import { Candidates, Despawns } from './candidates.ts';
-import { CODE_LENGTH as CODE_LENGTH_, CODE_TABLE_SIZE as CODE_TABLE_SIZE_, codeBits as codeBitsImport, putCode as putCodeImport } from './codes.ts';
+import { CODE_LENGTH as CODE_LENGTH_, CODE_TABLE_SIZE as CODE_TABLE_SIZE_, codeBits as codeBitsImport, copyBits as copyBitsImport, putCode as putCodeImport } from './codes.ts';
 import type { Group } from './connection.ts';
 import { compileBodyWriters, type BodyWriter } from './compiled-delta.ts';
+import { compileSteadyWriters, SW_B1 as SW_B1_, SW_EQUAL as SW_EQUAL_, SW_SKIPPED as SW_SKIPPED_, type SteadyWriter } from './compiled-steady.ts';
 import { emptyBaselines } from './delta.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0 as F_B0_, F_B1 as F_B1_, F_SPAWN as F_SPAWN_ } from './format.ts';
-import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
+import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_LIVE as ST_LIVE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
 import type { GhostStore } from './store.ts';
+import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
+
+const H = SNAPSHOT_GHOST_HISTORY;
 import type { BitSink } from './codes.ts';
 
 // Module-local copies of the imports used per ghost: where modules run as CommonJS
 // (tsx, some bundlers), every use of an imported binding is a getter call.
-const codeBits = codeBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
+const codeBits = codeBitsImport, copyBits = copyBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
+const isNewer = isNewerImport;
+const SW_B1 = SW_B1_, SW_EQUAL = SW_EQUAL_, SW_SKIPPED = SW_SKIPPED_;
 const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
 const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
-const ST_DESPAWNING = ST_DESPAWNING_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
+const ST_DESPAWNING = ST_DESPAWNING_, ST_LIVE = ST_LIVE_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
 const MAX_AGE_TICKS = MAX_AGE_TICKS_, MAX_IMPORTANCE = MAX_IMPORTANCE_, PREDICTED_PRIORITY = PREDICTED_PRIORITY_;
+
+/** Bits of the prefix code of v (from the table when small). */
+function codeLen(v: number): number {
+  return v < CODE_TABLE_SIZE ? CODE_LENGTH[v]! : codeBits(v);
+}
 
 export function usage(message: string): NetcodeError {
   return new NetcodeError('usage', `react-netcode: ${message}`);
@@ -36,6 +47,8 @@ export function usage(message: string): NetcodeError {
 export class EncodeCore {
   readonly cache = new BodyCache();
   private readonly writers: readonly (readonly [BodyWriter, BodyWriter])[];
+  /** Fused quantize-and-write per type and view for the steady path (undefined without code generation). */
+  private readonly steadyWriters: readonly ((readonly [SteadyWriter, SteadyWriter]) | undefined)[];
   private readonly base = emptyBaselines();
   private readonly cand = new Candidates();
   private readonly gone = new Despawns();
@@ -66,6 +79,7 @@ export class EncodeCore {
     private readonly refreshTicks: number,
   ) {
     this.writers = layouts.map(compileBodyWriters);
+    this.steadyWriters = layouts.map(compileSteadyWriters);
     this.msg = new MessageWriter(protocol, budgetBytes);
   }
 
@@ -77,6 +91,16 @@ export class EncodeCore {
     this.tick = tick;
     group.viewOwnerCount = 0;
     const inputBits = this.msg.inputs(inputs);
+    // The steady state first (see `steady`); it needs every listed ghost known and nothing else known.
+    if (this.steadyPath && ghosts.length === state.knownCount) {
+      const msg = this.steady(state, nid, group, tick, ghosts, predicted, inputBits);
+      if (msg !== null) {
+        this.steadyEncodes++;
+        return msg;
+      }
+      this.steadyFallbacks++;
+      group.viewOwnerCount = 0;
+    }
     this.collect(state, nid, group, tick, ghosts, predicted);
     const despawnCount = this.despawns(state, tick);
     const budgetBits = this.budgetBytes * 8;
@@ -98,6 +122,241 @@ export class EncodeCore {
     }
     this.commit(state, tick, despawnCount);
     return this.msg.finish();
+  }
+
+  /** Off: every encode takes the general path (tests encode the same scenarios both ways). */
+  steadyPath = true;
+  /** Encodes the steady-state path made, and the ones it handed to the general path. */
+  steadyEncodes = 0;
+  steadyFallbacks = 0;
+
+  /**
+   * The steady-state path: one pass over the ghost list that quantizes each ghost, writes
+   * its record (header and body against its acked baselines) straight into the records
+   * stream, and keeps its dense index for the commit — no candidate rows, priorities,
+   * selection or per-record message assembly. It applies when the general path would send
+   * every candidate in list order with no despawns, which it checks as it goes:
+   *
+   * - every listed ghost is LIVE for this state and its newest acked baseline is still in
+   *   the ring (so no spawn record, no body against the defaults); with as many known
+   *   ghosts as listed ones (checked by the caller) nothing is left to despawn;
+   * - the records' size estimates (computed exactly as `collect` does) fit the space the
+   *   general path's `select` allows, so it would select every candidate, and the message
+   *   then fits the budget, so it would not drop any.
+   *
+   * Records are the ones `write` puts in the stream (same id gaps, same baseline runs,
+   * same bodies: the body writers are shared, bodies already in the per-tick cache are
+   * copied), so the message is byte for byte the general path's (test/core/snapshot/
+   * steady.test.ts encodes random scenarios both ways). Returns null, having changed
+   * nothing but the current rows (quantized once per tick anyway), the body cache (every
+   * body it added is valid, so the general path reuses them) and position hints, as soon
+   * as a condition fails: the caller then runs the general path. A pass that outgrows the
+   * whole budget stops there, so a budget-bound encode wastes at most about one budget's
+   * worth of records.
+   */
+  private steady(state: GhostStates, nid: number, group: Group, tick: Tick, ghosts: readonly SnapshotGhost[], predicted: ((g: SnapshotGhost) => boolean) | undefined, inputBits: number): Uint8Array | null {
+    const store = this.store;
+    const cache = this.cache;
+    const sink = cache.sink;
+    const base = this.base;
+    const sent = this.cand;
+    const refreshTicks = this.refreshTicks;
+    const budgetBits = this.budgetBytes * 8;
+    sent.reserve(ghosts.length);
+    if (this.lastDense.length < ghosts.length) {
+      const next = new Int32Array(Math.max(64, ghosts.length, this.lastDense.length * 2)).fill(-1);
+      next.set(this.lastDense);
+      this.lastDense = next;
+    }
+    state.ensure(store.cap);
+    // Bodies cached by earlier encodes of this tick are all in the writer once flushed (viewed from the first hit on: bits
+    // written later only come after them, and a view taken after the writer grew still holds them).
+    sink.flush();
+    let cached: Uint8Array | undefined;
+    const start = sink.bitLength;
+    const st = state.st, a0s = state.a0s, a0t = state.a0t, a1s = state.a1s, a1t = state.a1t, lastSent = state.lastSent, sentAny = state.sentAny, since = state.since;
+    // The store's arrays, read directly (a method call per lookup shows in profiles); the store cannot grow during this pass.
+    const cap = store.cap, stride = store.stride, sstride = store.sstride, used = store.used;
+    const sid = store.id, sdestroyed = store.destroyed, sowner = store.owner;
+    const curOk = store.curOk, curTick = store.curTick, curSlot = store.curSlot, eqHead = store.eqHead, head = store.head, runStart = store.runStart, entryOk = store.entryOk, entryTick = store.entryTick;
+    const hist = store.hist, histStrs = store.histStrs;
+    const lastDense = this.lastDense;
+    const tk = tick | 0;
+    // Nothing written to the body cache yet this tick: no body to find in it.
+    const cacheEmpty = start === 0;
+    let n = 0;
+    let prevId = -1;
+    // Id of the previous record, baseline ages of the previous explicit header, estimated bits.
+    let prev = -1;
+    let p0 = -1;
+    let p1 = -1;
+    let est = 0;
+    for (let i = 0; i < ghosts.length; i++) {
+      const g = ghosts[i]!;
+      const id = g.id;
+      if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
+      prevId = id;
+      // store.holds on the index this position had last time, else the id map.
+      let d = i < lastDense.length ? lastDense[i]! : -1;
+      if (!(d >= 0 && d < used && sid[d] === id && sdestroyed[d] === 0)) d = store.ids.get(id);
+      if (d < 0 || st[d] !== ST_LIVE) return null;
+      if (store.typeId[d] !== g.typeId || sowner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
+      lastDense[i] = d;
+      // Ring slot of the current row (quantized, or about to be: the one after the head, whose
+      // oldest row is then dropped), so no baseline is read from it.
+      const isCur = curOk[d] === 1 && curTick[d] === tk;
+      const h = head[d]!;
+      const next = isCur ? curSlot[d]! : h + 1 === H ? 0 : h + 1;
+      const a0 = a0s[d]!;
+      const t0 = a0t[d]!;
+      // store.has(d, a0, t0)
+      if (a0 < 0 || a0 === next) return null;
+      const e0 = a0 * cap + d;
+      if (entryOk[e0] !== 1 || entryTick[e0] !== t0) return null;
+      const layout = this.layouts[g.typeId]!;
+      const owner = store.owner[d]!;
+      const view = owner === nid ? 0 : 1;
+      if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
+      let age = sentAny[d] === 1 ? (tick - lastSent[d]!) | 0 : ((tick - since[d]!) | 0) + 1;
+      age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
+      // Skipped when unchanged since the acked baseline and not due for a refresh (as in `collect`); this part needs no current row.
+      const mayskip = age < refreshTicks && !isNewer(runStart[d]! >>> 0, t0 >>> 0);
+      const age0 = (tick - t0) | 0;
+      let b1 = -1;
+      let age1 = 0;
+      const a1 = a1s[d]!;
+      if (layout.hasLin && a1 >= 0 && a1 !== next && entryOk[a1 * cap + d] === 1 && entryTick[a1 * cap + d] === a1t[d]) {
+        const dt1 = (t0 - a1t[d]!) | 0;
+        if (dt1 > 0 && age0 <= 4 * dt1) {
+          b1 = a1;
+          age1 = dt1;
+        }
+      }
+      const key = (a0 + 1) | ((b1 + 1) << 8) | ((layout.viewDependent ? view + 1 : 0) << 16);
+      const fused = this.steadyWriters[layout.typeId];
+      const q0 = p0, q1 = p1;
+      const recStart = sink.bitLength;
+      let a1w: number;
+      let bodyLen: number;
+      if (fused !== undefined && !isCur && (cacheEmpty || cache.find(d, key) < 0)) {
+        // The common case: one generated call quantizes, compares with the newest sent row, and writes the record.
+        // store.beginCurrent: the slot after the head drops its row and takes the current one.
+        const e = next * cap + d;
+        curOk[d] = 0;
+        entryOk[e] = 0;
+        curSlot[d] = next;
+        const eh = h * cap + d;
+        const skipIfEq = mayskip && !(predicted !== undefined && predicted(g));
+        const r = fused[view]!(g.values, hist, e * stride, entryOk[eh] === 1 ? eh * stride : -1, skipIfEq, histStrs, e * sstride, eh * sstride, e0 * stride, e0 * sstride, b1 >= 0 ? (b1 * cap + d) * stride : -1, age0, age1, sink, id - prev - 1, q0, q1);
+        if (r < 0) return null; // a bad value: the general path quantizes again and throws, naming the field
+        // store.endCurrent
+        curOk[d] = 1;
+        curTick[d] = tk;
+        eqHead[d] = (r & SW_EQUAL) !== 0 ? 1 : 0;
+        if ((r & SW_SKIPPED) !== 0) continue;
+        const usedB1 = (r & SW_B1) !== 0;
+        a1w = usedB1 ? age1 : 0;
+        const gap = id - prev - 1;
+        const off = recStart + codeLen(gap) + 2 + (age0 === q0 && a1w === q1 ? 0 : codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0));
+        bodyLen = sink.bitLength - off;
+        cache.add(d, key, off, bodyLen, usedB1 ? F_B0 | F_B1 : F_B0);
+      } else {
+        store.current(d, tick, g.values);
+        if (mayskip && store.unchangedSince(d, t0 >>> 0) && !(predicted !== undefined && predicted(g))) continue;
+        const hit = cache.find(d, key);
+        if (hit >= 0) {
+          a1w = (cache.flags[hit]! & F_B1) !== 0 ? age1 : 0;
+          this.header(sink, id - prev - 1, age0, a1w, q0, q1);
+          bodyLen = cache.len[hit]!;
+          copyBits(sink, (cached ??= cache.w.view()), cache.off[hit]!, bodyLen);
+        } else {
+          base.b0 = store.hist;
+          base.b0o = store.histOffset(d, a0);
+          base.b0s = store.histStrs;
+          base.b0so = store.histStrOffset(d, a0);
+          base.b1 = null;
+          if (b1 >= 0) {
+            base.b1 = store.hist;
+            base.b1o = store.histOffset(d, b1);
+            base.dt0 = age0;
+            base.dt1 = age1;
+          }
+          const write = this.writers[layout.typeId]![view]!;
+          const co = store.curOffset(d), cso = store.curStrOffset(d);
+          // Guess that the body uses b1 when there is one; if not, write the record again.
+          a1w = b1 >= 0 ? age1 : 0;
+          this.header(sink, id - prev - 1, age0, a1w, q0, q1);
+          let off = sink.bitLength;
+          let usedB1 = write(sink, store.hist, co, store.histStrs, cso, base);
+          if (usedB1 !== b1 >= 0) {
+            sink.rewind(recStart);
+            a1w = usedB1 ? age1 : 0;
+            this.header(sink, id - prev - 1, age0, a1w, q0, q1);
+            off = sink.bitLength;
+            usedB1 = write(sink, store.hist, co, store.histStrs, cso, base);
+          }
+          bodyLen = sink.bitLength - off;
+          cache.add(d, key, off, bodyLen, usedB1 ? F_B0 | F_B1 : F_B0);
+        }
+      }
+      if (age0 !== q0 || a1w !== q1) {
+        p0 = age0;
+        p1 = a1w;
+      }
+      // The estimate `collect` makes for this record (the sum decides whether everything is selected).
+      const gap = prev < 0 ? id : id - prev - 1;
+      est += codeLen(gap) + 2 + codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0) + bodyLen;
+      if (est > budgetBits) return null;
+      prev = id;
+      sent.dense[n++] = d;
+    }
+    sink.flush();
+    // `select` takes everything when the estimates fit what is left after the header, counts and inputs.
+    if (est > budgetBits - 56 - codeBits(0) - codeBits(n) - inputBits) return null;
+    const msg = this.msg;
+    msg.writeRecords(tick, n, cache.w.view(), start, sink.bitLength);
+    if (msg.bitLength > budgetBits) return null;
+    // Sent: as `commit` records it, with store.push and SentSnapshot.push inlined (the current row becomes the ring head).
+    const rec = state.record(tick);
+    rec.reserve(n);
+    const entries = rec.entries;
+    const dense = sent.dense;
+    const headTick = store.headTick;
+    for (let k = 0; k < n; k++) {
+      const d = dense[k]!;
+      lastSent[d] = tk;
+      sentAny[d] = 1;
+      let slot = head[d]!;
+      const eh = slot * cap + d;
+      // Not pushed yet this tick (by another group's encode): the current row becomes the head.
+      if (entryOk[eh] !== 1 || headTick[d] !== tk) {
+        if (entryOk[eh] !== 1 || eqHead[d] !== 1) runStart[d] = tk;
+        slot = curSlot[d]!;
+        const e = slot * cap + d;
+        eqHead[d] = 1;
+        head[d] = slot;
+        headTick[d] = tk;
+        entryTick[e] = tk;
+        entryOk[e] = 1;
+      }
+      entries[k] = ((d << 9) | (slot << 2) | REC_UPDATE) >>> 0;
+    }
+    rec.n = n;
+    state.sent.set(tick, rec);
+    state.lastTick = tick;
+    state.hasEncoded = true;
+    return msg.finish();
+  }
+
+  /** An update record's header in the stream: id gap, not a spawn, baselines as the previous header (`q0`, `q1`) or explicit. */
+  private header(sink: BitSink, gap: number, age0: number, a1: number, q0: number, q1: number): void {
+    putCode(sink, gap);
+    if (age0 === q0 && a1 === q1) sink.put(1 << 1, 2);
+    else {
+      sink.put(0, 2);
+      putCode(sink, age0);
+      if (age0 !== 0) putCode(sink, a1);
+    }
   }
 
   /** Quantize `ghosts` for `tick` (see SnapshotEncoder.prepare). */

@@ -27,6 +27,14 @@ export class SentSnapshot {
   n = 0;
   entries = new Uint32Array(64);
 
+  /** Room for `n` entries (kept ones stay). */
+  reserve(n: number): void {
+    if (this.entries.length >= n) return;
+    const next = new Uint32Array(Math.max(n, this.entries.length * 2));
+    next.set(this.entries.subarray(0, this.n));
+    this.entries = next;
+  }
+
   push(d: number, slot: number, kind: number): void {
     if (this.n === this.entries.length) {
       const next = new Uint32Array(this.n * 2);

@@ -61,11 +61,7 @@ export class MessageWriter {
    * >= 0, bits [streamStart, streamEnd) of `body` are those records, ready-made.
    */
   write(tick: Tick, gone: Despawns, despawnCount: number, c: Candidates, body: Uint8Array, streamStart: number, streamEnd: number): void {
-    const sink = this.sink.begin(this.w.reset());
-    sink.put(MessageKind.Snapshot, 8);
-    sink.put(0, 16);
-    sink.put(tick, 32);
-    putCode(sink, despawnCount);
+    const sink = this.header(tick, despawnCount);
     for (let j = 0, prev = -1; j < despawnCount; prev = gone.id(j), j++) putCode(sink, gone.id(j) - prev - 1);
     let count = 0;
     for (let k = 0; k < c.n; k++) count += c.sel[k]!;
@@ -73,6 +69,28 @@ export class MessageWriter {
     if (count === c.n && streamStart >= 0) copyBits(sink, body, streamStart, streamEnd - streamStart);
     else this.records(sink, c, body);
     this.tail(sink);
+  }
+
+  /**
+   * The message of the steady-state path (encode-core.ts `steady`): no despawns, and
+   * `count` records ready-made at bits [start, end) of `body`. Byte for byte what
+   * `write` makes of the same records.
+   */
+  writeRecords(tick: Tick, count: number, body: Uint8Array, start: number, end: number): void {
+    const sink = this.header(tick, 0);
+    putCode(sink, count);
+    copyBits(sink, body, start, end - start);
+    this.tail(sink);
+  }
+
+  /** Kind, CRC placeholder, tick and the despawn count. */
+  private header(tick: Tick, despawnCount: number): BitSink {
+    const sink = this.sink.begin(this.w.reset());
+    sink.put(MessageKind.Snapshot, 8);
+    sink.put(0, 16);
+    sink.put(tick, 32);
+    putCode(sink, despawnCount);
+    return sink;
   }
 
   /** The selected candidates' records, one by one. */

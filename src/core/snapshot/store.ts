@@ -26,7 +26,8 @@ function grow<A extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a:
 
 export class GhostStore {
   cap = 0;
-  private used = 0;
+  /** @internal Dense indices handed out so far (the steady encode path reads this and the ring arrays below directly). */
+  used = 0;
   readonly ids = new IntMap(256);
   private readonly free: number[] = [];
   /** Slots that may become free: freed at the next tick, so states cloned within a tick can still take them back. */
@@ -47,21 +48,30 @@ export class GhostStore {
    * The current row is ring slot curSlot (the one after the head until it is sent),
    * quantized at curTick; eqHead: equal to the newest sent row.
    */
-  private curSlot = new Int32Array(0);
-  private curTick = new Int32Array(0);
-  private curOk = new Uint8Array(0);
-  private eqHead = new Uint8Array(0);
+  /** @internal */
+  curSlot = new Int32Array(0);
+  /** @internal */
+  curTick = new Int32Array(0);
+  /** @internal */
+  curOk = new Uint8Array(0);
+  /** @internal */
+  eqHead = new Uint8Array(0);
   /**
    * Sent rows at hist[(slot · cap + d) · stride] — slot-major, so ghosts sent together
    * (same ring slots) sit next to each other; ring head, its tick, first tick of its run of equal rows.
    */
   hist = new Int32Array(0);
   histStrs: string[] = [];
-  private head = new Int32Array(0);
-  private headTick = new Int32Array(0);
-  private runStart = new Int32Array(0);
-  private entryTick = new Int32Array(0);
-  private entryOk = new Uint8Array(0);
+  /** @internal */
+  head = new Int32Array(0);
+  /** @internal */
+  headTick = new Int32Array(0);
+  /** @internal */
+  runStart = new Int32Array(0);
+  /** @internal */
+  entryTick = new Int32Array(0);
+  /** @internal */
+  entryOk = new Uint8Array(0);
   private readonly quantizers: readonly Quantizer[];
 
   constructor(readonly layouts: readonly TypeLayout[]) {
