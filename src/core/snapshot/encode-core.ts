@@ -15,7 +15,7 @@ import { compileSteadyWriters, SW_B1 as SW_B1_, SW_EQUAL as SW_EQUAL_, SW_SKIPPE
 import { emptyBaselines } from './delta.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0 as F_B0_, F_B1 as F_B1_, F_SPAWN as F_SPAWN_ } from './format.ts';
-import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_LIVE as ST_LIVE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
+import { G_A0S as G_A0S_, G_A0T as G_A0T_, G_A1S as G_A1S_, G_A1T as G_A1T_, G_LAST_SENT as G_LAST_SENT_, G_SENT_ANY as G_SENT_ANY_, G_SINCE as G_SINCE_, G_ST as G_ST_, G_STRIDE as G_STRIDE_, REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_LIVE as ST_LIVE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
@@ -32,6 +32,7 @@ const isNewer = isNewerImport;
 const SW_B1 = SW_B1_, SW_EQUAL = SW_EQUAL_, SW_SKIPPED = SW_SKIPPED_;
 const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
 const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
+const G_A0S = G_A0S_, G_A0T = G_A0T_, G_A1S = G_A1S_, G_A1T = G_A1T_, G_LAST_SENT = G_LAST_SENT_, G_SENT_ANY = G_SENT_ANY_, G_SINCE = G_SINCE_, G_ST = G_ST_, G_STRIDE = G_STRIDE_;
 const ST_DESPAWNING = ST_DESPAWNING_, ST_LIVE = ST_LIVE_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
 const MAX_AGE_TICKS = MAX_AGE_TICKS_, MAX_IMPORTANCE = MAX_IMPORTANCE_, PREDICTED_PRIORITY = PREDICTED_PRIORITY_;
 
@@ -174,7 +175,8 @@ export class EncodeCore {
     sink.flush();
     let cached: Uint8Array | undefined;
     const start = sink.bitLength;
-    const st = state.st, a0s = state.a0s, a0t = state.a0t, a1s = state.a1s, a1t = state.a1t, lastSent = state.lastSent, sentAny = state.sentAny, since = state.since;
+    // The connection's per-ghost records (ghost-states.ts G_*), one 32-byte record per ghost.
+    const gs = state.g;
     // The store's arrays, read directly (a method call per lookup shows in profiles); the store cannot grow during this pass.
     const cap = store.cap, stride = store.stride, sstride = store.sstride, used = store.used;
     const sid = store.id, sdestroyed = store.destroyed, sowner = store.owner;
@@ -199,7 +201,8 @@ export class EncodeCore {
       // store.holds on the index this position had last time, else the id map.
       let d = i < lastDense.length ? lastDense[i]! : -1;
       if (!(d >= 0 && d < used && sid[d] === id && sdestroyed[d] === 0)) d = store.ids.get(id);
-      if (d < 0 || st[d] !== ST_LIVE) return null;
+      const go = d * G_STRIDE;
+      if (d < 0 || gs[go + G_ST] !== ST_LIVE) return null;
       if (store.typeId[d] !== g.typeId || sowner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
       lastDense[i] = d;
       // Ring slot of the current row (quantized, or about to be: the one after the head, whose
@@ -207,8 +210,8 @@ export class EncodeCore {
       const isCur = curOk[d] === 1 && curTick[d] === tk;
       const h = head[d]!;
       const next = isCur ? curSlot[d]! : h + 1 === H ? 0 : h + 1;
-      const a0 = a0s[d]!;
-      const t0 = a0t[d]!;
+      const a0 = gs[go + G_A0S]!;
+      const t0 = gs[go + G_A0T]!;
       // store.has(d, a0, t0)
       if (a0 < 0 || a0 === next) return null;
       const e0 = a0 * cap + d;
@@ -217,16 +220,17 @@ export class EncodeCore {
       const owner = store.owner[d]!;
       const view = owner === nid ? 0 : 1;
       if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
-      let age = sentAny[d] === 1 ? (tick - lastSent[d]!) | 0 : ((tick - since[d]!) | 0) + 1;
+      let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       // Skipped when unchanged since the acked baseline and not due for a refresh (as in `collect`); this part needs no current row.
       const mayskip = age < refreshTicks && !isNewer(runStart[d]! >>> 0, t0 >>> 0);
       const age0 = (tick - t0) | 0;
       let b1 = -1;
       let age1 = 0;
-      const a1 = a1s[d]!;
-      if (layout.hasLin && a1 >= 0 && a1 !== next && entryOk[a1 * cap + d] === 1 && entryTick[a1 * cap + d] === a1t[d]) {
-        const dt1 = (t0 - a1t[d]!) | 0;
+      const a1 = gs[go + G_A1S]!;
+      const t1 = gs[go + G_A1T]!;
+      if (layout.hasLin && a1 >= 0 && a1 !== next && entryOk[a1 * cap + d] === 1 && entryTick[a1 * cap + d] === t1) {
+        const dt1 = (t0 - t1) | 0;
         if (dt1 > 0 && age0 <= 4 * dt1) {
           b1 = a1;
           age1 = dt1;
@@ -324,8 +328,8 @@ export class EncodeCore {
     const headTick = store.headTick;
     for (let k = 0; k < n; k++) {
       const d = dense[k]!;
-      lastSent[d] = tk;
-      sentAny[d] = 1;
+      gs[d * G_STRIDE + G_LAST_SENT] = tk;
+      gs[d * G_STRIDE + G_SENT_ANY] = 1;
       let slot = head[d]!;
       const eh = slot * cap + d;
       // Not pushed yet this tick (by another group's encode): the current row becomes the head.
@@ -405,7 +409,8 @@ export class EncodeCore {
       } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
       this.lastDense[i] = d;
       store.current(d, tick, g.values);
-      const st0 = state.st[d]!;
+      const go = d * G_STRIDE;
+      const st0 = state.g[go + G_ST]!;
       if (st0 === ST_NONE || st0 === ST_DESPAWNING) state.spawn(store, d, tick);
       state.seen[d] = stamp;
       const layout = this.layouts[g.typeId]!;
@@ -414,25 +419,26 @@ export class EncodeCore {
       if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
       const isPred = predicted !== undefined && predicted(g);
       // Ticks wrap: differences as int32 (tickDiff).
-      let age = state.sentAny[d] === 1 ? (tick - state.lastSent[d]!) | 0 : ((tick - state.since[d]!) | 0) + 1;
+      const gs = state.g;
+      let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       let flags = 0;
       let b0 = -1;
       let b1 = -1;
       let age0 = 0;
       let age1 = 0;
-      if (state.st[d] === ST_SPAWNING) flags = F_SPAWN;
+      if (gs[go + G_ST] === ST_SPAWNING) flags = F_SPAWN;
       else {
-        const a0 = state.a0s[d]!;
-        const t0 = state.a0t[d]!;
+        const a0 = gs[go + G_A0S]!;
+        const t0 = gs[go + G_A0T]!;
         if (store.has(d, a0, t0 >>> 0)) {
           b0 = a0;
           flags = F_B0;
           age0 = (tick - t0) | 0;
           if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
-          const a1 = state.a1s[d]!;
-          if (layout.hasLin && store.has(d, a1, state.a1t[d]! >>> 0)) {
-            const dt1 = (t0 - state.a1t[d]!) | 0;
+          const a1 = gs[go + G_A1S]!;
+          if (layout.hasLin && store.has(d, a1, gs[go + G_A1T]! >>> 0)) {
+            const dt1 = (t0 - gs[go + G_A1T]!) | 0;
             if (dt1 > 0 && age0 <= 4 * dt1) {
               b1 = a1;
               age1 = dt1;
@@ -559,13 +565,14 @@ export class EncodeCore {
     for (let k = state.knownCount - 1; k >= 0; k--) {
       const d = state.known[k]!;
       if (state.seen[d] === state.stamp) continue;
-      if (state.st[d] === ST_SPAWNING && state.sentAny[d] === 0) {
+      const go = d * G_STRIDE;
+      if (state.g[go + G_ST] === ST_SPAWNING && state.g[go + G_SENT_ANY] === 0) {
         state.drop(this.store, d);
         continue;
       }
-      if (state.st[d] !== ST_DESPAWNING) {
-        state.st[d] = ST_DESPAWNING;
-        state.since[d] = tick | 0;
+      if (state.g[go + G_ST] !== ST_DESPAWNING) {
+        state.g[go + G_ST] = ST_DESPAWNING;
+        state.g[go + G_SINCE] = tick | 0;
       }
       gone.push(this.store.id[d]!, d);
     }
@@ -586,8 +593,8 @@ export class EncodeCore {
     for (let k = 0; k < c.n; k++) {
       if (c.sel[k] === 0) continue;
       const d = c.dense[k]!;
-      state.lastSent[d] = tick | 0;
-      state.sentAny[d] = 1;
+      state.g[d * G_STRIDE + G_LAST_SENT] = tick | 0;
+      state.g[d * G_STRIDE + G_SENT_ANY] = 1;
       rec.push(d, this.store.push(d, tick), (c.flags[k]! & F_SPAWN) !== 0 ? REC_SPAWN : REC_UPDATE);
     }
     for (let j = 0; j < despawnCount; j++) rec.push(this.gone.dense(j), 0, REC_DESPAWN);
