@@ -19,7 +19,7 @@ import { G_A0S as G_A0S_, G_A0T as G_A0T_, G_A1S as G_A1S_, G_A1T as G_A1T_, G_L
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
-import type { GhostStore } from './store.ts';
+import { R_CUR_OK as R_CUR_OK_, R_CUR_SLOT as R_CUR_SLOT_, R_CUR_TICK as R_CUR_TICK_, R_EQ_HEAD as R_EQ_HEAD_, R_HEAD as R_HEAD_, R_HEAD_TICK as R_HEAD_TICK_, R_RUN_START as R_RUN_START_, R_STRIDE as R_STRIDE_, type GhostStore } from './store.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 
 const H = SNAPSHOT_GHOST_HISTORY;
@@ -29,6 +29,7 @@ import type { BitSink } from './codes.ts';
 // (tsx, some bundlers), every use of an imported binding is a getter call.
 const codeBits = codeBitsImport, copyBits = copyBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
 const isNewer = isNewerImport;
+const R_CUR_OK = R_CUR_OK_, R_CUR_SLOT = R_CUR_SLOT_, R_CUR_TICK = R_CUR_TICK_, R_EQ_HEAD = R_EQ_HEAD_, R_HEAD = R_HEAD_, R_HEAD_TICK = R_HEAD_TICK_, R_RUN_START = R_RUN_START_, R_STRIDE = R_STRIDE_;
 const SW_B1 = SW_B1_, SW_EQUAL = SW_EQUAL_, SW_SKIPPED = SW_SKIPPED_;
 const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
 const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
@@ -180,7 +181,9 @@ export class EncodeCore {
     // The store's arrays, read directly (a method call per lookup shows in profiles); the store cannot grow during this pass.
     const cap = store.cap, stride = store.stride, sstride = store.sstride, used = store.used;
     const sid = store.id, sdestroyed = store.destroyed, sowner = store.owner;
-    const curOk = store.curOk, curTick = store.curTick, curSlot = store.curSlot, eqHead = store.eqHead, head = store.head, runStart = store.runStart, entryOk = store.entryOk, entryTick = store.entryTick;
+    // The store's ring-state records (store.ts R_*), one 32-byte record per ghost.
+    const rs = store.rs;
+    const entryOk = store.entryOk, entryTick = store.entryTick;
     const hist = store.hist, histStrs = store.histStrs;
     const lastDense = this.lastDense;
     const tk = tick | 0;
@@ -205,11 +208,12 @@ export class EncodeCore {
       if (d < 0 || gs[go + G_ST] !== ST_LIVE) return null;
       if (store.typeId[d] !== g.typeId || sowner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
       lastDense[i] = d;
+      const ro = d * R_STRIDE;
       // Ring slot of the current row (quantized, or about to be: the one after the head, whose
       // oldest row is then dropped), so no baseline is read from it.
-      const isCur = curOk[d] === 1 && curTick[d] === tk;
-      const h = head[d]!;
-      const next = isCur ? curSlot[d]! : h + 1 === H ? 0 : h + 1;
+      const isCur = rs[ro + R_CUR_OK] === 1 && rs[ro + R_CUR_TICK] === tk;
+      const h = rs[ro + R_HEAD]!;
+      const next = isCur ? rs[ro + R_CUR_SLOT]! : h + 1 === H ? 0 : h + 1;
       const a0 = gs[go + G_A0S]!;
       const t0 = gs[go + G_A0T]!;
       // store.has(d, a0, t0)
@@ -223,7 +227,7 @@ export class EncodeCore {
       let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       // Skipped when unchanged since the acked baseline and not due for a refresh (as in `collect`); this part needs no current row.
-      const mayskip = age < refreshTicks && !isNewer(runStart[d]! >>> 0, t0 >>> 0);
+      const mayskip = age < refreshTicks && !isNewer(rs[ro + R_RUN_START]! >>> 0, t0 >>> 0);
       const age0 = (tick - t0) | 0;
       let b1 = -1;
       let age1 = 0;
@@ -246,17 +250,17 @@ export class EncodeCore {
         // The common case: one generated call quantizes, compares with the newest sent row, and writes the record.
         // store.beginCurrent: the slot after the head drops its row and takes the current one.
         const e = next * cap + d;
-        curOk[d] = 0;
+        rs[ro + R_CUR_OK] = 0;
         entryOk[e] = 0;
-        curSlot[d] = next;
+        rs[ro + R_CUR_SLOT] = next;
         const eh = h * cap + d;
         const skipIfEq = mayskip && !(predicted !== undefined && predicted(g));
         const r = fused[view]!(g.values, hist, e * stride, entryOk[eh] === 1 ? eh * stride : -1, skipIfEq, histStrs, e * sstride, eh * sstride, e0 * stride, e0 * sstride, b1 >= 0 ? (b1 * cap + d) * stride : -1, age0, age1, sink, id - prev - 1, q0, q1);
         if (r < 0) return null; // a bad value: the general path quantizes again and throws, naming the field
         // store.endCurrent
-        curOk[d] = 1;
-        curTick[d] = tk;
-        eqHead[d] = (r & SW_EQUAL) !== 0 ? 1 : 0;
+        rs[ro + R_CUR_OK] = 1;
+        rs[ro + R_CUR_TICK] = tk;
+        rs[ro + R_EQ_HEAD] = (r & SW_EQUAL) !== 0 ? 1 : 0;
         if ((r & SW_SKIPPED) !== 0) continue;
         const usedB1 = (r & SW_B1) !== 0;
         a1w = usedB1 ? age1 : 0;
@@ -325,21 +329,21 @@ export class EncodeCore {
     rec.reserve(n);
     const entries = rec.entries;
     const dense = sent.dense;
-    const headTick = store.headTick;
     for (let k = 0; k < n; k++) {
       const d = dense[k]!;
+      const ro = d * R_STRIDE;
       gs[d * G_STRIDE + G_LAST_SENT] = tk;
       gs[d * G_STRIDE + G_SENT_ANY] = 1;
-      let slot = head[d]!;
+      let slot = rs[ro + R_HEAD]!;
       const eh = slot * cap + d;
       // Not pushed yet this tick (by another group's encode): the current row becomes the head.
-      if (entryOk[eh] !== 1 || headTick[d] !== tk) {
-        if (entryOk[eh] !== 1 || eqHead[d] !== 1) runStart[d] = tk;
-        slot = curSlot[d]!;
+      if (entryOk[eh] !== 1 || rs[ro + R_HEAD_TICK] !== tk) {
+        if (entryOk[eh] !== 1 || rs[ro + R_EQ_HEAD] !== 1) rs[ro + R_RUN_START] = tk;
+        slot = rs[ro + R_CUR_SLOT]!;
         const e = slot * cap + d;
-        eqHead[d] = 1;
-        head[d] = slot;
-        headTick[d] = tk;
+        rs[ro + R_EQ_HEAD] = 1;
+        rs[ro + R_HEAD] = slot;
+        rs[ro + R_HEAD_TICK] = tk;
         entryTick[e] = tk;
         entryOk[e] = 1;
       }
