@@ -47,6 +47,9 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
     case K_QUAT: {
       // quat.ts quatCodes inlined (the same arithmetic, so the same codes): no call, no scratch arrays.
       const max = (1 << (s.bits - 1)) - 1;
+      // quatCodes' scale, (±max) / Math.SQRT1_2, divided here once: the same double (a literal prints
+      // exactly, and negation is exact), without a division per ghost on the quantizer's longest chain.
+      const scale = max / Math.SQRT1_2;
       const put = (k: number, c: string): string => `{ ${round('r', `${c} * scale`)} ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
       return `{ const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}
         const qx = q.x, qy = q.y, qz = q.z, qw = q.w;
@@ -57,7 +60,7 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
         if (Math.abs(ny) > m) { idx = 1; top = ny; m = Math.abs(ny); }
         if (Math.abs(nz) > m) { idx = 2; top = nz; m = Math.abs(nz); }
         if (Math.abs(nw) > m) { idx = 3; top = nw; }
-        const scale = (top < 0 ? ${-max} : ${max}) / Math.SQRT1_2;
+        const scale = top < 0 ? ${-scale} : ${scale};
         ${at(0)} = idx;
         if (idx === 0) { ${put(1, 'ny')} ${put(2, 'nz')} ${put(3, 'nw')} }
         else if (idx === 1) { ${put(1, 'nx')} ${put(2, 'nz')} ${put(3, 'nw')} }

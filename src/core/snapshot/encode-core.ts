@@ -15,11 +15,11 @@ import { compileSteadyWriters, SW_B1 as SW_B1_, SW_EQUAL as SW_EQUAL_, SW_SKIPPE
 import { emptyBaselines } from './delta.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0 as F_B0_, F_B1 as F_B1_, F_SPAWN as F_SPAWN_ } from './format.ts';
-import { REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_LIVE as ST_LIVE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
+import { G_A0S as G_A0S_, G_A0T as G_A0T_, G_A1S as G_A1S_, G_A1T as G_A1T_, G_LAST_SENT as G_LAST_SENT_, G_SENT_ANY as G_SENT_ANY_, G_SINCE as G_SINCE_, G_ST as G_ST_, G_STRIDE as G_STRIDE_, REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_LIVE as ST_LIVE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter } from './message.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
-import type { GhostStore } from './store.ts';
+import { R_CUR_OK as R_CUR_OK_, R_CUR_SLOT as R_CUR_SLOT_, R_CUR_TICK as R_CUR_TICK_, R_EQ_HEAD as R_EQ_HEAD_, R_HEAD as R_HEAD_, R_HEAD_TICK as R_HEAD_TICK_, R_RUN_START as R_RUN_START_, R_STRIDE as R_STRIDE_, type GhostStore } from './store.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 
 const H = SNAPSHOT_GHOST_HISTORY;
@@ -29,9 +29,11 @@ import type { BitSink } from './codes.ts';
 // (tsx, some bundlers), every use of an imported binding is a getter call.
 const codeBits = codeBitsImport, copyBits = copyBitsImport, putCode = putCodeImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
 const isNewer = isNewerImport;
+const R_CUR_OK = R_CUR_OK_, R_CUR_SLOT = R_CUR_SLOT_, R_CUR_TICK = R_CUR_TICK_, R_EQ_HEAD = R_EQ_HEAD_, R_HEAD = R_HEAD_, R_HEAD_TICK = R_HEAD_TICK_, R_RUN_START = R_RUN_START_, R_STRIDE = R_STRIDE_;
 const SW_B1 = SW_B1_, SW_EQUAL = SW_EQUAL_, SW_SKIPPED = SW_SKIPPED_;
 const F_B0 = F_B0_, F_B1 = F_B1_, F_SPAWN = F_SPAWN_;
 const REC_DESPAWN = REC_DESPAWN_, REC_SPAWN = REC_SPAWN_, REC_UPDATE = REC_UPDATE_;
+const G_A0S = G_A0S_, G_A0T = G_A0T_, G_A1S = G_A1S_, G_A1T = G_A1T_, G_LAST_SENT = G_LAST_SENT_, G_SENT_ANY = G_SENT_ANY_, G_SINCE = G_SINCE_, G_ST = G_ST_, G_STRIDE = G_STRIDE_;
 const ST_DESPAWNING = ST_DESPAWNING_, ST_LIVE = ST_LIVE_, ST_NONE = ST_NONE_, ST_SPAWNING = ST_SPAWNING_;
 const MAX_AGE_TICKS = MAX_AGE_TICKS_, MAX_IMPORTANCE = MAX_IMPORTANCE_, PREDICTED_PRIORITY = PREDICTED_PRIORITY_;
 
@@ -174,11 +176,14 @@ export class EncodeCore {
     sink.flush();
     let cached: Uint8Array | undefined;
     const start = sink.bitLength;
-    const st = state.st, a0s = state.a0s, a0t = state.a0t, a1s = state.a1s, a1t = state.a1t, lastSent = state.lastSent, sentAny = state.sentAny, since = state.since;
+    // The connection's per-ghost records (ghost-states.ts G_*), one 32-byte record per ghost.
+    const gs = state.g;
     // The store's arrays, read directly (a method call per lookup shows in profiles); the store cannot grow during this pass.
     const cap = store.cap, stride = store.stride, sstride = store.sstride, used = store.used;
     const sid = store.id, sdestroyed = store.destroyed, sowner = store.owner;
-    const curOk = store.curOk, curTick = store.curTick, curSlot = store.curSlot, eqHead = store.eqHead, head = store.head, runStart = store.runStart, entryOk = store.entryOk, entryTick = store.entryTick;
+    // The store's ring-state records (store.ts R_*), one 32-byte record per ghost.
+    const rs = store.rs;
+    const entryOk = store.entryOk, entryTick = store.entryTick;
     const hist = store.hist, histStrs = store.histStrs;
     const lastDense = this.lastDense;
     const tk = tick | 0;
@@ -199,16 +204,18 @@ export class EncodeCore {
       // store.holds on the index this position had last time, else the id map.
       let d = i < lastDense.length ? lastDense[i]! : -1;
       if (!(d >= 0 && d < used && sid[d] === id && sdestroyed[d] === 0)) d = store.ids.get(id);
-      if (d < 0 || st[d] !== ST_LIVE) return null;
+      const go = d * G_STRIDE;
+      if (d < 0 || gs[go + G_ST] !== ST_LIVE) return null;
       if (store.typeId[d] !== g.typeId || sowner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
       lastDense[i] = d;
+      const ro = d * R_STRIDE;
       // Ring slot of the current row (quantized, or about to be: the one after the head, whose
       // oldest row is then dropped), so no baseline is read from it.
-      const isCur = curOk[d] === 1 && curTick[d] === tk;
-      const h = head[d]!;
-      const next = isCur ? curSlot[d]! : h + 1 === H ? 0 : h + 1;
-      const a0 = a0s[d]!;
-      const t0 = a0t[d]!;
+      const isCur = rs[ro + R_CUR_OK] === 1 && rs[ro + R_CUR_TICK] === tk;
+      const h = rs[ro + R_HEAD]!;
+      const next = isCur ? rs[ro + R_CUR_SLOT]! : h + 1 === H ? 0 : h + 1;
+      const a0 = gs[go + G_A0S]!;
+      const t0 = gs[go + G_A0T]!;
       // store.has(d, a0, t0)
       if (a0 < 0 || a0 === next) return null;
       const e0 = a0 * cap + d;
@@ -217,16 +224,17 @@ export class EncodeCore {
       const owner = store.owner[d]!;
       const view = owner === nid ? 0 : 1;
       if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
-      let age = sentAny[d] === 1 ? (tick - lastSent[d]!) | 0 : ((tick - since[d]!) | 0) + 1;
+      let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       // Skipped when unchanged since the acked baseline and not due for a refresh (as in `collect`); this part needs no current row.
-      const mayskip = age < refreshTicks && !isNewer(runStart[d]! >>> 0, t0 >>> 0);
+      const mayskip = age < refreshTicks && !isNewer(rs[ro + R_RUN_START]! >>> 0, t0 >>> 0);
       const age0 = (tick - t0) | 0;
       let b1 = -1;
       let age1 = 0;
-      const a1 = a1s[d]!;
-      if (layout.hasLin && a1 >= 0 && a1 !== next && entryOk[a1 * cap + d] === 1 && entryTick[a1 * cap + d] === a1t[d]) {
-        const dt1 = (t0 - a1t[d]!) | 0;
+      const a1 = gs[go + G_A1S]!;
+      const t1 = gs[go + G_A1T]!;
+      if (layout.hasLin && a1 >= 0 && a1 !== next && entryOk[a1 * cap + d] === 1 && entryTick[a1 * cap + d] === t1) {
+        const dt1 = (t0 - t1) | 0;
         if (dt1 > 0 && age0 <= 4 * dt1) {
           b1 = a1;
           age1 = dt1;
@@ -242,17 +250,17 @@ export class EncodeCore {
         // The common case: one generated call quantizes, compares with the newest sent row, and writes the record.
         // store.beginCurrent: the slot after the head drops its row and takes the current one.
         const e = next * cap + d;
-        curOk[d] = 0;
+        rs[ro + R_CUR_OK] = 0;
         entryOk[e] = 0;
-        curSlot[d] = next;
+        rs[ro + R_CUR_SLOT] = next;
         const eh = h * cap + d;
         const skipIfEq = mayskip && !(predicted !== undefined && predicted(g));
         const r = fused[view]!(g.values, hist, e * stride, entryOk[eh] === 1 ? eh * stride : -1, skipIfEq, histStrs, e * sstride, eh * sstride, e0 * stride, e0 * sstride, b1 >= 0 ? (b1 * cap + d) * stride : -1, age0, age1, sink, id - prev - 1, q0, q1);
         if (r < 0) return null; // a bad value: the general path quantizes again and throws, naming the field
         // store.endCurrent
-        curOk[d] = 1;
-        curTick[d] = tk;
-        eqHead[d] = (r & SW_EQUAL) !== 0 ? 1 : 0;
+        rs[ro + R_CUR_OK] = 1;
+        rs[ro + R_CUR_TICK] = tk;
+        rs[ro + R_EQ_HEAD] = (r & SW_EQUAL) !== 0 ? 1 : 0;
         if ((r & SW_SKIPPED) !== 0) continue;
         const usedB1 = (r & SW_B1) !== 0;
         a1w = usedB1 ? age1 : 0;
@@ -321,21 +329,21 @@ export class EncodeCore {
     rec.reserve(n);
     const entries = rec.entries;
     const dense = sent.dense;
-    const headTick = store.headTick;
     for (let k = 0; k < n; k++) {
       const d = dense[k]!;
-      lastSent[d] = tk;
-      sentAny[d] = 1;
-      let slot = head[d]!;
+      const ro = d * R_STRIDE;
+      gs[d * G_STRIDE + G_LAST_SENT] = tk;
+      gs[d * G_STRIDE + G_SENT_ANY] = 1;
+      let slot = rs[ro + R_HEAD]!;
       const eh = slot * cap + d;
       // Not pushed yet this tick (by another group's encode): the current row becomes the head.
-      if (entryOk[eh] !== 1 || headTick[d] !== tk) {
-        if (entryOk[eh] !== 1 || eqHead[d] !== 1) runStart[d] = tk;
-        slot = curSlot[d]!;
+      if (entryOk[eh] !== 1 || rs[ro + R_HEAD_TICK] !== tk) {
+        if (entryOk[eh] !== 1 || rs[ro + R_EQ_HEAD] !== 1) rs[ro + R_RUN_START] = tk;
+        slot = rs[ro + R_CUR_SLOT]!;
         const e = slot * cap + d;
-        eqHead[d] = 1;
-        head[d] = slot;
-        headTick[d] = tk;
+        rs[ro + R_EQ_HEAD] = 1;
+        rs[ro + R_HEAD] = slot;
+        rs[ro + R_HEAD_TICK] = tk;
         entryTick[e] = tk;
         entryOk[e] = 1;
       }
@@ -405,7 +413,8 @@ export class EncodeCore {
       } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
       this.lastDense[i] = d;
       store.current(d, tick, g.values);
-      const st0 = state.st[d]!;
+      const go = d * G_STRIDE;
+      const st0 = state.g[go + G_ST]!;
       if (st0 === ST_NONE || st0 === ST_DESPAWNING) state.spawn(store, d, tick);
       state.seen[d] = stamp;
       const layout = this.layouts[g.typeId]!;
@@ -414,25 +423,26 @@ export class EncodeCore {
       if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
       const isPred = predicted !== undefined && predicted(g);
       // Ticks wrap: differences as int32 (tickDiff).
-      let age = state.sentAny[d] === 1 ? (tick - state.lastSent[d]!) | 0 : ((tick - state.since[d]!) | 0) + 1;
+      const gs = state.g;
+      let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       let flags = 0;
       let b0 = -1;
       let b1 = -1;
       let age0 = 0;
       let age1 = 0;
-      if (state.st[d] === ST_SPAWNING) flags = F_SPAWN;
+      if (gs[go + G_ST] === ST_SPAWNING) flags = F_SPAWN;
       else {
-        const a0 = state.a0s[d]!;
-        const t0 = state.a0t[d]!;
+        const a0 = gs[go + G_A0S]!;
+        const t0 = gs[go + G_A0T]!;
         if (store.has(d, a0, t0 >>> 0)) {
           b0 = a0;
           flags = F_B0;
           age0 = (tick - t0) | 0;
           if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
-          const a1 = state.a1s[d]!;
-          if (layout.hasLin && store.has(d, a1, state.a1t[d]! >>> 0)) {
-            const dt1 = (t0 - state.a1t[d]!) | 0;
+          const a1 = gs[go + G_A1S]!;
+          if (layout.hasLin && store.has(d, a1, gs[go + G_A1T]! >>> 0)) {
+            const dt1 = (t0 - gs[go + G_A1T]!) | 0;
             if (dt1 > 0 && age0 <= 4 * dt1) {
               b1 = a1;
               age1 = dt1;
@@ -559,13 +569,14 @@ export class EncodeCore {
     for (let k = state.knownCount - 1; k >= 0; k--) {
       const d = state.known[k]!;
       if (state.seen[d] === state.stamp) continue;
-      if (state.st[d] === ST_SPAWNING && state.sentAny[d] === 0) {
+      const go = d * G_STRIDE;
+      if (state.g[go + G_ST] === ST_SPAWNING && state.g[go + G_SENT_ANY] === 0) {
         state.drop(this.store, d);
         continue;
       }
-      if (state.st[d] !== ST_DESPAWNING) {
-        state.st[d] = ST_DESPAWNING;
-        state.since[d] = tick | 0;
+      if (state.g[go + G_ST] !== ST_DESPAWNING) {
+        state.g[go + G_ST] = ST_DESPAWNING;
+        state.g[go + G_SINCE] = tick | 0;
       }
       gone.push(this.store.id[d]!, d);
     }
@@ -586,8 +597,8 @@ export class EncodeCore {
     for (let k = 0; k < c.n; k++) {
       if (c.sel[k] === 0) continue;
       const d = c.dense[k]!;
-      state.lastSent[d] = tick | 0;
-      state.sentAny[d] = 1;
+      state.g[d * G_STRIDE + G_LAST_SENT] = tick | 0;
+      state.g[d * G_STRIDE + G_SENT_ANY] = 1;
       rec.push(d, this.store.push(d, tick), (c.flags[k]! & F_SPAWN) !== 0 ? REC_SPAWN : REC_UPDATE);
     }
     for (let j = 0; j < despawnCount; j++) rec.push(this.gone.dense(j), 0, REC_DESPAWN);

@@ -45,31 +45,34 @@ export class SentSnapshot {
   }
 }
 
-function grown<A extends Int32Array | Int16Array | Uint8Array>(a: A, n: number, fill = 0): A {
+function grown<A extends Int32Array | Uint8Array>(a: A, n: number): A {
   const b = new (a.constructor as new (n: number) => A)(n);
-  if (fill !== 0) b.fill(fill);
   b.set(a);
   return b;
 }
 
-function copy<A extends Int32Array | Int16Array | Uint8Array>(from: A, to: A): A {
+function copy<A extends Int32Array | Uint8Array>(from: A, to: A): A {
   if (to.length < from.length) return from.slice() as A;
   to.set(from);
   return to;
 }
 
+/**
+ * Per-ghost state of a connection, interleaved: the fields of dense index d sit at
+ * g[d * G_STRIDE + G_*], so the encoder's pass over the ghost list reads one 32-byte
+ * record per ghost (two ghosts per cache line) instead of eight separate arrays.
+ * G_ST: ST_* state; G_SINCE: tick it began (older acks do not apply to it);
+ * G_LAST_SENT: last tick a record was sent (valid when G_SENT_ANY is 1);
+ * G_A0T / G_A0S: newest acked baseline (tick, ring slot or -1); G_A1T / G_A1S: the one before it.
+ */
+export const G_ST = 0, G_SINCE = 1, G_LAST_SENT = 2, G_SENT_ANY = 3, G_A0T = 4, G_A0S = 5, G_A1T = 6, G_A1S = 7, G_STRIDE = 8;
+
+/** A fresh record: state NONE, no baselines. */
+const G_EMPTY = Int32Array.of(ST_NONE, 0, 0, 0, 0, -1, 0, -1);
+
 export class GhostStates {
-  /** Per dense ghost index: ST_* state; tick it began (older acks do not apply to it). */
-  st = new Uint8Array(0);
-  since = new Int32Array(0);
-  /** Last tick a record was sent (valid when sentAny). */
-  lastSent = new Int32Array(0);
-  sentAny = new Uint8Array(0);
-  /** Newest acked baseline (tick, ring slot or -1) and the one before it. */
-  a0t = new Int32Array(0);
-  a0s = new Int16Array(0);
-  a1t = new Int32Array(0);
-  a1s = new Int16Array(0);
+  /** The per-ghost records (see G_*). */
+  g = new Int32Array(0);
   /** Encode stamp when last in the ghost list; position in `known`. */
   seen = new Int32Array(0);
   pos = new Int32Array(0);
@@ -87,29 +90,18 @@ export class GhostStates {
 
   /** Grow the per-ghost arrays to the store's capacity. */
   ensure(cap: number): void {
-    if (this.st.length >= cap) return;
-    this.st = grown(this.st, cap);
-    this.since = grown(this.since, cap);
-    this.lastSent = grown(this.lastSent, cap);
-    this.sentAny = grown(this.sentAny, cap);
-    this.a0t = grown(this.a0t, cap);
-    this.a0s = grown(this.a0s, cap, -1);
-    this.a1t = grown(this.a1t, cap);
-    this.a1s = grown(this.a1s, cap, -1);
+    if (this.seen.length >= cap) return;
+    const g = new Int32Array(cap * G_STRIDE);
+    g.set(this.g);
+    for (let o = this.g.length; o < g.length; o += G_STRIDE) g.set(G_EMPTY, o);
+    this.g = g;
     this.seen = grown(this.seen, cap);
     this.pos = grown(this.pos, cap);
   }
 
   /** Copy everything but the sent records into `to` (reusing its arrays). */
   copyInto(to: GhostStates): void {
-    to.st = copy(this.st, to.st);
-    to.since = copy(this.since, to.since);
-    to.lastSent = copy(this.lastSent, to.lastSent);
-    to.sentAny = copy(this.sentAny, to.sentAny);
-    to.a0t = copy(this.a0t, to.a0t);
-    to.a0s = copy(this.a0s, to.a0s);
-    to.a1t = copy(this.a1t, to.a1t);
-    to.a1s = copy(this.a1s, to.a1s);
+    to.g = copy(this.g, to.g);
     to.seen = copy(this.seen, to.seen);
     to.pos = copy(this.pos, to.pos);
     to.known = copy(this.known, to.known);
@@ -151,17 +143,19 @@ export class GhostStates {
 
   /** Enter SPAWNING at `tick` (new, or back after a despawn). */
   spawn(store: GhostStore, d: number, tick: Tick): void {
-    if (this.st[d] === ST_NONE) {
+    const o = d * G_STRIDE;
+    const g = this.g;
+    if (g[o + G_ST] === ST_NONE) {
       if (this.knownCount === this.known.length) this.known = grown(this.known, this.known.length * 2);
       this.pos[d] = this.knownCount;
       this.known[this.knownCount++] = d;
       store.refs[d]!++;
     }
-    this.st[d] = ST_SPAWNING;
-    this.since[d] = tick | 0;
-    this.sentAny[d] = 0;
-    this.a0s[d] = -1;
-    this.a1s[d] = -1;
+    g[o + G_ST] = ST_SPAWNING;
+    g[o + G_SINCE] = tick | 0;
+    g[o + G_SENT_ANY] = 0;
+    g[o + G_A0S] = -1;
+    g[o + G_A1S] = -1;
   }
 
   /** Back to NONE: forget the ghost. */
@@ -170,7 +164,7 @@ export class GhostStates {
     const last = this.known[--this.knownCount]!;
     this.known[i] = last;
     this.pos[last] = i;
-    this.st[d] = ST_NONE;
+    this.g[d * G_STRIDE + G_ST] = ST_NONE;
     store.unref(d);
   }
 
@@ -186,26 +180,28 @@ export class GhostStates {
     this.ackedOk[tick % W] = 1;
     this.ackedTick[tick % W] = tick | 0;
     const t = tick | 0;
+    const g = this.g; // drop() does not replace it
     for (let i = 0; i < rec.n; i++) {
       const e = rec.entries[i]!;
       const d = e >>> 9;
-      const st = this.st[d]!;
-      if (st === ST_NONE || !isNewerOrEqual(tick, this.since[d]! >>> 0)) continue;
+      const o = d * G_STRIDE;
+      const st = g[o + G_ST]!;
+      if (st === ST_NONE || !isNewerOrEqual(tick, g[o + G_SINCE]! >>> 0)) continue;
       if ((e & 3) === REC_DESPAWN) {
         if (st === ST_DESPAWNING) this.drop(store, d);
         continue;
       }
       if (st === ST_DESPAWNING) continue;
       const slot = (e >>> 2) & 0x7f;
-      this.st[d] = ST_LIVE;
-      if (this.a0s[d]! < 0 || isNewer(tick, this.a0t[d]! >>> 0)) {
-        this.a1t[d] = this.a0t[d]!;
-        this.a1s[d] = this.a0s[d]!;
-        this.a0t[d] = t;
-        this.a0s[d] = slot;
-      } else if (t !== this.a0t[d] && (this.a1s[d]! < 0 || isNewer(tick, this.a1t[d]! >>> 0))) {
-        this.a1t[d] = t;
-        this.a1s[d] = slot;
+      g[o + G_ST] = ST_LIVE;
+      if (g[o + G_A0S]! < 0 || isNewer(tick, g[o + G_A0T]! >>> 0)) {
+        g[o + G_A1T] = g[o + G_A0T]!;
+        g[o + G_A1S] = g[o + G_A0S]!;
+        g[o + G_A0T] = t;
+        g[o + G_A0S] = slot;
+      } else if (t !== g[o + G_A0T] && (g[o + G_A1S]! < 0 || isNewer(tick, g[o + G_A1T]! >>> 0))) {
+        g[o + G_A1T] = t;
+        g[o + G_A1S] = slot;
       }
     }
   }

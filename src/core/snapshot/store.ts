@@ -15,6 +15,8 @@ import { quantizeInto, rowsEqual as rowsEqualImport, type TypeLayout } from './l
 const isNewer = isNewerImport, rowsEqual = rowsEqualImport;
 
 const H = SNAPSHOT_GHOST_HISTORY;
+/** Fields of a ghost's ring-state record in GhostStore.rs (see there). */
+export const R_CUR_OK = 0, R_CUR_TICK = 1, R_CUR_SLOT = 2, R_EQ_HEAD = 3, R_HEAD = 4, R_HEAD_TICK = 5, R_RUN_START = 6, R_STRIDE = 8;
 /** Dense indices fit 21 bits (sent-record packing in ghost-states.ts). */
 export const MAX_DENSE = 1 << 21;
 
@@ -45,29 +47,20 @@ export class GhostStore {
   readonly stride: number;
   readonly sstride: number;
   /**
-   * The current row is ring slot curSlot (the one after the head until it is sent),
-   * quantized at curTick; eqHead: equal to the newest sent row.
+   * Ring state per ghost, interleaved (one 32-byte record per ghost at rs[d * R_STRIDE]):
+   * the current row is ring slot R_CUR_SLOT (the one after the head until it is sent),
+   * quantized at R_CUR_TICK when R_CUR_OK is 1; R_EQ_HEAD: it equals the newest sent row;
+   * R_HEAD: ring head (newest sent row), R_HEAD_TICK its tick, R_RUN_START the first tick
+   * of its run of equal rows.
    */
   /** @internal */
-  curSlot = new Int32Array(0);
-  /** @internal */
-  curTick = new Int32Array(0);
-  /** @internal */
-  curOk = new Uint8Array(0);
-  /** @internal */
-  eqHead = new Uint8Array(0);
+  rs = new Int32Array(0);
   /**
    * Sent rows at hist[(slot · cap + d) · stride] — slot-major, so ghosts sent together
-   * (same ring slots) sit next to each other; ring head, its tick, first tick of its run of equal rows.
+   * (same ring slots) sit next to each other; each row's tick (entryTick) and whether it is valid (entryOk).
    */
   hist = new Int32Array(0);
   histStrs: string[] = [];
-  /** @internal */
-  head = new Int32Array(0);
-  /** @internal */
-  headTick = new Int32Array(0);
-  /** @internal */
-  runStart = new Int32Array(0);
   /** @internal */
   entryTick = new Int32Array(0);
   /** @internal */
@@ -90,13 +83,7 @@ export class GhostStore {
     this.refs = grow(this.refs, cap);
     this.destroyed = grow(this.destroyed, cap);
     this.freed = grow(this.freed, cap);
-    this.curTick = grow(this.curTick, cap);
-    this.curSlot = grow(this.curSlot, cap);
-    this.curOk = grow(this.curOk, cap);
-    this.eqHead = grow(this.eqHead, cap);
-    this.head = grow(this.head, cap);
-    this.headTick = grow(this.headTick, cap);
-    this.runStart = grow(this.runStart, cap);
+    this.rs = grow(this.rs, cap * R_STRIDE);
     // Slot-major arrays are laid out by capacity: move each slot's block.
     const old = this.cap;
     const relayout = <A extends Int32Array | Uint8Array>(a: A, per: number): A => {
@@ -133,8 +120,8 @@ export class GhostStore {
     this.refs[d] = 0;
     this.destroyed[d] = 0;
     this.freed[d] = 0;
-    this.curOk[d] = 0;
-    this.head[d] = H - 1;
+    this.rs[d * R_STRIDE + R_CUR_OK] = 0;
+    this.rs[d * R_STRIDE + R_HEAD] = H - 1;
     this.clearRing(d);
     return d;
   }
@@ -144,7 +131,7 @@ export class GhostStore {
     if (this.destroyed[d] === 1) return;
     this.ids.delete(this.id[d]!);
     this.destroyed[d] = 1;
-    this.curOk[d] = 0;
+    this.rs[d * R_STRIDE + R_CUR_OK] = 0;
     this.clearRing(d);
     if (this.refs[d] === 0) this.maybeFree.push(d);
   }
@@ -174,52 +161,54 @@ export class GhostStore {
    * Throws WireError on a bad value.
    */
   current(d: number, tick: Tick, values: Record<string, unknown>): void {
-    if (this.curOk[d] === 1 && this.curTick[d] === (tick | 0)) return;
+    const rs = this.rs, r = d * R_STRIDE;
+    if (rs[r + R_CUR_OK] === 1 && rs[r + R_CUR_TICK] === (tick | 0)) return;
     const layout = this.layouts[this.typeId[d]!]!;
     const cap = this.cap;
-    const h = this.head[d]!;
+    const h = rs[r + R_HEAD]!;
     const slot = h + 1 === H ? 0 : h + 1;
     const e = slot * cap + d;
     const co = e * this.stride;
     const so = e * this.sstride;
-    this.curOk[d] = 0;
+    rs[r + R_CUR_OK] = 0;
     this.entryOk[e] = 0;
-    this.curSlot[d] = slot;
+    rs[r + R_CUR_SLOT] = slot;
     if (!this.quantizers[layout.typeId]!(values, this.hist, co, this.histStrs, so)) {
       quantizeInto(layout.fields, values, this.hist, co, this.histStrs, so, this.id[d]!, layout.name); // names the bad field
       throw new NetcodeError('usage', `react-netcode: ghost ${this.id[d]} (${layout.name}) has values its fields cannot send; check them with the ghost codec's validate().`);
     }
-    this.curOk[d] = 1;
-    this.curTick[d] = tick | 0;
+    rs[r + R_CUR_OK] = 1;
+    rs[r + R_CUR_TICK] = tick | 0;
     const eh = h * cap + d;
     // Equal to the newest sent row? The int slots inline (a call per ghost shows in profiles), strings rarely exist.
     let eq = this.entryOk[eh] === 1;
     const hist = this.hist;
     for (let i = 0, eo = eh * this.stride, n = layout.slotCount; eq && i < n; i++) eq = hist[co + i] === hist[eo + i];
     if (eq && layout.stringCount > 0) eq = rowsEqual(0, hist, co, hist, co, layout.stringCount, this.histStrs, so, this.histStrs, eh * this.sstride);
-    this.eqHead[d] = eq ? 1 : 0;
+    rs[r + R_EQ_HEAD] = eq ? 1 : 0;
   }
 
   /** Offset of the current row in `hist` / `histStrs` (after `current` for this tick; valid until the store grows). */
   curOffset(d: number): number {
-    return (this.curSlot[d]! * this.cap + d) * this.stride;
+    return (this.rs[d * R_STRIDE + R_CUR_SLOT]! * this.cap + d) * this.stride;
   }
 
   curStrOffset(d: number): number {
-    return (this.curSlot[d]! * this.cap + d) * this.sstride;
+    return (this.rs[d * R_STRIDE + R_CUR_SLOT]! * this.cap + d) * this.sstride;
   }
 
   /** Ring slot of the sent row for `tick` (the current row, quantized for `tick`), making it the head the first time. */
   push(d: number, tick: Tick): number {
-    const h = this.head[d]!;
+    const rs = this.rs, r = d * R_STRIDE;
+    const h = rs[r + R_HEAD]!;
     const cap = this.cap;
-    if (this.entryOk[h * cap + d] === 1 && this.headTick[d] === (tick | 0)) return h;
-    const slot = this.curSlot[d]!;
+    if (this.entryOk[h * cap + d] === 1 && rs[r + R_HEAD_TICK] === (tick | 0)) return h;
+    const slot = rs[r + R_CUR_SLOT]!;
     const e = slot * cap + d;
-    if (this.entryOk[h * cap + d] !== 1 || this.eqHead[d] !== 1) this.runStart[d] = tick | 0;
-    this.eqHead[d] = 1;
-    this.head[d] = slot;
-    this.headTick[d] = tick | 0;
+    if (this.entryOk[h * cap + d] !== 1 || rs[r + R_EQ_HEAD] !== 1) rs[r + R_RUN_START] = tick | 0;
+    rs[r + R_EQ_HEAD] = 1;
+    rs[r + R_HEAD] = slot;
+    rs[r + R_HEAD_TICK] = tick | 0;
     this.entryTick[e] = tick | 0;
     this.entryOk[e] = 1;
     return slot;
@@ -242,6 +231,6 @@ export class GhostStore {
 
   /** True when every row sent since `tick` (a sent row) equals the current row: the client has the current state. */
   unchangedSince(d: number, tick: Tick): boolean {
-    return this.eqHead[d] === 1 && !isNewer(this.runStart[d]! >>> 0, tick);
+    return this.rs[d * R_STRIDE + R_EQ_HEAD] === 1 && !isNewer(this.rs[d * R_STRIDE + R_RUN_START]! >>> 0, tick);
   }
 }
