@@ -45,6 +45,14 @@ function checkField(client: NetClient<Protocol>, field: string, kind: string, bi
   throw new Error(`react-netcode: ${binding} needs a ${kind} input field "${field}"${f ? `, but it is ${f.kind}` : ', which the protocol does not declare'}; pass a ${kind} field of defineProtocol({ input }) (fields: ${fields}).`);
 }
 
+/** Add each `[target, type, handler]` listener (undefined targets are skipped); returns the function that removes them all. */
+function listenAll(entries: readonly (readonly [EventTarget | undefined, string, (e: Event) => void])[]): () => void {
+  for (const [t, type, fn] of entries) t?.addEventListener(type, fn);
+  return () => {
+    for (const [t, type, fn] of entries) t?.removeEventListener(type, fn);
+  };
+}
+
 /** Listen to key codes on `target`; held keys are released on blur and when the page hides. */
 function trackKeys(target: EventTarget, watched: ReadonlySet<string>, onPress?: (e: KeyboardEvent) => void) {
   const held = new Set<string>();
@@ -208,25 +216,17 @@ export function pressOnPointer(field: string, options: PressOptions & { button?:
       };
       const release = (): void => void (held = false);
       // Releases are heard on the window too: the pointer may leave the target while held.
-      const win = typeof window !== 'undefined' ? window : undefined;
+      const win = typeof window !== 'undefined' && window !== target ? window : undefined;
       const doc = typeof document !== 'undefined' ? document : undefined;
-      target.addEventListener('pointerdown', down);
-      for (const t of new Set<EventTarget | undefined>([target, win])) {
-        t?.addEventListener('pointerup', up);
-        t?.addEventListener('pointercancel', release);
-        t?.addEventListener('blur', release);
-      }
-      doc?.addEventListener('visibilitychange', release);
+      const unlisten = listenAll([
+        [target, 'pointerdown', down],
+        ...[target, win].flatMap((t) => [[t, 'pointerup', up], [t, 'pointercancel', release], [t, 'blur', release]] as const),
+        [doc, 'visibilitychange', release],
+      ]);
       return {
         sample: repeat.sample,
         dispose: () => {
-          target.removeEventListener('pointerdown', down);
-          for (const t of new Set<EventTarget | undefined>([target, win])) {
-            t?.removeEventListener('pointerup', up);
-            t?.removeEventListener('pointercancel', release);
-            t?.removeEventListener('blur', release);
-          }
-          doc?.removeEventListener('visibilitychange', release);
+          unlisten();
           held = false;
         },
       };
