@@ -215,7 +215,7 @@ export class NetClient<P extends Protocol> {
       });
     }
     this.ghosts.frame(now, predicting);
-    if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
+    if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
     if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
     this.switcher.update(now);
     updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);

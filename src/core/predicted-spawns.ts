@@ -164,9 +164,18 @@ export class PredictedSpawns<P extends Protocol> {
     return entry.ghost;
   }
 
-  /** Per frame: destroy predicted spawns whose twin is overdue; forget matched ones too old to be resimulated. */
-  expire(interpolationTick: Tick, predictedTick: Tick, maxRollbackTicks: number): void {
-    for (const e of [...this.pending]) if (tickDiff(interpolationTick, e.spawnTick) > this.graceTicks) this.reject(e);
+  /**
+   * Per frame: destroy predicted spawns whose twin is overdue; forget matched ones too old
+   * to be resimulated. Overdue = both the interpolation tick and the newest snapshot received
+   * are more than graceTicks past the spawn tick: the server's word has moved on without
+   * the twin. The snapshot condition keeps a stalled page (timers and deliveries late, the
+   * clock already ahead) or a burst of lost snapshots from rejecting spawns whose twin
+   * simply has not been received yet.
+   */
+  expire(interpolationTick: Tick, newestSnapshotTick: Tick | undefined, predictedTick: Tick, maxRollbackTicks: number): void {
+    if (newestSnapshotTick === undefined) return;
+    const horizon = tickDiff(newestSnapshotTick, interpolationTick) < 0 ? newestSnapshotTick : interpolationTick;
+    for (const e of [...this.pending]) if (tickDiff(horizon, e.spawnTick) > this.graceTicks) this.reject(e);
     for (let i = this.matched.length - 1; i >= 0; i--) {
       if (tickDiff(predictedTick, this.matched[i]!.spawnTick) > maxRollbackTicks) this.matched.splice(i, 1);
     }

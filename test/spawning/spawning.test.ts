@@ -108,6 +108,33 @@ describe('predicted spawning', () => {
     expect(wrong).toBe(2); // both grenades adopted by the other's twin: the tick window cannot tell them apart
   });
 
+  it('while no snapshot arrives (a stalled page, a burst of loss) a predicted spawn is not rejected; it matches when snapshots resume', () => {
+    // A short link: the prediction leads the server by few ticks, so the interpolation tick,
+    // extrapolating up to 20 ticks past the newest snapshot, does pass spawn tick + grace (12).
+    const fast = { latencyMs: 10 };
+    const protocol = withSpawnId();
+    const s = createStepper({ protocol, systems: grenadeSystems(protocol), seed: 4, log: quiet, clients: [{ link: { up: fast, down: fast } }] });
+    s.server.events.on('join', (c) => s.server.spawn('player', {}, { owner: c.networkId }));
+    s.joinAll({ name: 'p' });
+    s.advance(2500);
+    const client = s.clients[0]!.client;
+    const link = s.clients[0]!.link!;
+    client.input.press('fire');
+    s.tick(1);
+    const grenade = [...client.world.query('grenade')][0]!;
+    expect(grenade.origin).toBe('predicted');
+    link.setOptions({ up: fast, down: { ...fast, loss: 1 } }); // snapshots stop arriving; inputs still go up
+    s.advance(800);
+    expect(tickDiff(client.ghosts.timeline.tick, grenade.spawnTick)).toBeGreaterThan(12); // the old deadline has passed
+    expect(tickDiff(client.ghosts.timeline.newestSnapshotTick!, grenade.spawnTick)).toBeLessThan(12);
+    expect(grenade.alive).toBe(true);
+    expect(client.spawns.stats.rejected).toBe(0);
+    link.setOptions({ up: fast, down: fast });
+    s.until(() => grenade.origin === 'matched', 2000, 'the twin after the loss');
+    expect(client.spawns.stats.rejected).toBe(0);
+    expect([...client.world.query('grenade')]).toEqual([grenade]); // the same object, no black twin
+  });
+
   it('a spawn the server refuses (the 5-per-tick clamp) is destroyed by the deadline; its reverts run once', () => {
     const warnings: string[] = [];
     const protocol = withSpawnId();
