@@ -10,7 +10,7 @@ import { defineProtocol, defineSystems, field, ghost, system } from 'react-netco
 import { createNetcode, NetGraph } from 'react-netcode/react';
 import { NET_DEBUG_NAMES, NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
+import { Panel, PlayerBox, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -78,10 +78,7 @@ function Ghosts(): ReactNode {
     <>
       {me && (
         <VisualProxy ghost={me}>
-          <mesh>
-            <boxGeometry args={[0.6, 0.6, 0.6]} />
-            <meshStandardMaterial color="#43a047" />
-          </mesh>
+          <PlayerBox />
           <Probe name="player" />
         </VisualProxy>
       )}

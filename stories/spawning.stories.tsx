@@ -12,7 +12,7 @@ import { defineProtocol, defineSystems, field, ghost, spawnId, spawnIdClassifier
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
+import { Panel, PlayerBox, Probe, SplitView, StoryCanvas, useLoopbackScene, ServerShapes, usePolledText } from './harness/react.tsx';
 import type { LoopbackScene } from './harness/scene.ts';
 import { reportFigure } from './harness/story-state.ts';
 
@@ -128,10 +128,7 @@ function Thrower({ args, scene }: { args: Args; scene: LoopbackScene<P> }): Reac
     <>
       {me && (
         <VisualProxy ghost={me}>
-          <mesh>
-            <boxGeometry args={[0.6, 0.6, 0.6]} />
-            <meshStandardMaterial color="#1e88e5" />
-          </mesh>
+          <PlayerBox colour="#1e88e5" />
           <Probe name="player" />
         </VisualProxy>
       )}

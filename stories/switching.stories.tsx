@@ -11,7 +11,7 @@ import { defineProtocol, defineSystems, field, ghost, system, type Ghost } from 
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
-import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
+import { Panel, PlayerBox, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
 import { reportFigure } from './harness/story-state.ts';
 import { runX } from './harness/scene.ts';
 
@@ -113,10 +113,7 @@ function Scene({ args }: { args: Args }): ReactNode {
     <>
       {me && (
         <VisualProxy ghost={me}>
-          <mesh>
-            <boxGeometry args={[0.6, 0.6, 0.6]} />
-            <meshStandardMaterial color="#43a047" />
-          </mesh>
+          <PlayerBox />
           <mesh position={[0, 0, -0.5]}>
             <ringGeometry args={[args.radius - 0.03, args.radius, 64]} />
             <meshBasicMaterial color="#1e88e5" />

@@ -226,20 +226,16 @@ export function writeChanged(e: Entry): void {
     }
   }
   if (spec.options.kind !== 'dynamic') return;
-  if (spec.linvel) {
-    const lin = comp<Vec3>(e, spec.linvel.key);
-    if (!eqV(lin, e.lin)) {
-      body.setLinvel(lin, true);
-      setV(e.lin, lin);
-    }
-  }
-  if (spec.angvel) {
-    const ang = comp<Vec3>(e, spec.angvel.key);
-    if (!eqV(ang, e.ang)) {
-      body.setAngvel(ang, true);
-      setV(e.ang, ang);
-    }
-  }
+  if (spec.linvel) syncVelocity(body, comp<Vec3>(e, spec.linvel.key), e.lin, false);
+  if (spec.angvel) syncVelocity(body, comp<Vec3>(e, spec.angvel.key), e.ang, true);
+}
+
+/** Set the body's linear (or `angular`) velocity to `v` when it differs from what it holds (`held`). */
+function syncVelocity(body: RAPIER.RigidBody, v: Vec3, held: Vec3, angular: boolean): void {
+  if (eqV(v, held)) return;
+  if (angular) body.setAngvel(v, true);
+  else body.setLinvel(v, true);
+  setV(held, v);
 }
 
 /** An obstacle that is not simulated here: move it to its shown pose during the step. */

@@ -78,6 +78,16 @@ function AdvancedByLoop({ loop }: { loop: FixedFrameLoop }): null {
 const world = new Vector3();
 
 /** Publishes the page position of its parent's origin as probe `name` every frame (mount it inside a ghost's group). */
+/** The 0.6 m box the stories draw for a player (green own, blue a bot's). */
+export function PlayerBox({ colour = '#43a047' }: { colour?: string }): ReactNode {
+  return (
+    <mesh>
+      <boxGeometry args={[0.6, 0.6, 0.6]} />
+      <meshStandardMaterial color={colour} />
+    </mesh>
+  );
+}
+
 export function Probe({ name }: { name: string }): ReactNode {
   const ref = useRef<Group>(null);
   const { camera, gl } = useThree();
