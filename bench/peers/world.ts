@@ -51,10 +51,10 @@ function axisAngle(axis: Vec3, angle: number, out: Quat): void {
  */
 function quatCodes(q: Quat, out: Int32Array, at: number): void {
   const len = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-  const c = [q.x / len, q.y / len, q.z / len, q.w / len];
+  const c = [q.x, q.y, q.z, q.w];
   let idx = 0;
   for (let i = 1; i < 4; i++) if (Math.abs(c[i]!) > Math.abs(c[idx]!)) idx = i;
-  const scale = (c[idx]! < 0 ? -QUAT_MAX : QUAT_MAX) / Math.SQRT1_2;
+  const scale = (c[idx]! < 0 ? -QUAT_MAX : QUAT_MAX) / Math.SQRT1_2 / len;
   out[at] = idx;
   for (let i = 0, j = 1; i < 4; i++) {
     if (i === idx) continue;

@@ -40,8 +40,10 @@ export function checkQuatBits(bits: number): void {
   }
 }
 
-// Smallest-three quaternion: codes[0] = index of the largest |component|, codes[1..3]
-// = the other three (in index order) as q + max, q = round(c * max / (1/√2)) in [-max, max].
+// Smallest-three quaternion: codes[0] = index of the largest |component| (the first on
+// ties), codes[1..3] = the other three (in index order) as q + max, with
+// q = round(c * k) clamped to [-max, max] and k = ±(max / (1/√2)) / length (the sign of
+// the largest component): one division per quaternion, not one per component.
 // Zero is exact, so the identity quaternion survives a round trip unchanged.
 const qc = new Float64Array(4);
 export const codes = new Uint32Array(4);
@@ -50,18 +52,19 @@ export const codes = new Uint32Array(4);
 export function encodeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
   const len = Math.sqrt(x * x + y * y + z * z + w * w);
   if (!(len > 0 && len < Infinity)) return false;
-  qc[0] = x / len;
-  qc[1] = y / len;
-  qc[2] = z / len;
-  qc[3] = w / len;
+  qc[0] = x;
+  qc[1] = y;
+  qc[2] = z;
+  qc[3] = w;
   let idx = 0;
   for (let i = 1; i < 4; i++) if (Math.abs(qc[i]!) > Math.abs(qc[idx]!)) idx = i;
   const max = (1 << (bits - 1)) - 1;
-  const scale = (qc[idx]! < 0 ? -max : max) / Math.SQRT1_2;
+  // len >= ~2e-162 (a smaller one squares to 0), so k is finite, and |c * k| <= max·(1 + ε).
+  const k = (qc[idx]! < 0 ? -max : max) / Math.SQRT1_2 / len;
   codes[0] = idx;
   for (let i = 0, j = 1; i < 4; i++) {
     if (i === idx) continue;
-    const q = Math.round(qc[i]! * scale);
+    const q = Math.round(qc[i]! * k);
     codes[j++] = (q > max ? max : q < -max ? -max : q) + max;
   }
   return true;

@@ -61,11 +61,13 @@ function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
 else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
-  return `'use strict'; return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
+  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
 ${locals}
+let bad = 0;
 { const o = co, so = cso;
 ${quantize}
 }
+if (bad !== 0) return -1;
 const eq = eo >= 0${same.map((c) => ` && ${c}`).join('')} ? ${SW_EQUAL} : 0;
 if (eq !== 0 && skipIfEq) return ${SW_EQUAL | SW_SKIPPED};
 const cur = row, cs = strs, b0 = row, b0s = strs, b1 = b1o >= 0 ? row : null;

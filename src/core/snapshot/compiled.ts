@@ -25,7 +25,13 @@ function round(into: string, p: string): string {
   return `const p_ = ${p}; let ${into} = Math.floor(p_ + 0.5); if (${into} - 0.5 > p_) ${into} -= 1;`;
 }
 
-/** Code quantizing field i into row[o..] / strs[so..] from `values`; runs `fail` (a statement) on an invalid value. Every value stored is an int32. */
+/**
+ * Code quantizing field i into row[o..] / strs[so..] from `values`; runs `fail` (a
+ * statement) on an invalid value. Every value stored is an int32. The range checks of
+ * quantized floats and of quaternion lengths do not branch: they set the local `bad`
+ * (declared by the caller, which fails when it is set after the last field), because a
+ * branch on each rounded value cost ~3 ns even though it is never taken.
+ */
 export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;', locals = false): string {
   const s = layout.fields[i]!;
   const get = `values[${JSON.stringify(s.key)}]`;
@@ -45,33 +51,34 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
     case K_STR:
       return `{ const t = ${get}; if (typeof t !== 'string' || t.length > ${s.maxLength} || h.utf8Length(t) < 0) ${fail} strs[so + ${s.slot}] = t; }`;
     case K_QUAT: {
-      // quat.ts quatCodes inlined (the same arithmetic, so the same codes): no call, no scratch arrays.
+      // bits.ts encodeQuat inlined (the same arithmetic, so the same codes), without a call or a
+      // branch on the data: on random rotations the choice of the largest component mispredicts
+      // (~15 ns a quaternion). QS is a 4-double scratch declared next to the generated function.
       const max = (1 << (s.bits - 1)) - 1;
-      // quatCodes' scale, (±max) / Math.SQRT1_2, divided here once: the same double (a literal prints
-      // exactly, and negation is exact), without a division per ghost on the quantizer's longest chain.
-      const scale = max / Math.SQRT1_2;
-      const put = (k: number, c: string): string => `{ ${round('r', `${c} * scale`)} ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
+      // encodeQuat's k is (±max) / Math.SQRT1_2 / length = ±(S / length) with S = max / Math.SQRT1_2 (a literal
+      // prints exactly; negation is exact), and c · (−K) = (c · K) · −1 exactly: so the sign is a multiplication.
+      const S = max / Math.SQRT1_2;
+      const put = (k: number, c: string): string => `{ ${round('r', `${c} * k * sg`)} ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
       return `{ const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}
-        const qx = q.x, qy = q.y, qz = q.z, qw = q.w;
-        const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-        if (!(len > 0 && len < Infinity)) ${fail}
-        const nx = qx / len, ny = qy / len, nz = qz / len, nw = qw / len;
-        let idx = 0, top = nx, m = Math.abs(nx);
-        if (Math.abs(ny) > m) { idx = 1; top = ny; m = Math.abs(ny); }
-        if (Math.abs(nz) > m) { idx = 2; top = nz; m = Math.abs(nz); }
-        if (Math.abs(nw) > m) { idx = 3; top = nw; }
-        const scale = top < 0 ? ${-scale} : ${scale};
+        const nx = q.x, ny = q.y, nz = q.z, nw = q.w;
+        const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+        bad |= ((len > 0) & (len < Infinity)) ^ 1;
+        QS[0] = nx; QS[1] = ny; QS[2] = nz; QS[3] = nw;
+        const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz), aw = Math.abs(nw);
+        // The first largest |component|: i wins when it beats every earlier one and no later one beats it.
+        const c01 = (ay > ax) | 0, c02 = (az > ax) | 0, c03 = (aw > ax) | 0, c12 = (az > ay) | 0, c13 = (aw > ay) | 0, c23 = (aw > az) | 0;
+        const idx = (c01 & (c12 ^ 1) & (c13 ^ 1)) | ((c02 & c12 & (c23 ^ 1)) << 1) | ((c03 & c13 & c23) * 3);
+        const sg = 1 - 2 * ((QS[idx] < 0) | 0);
+        const k = ${S} / len;
         ${at(0)} = idx;
-        if (idx === 0) { ${put(1, 'ny')} ${put(2, 'nz')} ${put(3, 'nw')} }
-        else if (idx === 1) { ${put(1, 'nx')} ${put(2, 'nz')} ${put(3, 'nw')} }
-        else if (idx === 2) { ${put(1, 'nx')} ${put(2, 'ny')} ${put(3, 'nw')} }
-        else { ${put(1, 'nx')} ${put(2, 'ny')} ${put(3, 'nz')} } }`;
+        ${put(1, 'QS[(idx === 0) | 0]')} ${put(2, 'QS[1 + ((idx <= 1) | 0)]')} ${put(3, 'QS[2 + ((idx <= 2) | 0)]')} }`;
     }
     case K_FQ:
     case K_FR: {
       const conv = (x: string, k: number): string =>
         s.kind === K_FQ
-          ? `{ ${round('r', `${x} * ${s.factor}`)} if (!(Math.abs(r) <= 2147483647)) ${fail} ${at(k)} = r; }`
+          ? // |r| <= 2^31 − 1 (NaN and ±Infinity fail too), tested on the int32 it is stored as.
+            `{ ${round('r', `${x} * ${s.factor}`)} const t = r | 0; bad |= (t !== r) | (t === -2147483648); ${at(k)} = t; }`
           : `{ const r = h.orderedBits(${x}); if (!h.orderedFinite(r)) ${fail} ${at(k)} = r; }`;
       if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') ${fail} ${conv('x', 0)} }`;
       const axes = s.axes;
@@ -96,7 +103,7 @@ export function compileQuantizer(layout: TypeLayout): Quantizer {
   const body = layout.fields.map((_, i) => fieldCode(layout, i)).join('\n');
   const enums = layout.fields.map((s) => s.enumIndex);
   try {
-    const make = new Function('h', 'C', 'enums', `'use strict'; return function quantize(values, row, o, strs, so) {\n${body}\nreturn true; };`) as (
+    const make = new Function('h', 'C', 'enums', `'use strict'; const QS = new Float64Array(4); return function quantize(values, row, o, strs, so) {\nlet bad = 0;\n${body}\nreturn bad === 0; };`) as (
       h: typeof quantizeHelpers,
       c: Uint32Array,
       e: typeof enums,

@@ -160,6 +160,43 @@ describe('snapshot compiled code', () => {
     }
   });
 
+  it('picks the same largest quaternion component and codes as encodeQuat: ties, signs, unnormalised lengths', () => {
+    // The compiled quantizer chooses the component without branches and applies the sign as a factor;
+    // bits.ts encodeQuat (what writeQuat sends) is the definition. The first largest |component| wins.
+    const p = defineProtocol({ ghosts: { g: ghost({ rot: field.quat({ bits: 12 }), fine: field.quat({ bits: 16 }) }) } });
+    const g = compileLayouts(p)[0]!;
+    const q = compileQuantizer(g);
+    const h = Math.SQRT1_2;
+    const special = [
+      [0.5, 0.5, 0.5, 0.5], [-0.5, 0.5, -0.5, 0.5], [0.5, -0.5, 0.5, -0.5], [-0.5, -0.5, -0.5, -0.5],
+      [h, h, 0, 0], [0, -h, h, 0], [0, 0, -h, -h], [h, 0, 0, -h], [-h, 0, h, 0],
+      [1, 0, 0, 0], [0, -1, 0, 0], [0, 0, 1, 0], [0, 0, 0, -1], [-0, 0, -0, 1],
+      [3, 3, 3, 3], [1e-150, -1e-150, 1e-150, 2e-150], [1e150, 2e150, -3e150, 1e150], [1, 1e-20, -1e-20, 0],
+    ];
+    const rng = new Rng(12);
+    const row = new Int32Array(g.slotCount);
+    for (let i = 0; i < 4000; i++) {
+      let c: number[];
+      if (i < special.length) c = special[i]!;
+      else {
+        // Random rotations, half of them with two or more components of equal magnitude.
+        c = [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)].map((x) => x * (rng.chance(0.2) ? 1e3 : 1));
+        if (rng.chance(0.5)) c[rng.int(4)] = (rng.chance(0.5) ? 1 : -1) * Math.abs(c[rng.int(4)]!);
+      }
+      const [x, y, z, w] = c as [number, number, number, number];
+      expect(q({ rot: { x, y, z, w }, fine: { x: -y, y: x, z: w, w: -z } }, row, 0, [], 0)).toBe(true);
+      expect(quatCodes(x, y, z, w, 12)).toBe(true);
+      expect([...row.subarray(0, 4)]).toEqual([...QUAT_CODES]);
+      expect(quatCodes(-y, x, w, -z, 16)).toBe(true);
+      expect([...row.subarray(4, 8)]).toEqual([...QUAT_CODES]);
+    }
+    for (const bad of [[0, 0, 0, 0], [NaN, 0, 0, 1], [Infinity, 0, 0, 1], [1e-170, 0, 0, 0]]) {
+      const [x, y, z, w] = bad as [number, number, number, number];
+      expect(q({ rot: { x, y, z, w }, fine: { x: 0, y: 0, z: 0, w: 1 } }, row, 0, [], 0)).toBe(false);
+      expect(quatCodes(x, y, z, w, 12)).toBe(false);
+    }
+  });
+
   it('rounds exactly like Math.round, also where floor(p + 0.5) alone would not', () => {
     // The compiled quantizer rounds with floor(p + 0.5) and a correction (no data-dependent branch).
     // Factor 1 puts the edge cases on the rounding exactly; factor 1000 and quaternions get random values.
