@@ -3,7 +3,7 @@
 // dispatch, residuals in locals — because it runs for every changed ghost every
 // tick. Falls back to DeltaWriter where code generation is not allowed.
 
-import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, putCode, type BitSink } from './codes.ts';
+import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, COMBO_LENGTH, COMBO_VALUE, codeBits, putCode, type BitSink } from './codes.ts';
 import { DeltaWriter, type Baselines } from './delta.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, type FieldSlot, type TypeLayout } from './layout.ts';
 
@@ -11,6 +11,10 @@ import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, type FieldSlot, type TypeLay
 export type BodyWriter = (sink: BitSink, cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines) => boolean;
 
 export const bodyHelpers = { codeBits, putCode };
+
+/** Parameter names of the combined-code tables in generated writers (MV<m>, ML<m>: COMBO_VALUE/LENGTH[m]), and their values. */
+export const COMBO_PARAMS = ['MV2', 'ML2', 'MV3', 'ML3', 'MV4', 'ML4'];
+export const COMBO_ARGS = [COMBO_VALUE[2]!, COMBO_LENGTH[2]!, COMBO_VALUE[3]!, COMBO_LENGTH[3]!, COMBO_VALUE[4]!, COMBO_LENGTH[4]!];
 
 const isLin = (s: FieldSlot, k: number): boolean => s.kind === K_FQ || s.kind === K_FR || (s.kind === K_QUAT && k > 0);
 
@@ -92,6 +96,12 @@ function emit(view: readonly FieldSlot[], pre: string): string {
   view.forEach((s, i) => out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`));
   out.push('let acc = 0, n = 0;', pre, put('any', 1), 'if (any !== 0) {');
   view.forEach((s, i) => {
+    if (s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4) {
+      // All residuals below 8 (the common case for moving ghosts): the changed bit and every code in one put.
+      const z = Array.from({ length: s.slots }, (_, k) => `zb${s.slot + k}`);
+      const x = z.map((v, k) => (k === 0 ? v : `(${v} << ${3 * k})`)).join(' | ');
+      out.push(`if (((${z.join(' | ')}) >>> 0) < 8) { const x = ${x}; ${put(`MV${s.slots}[x]`, `ML${s.slots}[x]`)} } else {`);
+    }
     out.push(put(`c${i}`, 1), `if (c${i} !== 0) {`);
     if (s.kind === K_ENUM) out.push(put(`v${s.slot}`, s.bits));
     else if (s.kind === K_STR) out.push(`${drain} sink.flush(); sink.w.writeString(cs[cso + ${s.slot}], ${s.maxLength});`);
@@ -100,6 +110,7 @@ function emit(view: readonly FieldSlot[], pre: string): string {
       else for (let k = 0; k < s.slots; k++) out.push(putCodeOf(`zb${s.slot + k}`));
     }
     out.push('}');
+    if (s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4) out.push('}');
   });
   out.push('}', drain);
   return out.join('\n');
@@ -147,11 +158,20 @@ return useB;
 };`;
 }
 
+/** Writers already generated, by source: encoders of the same protocol share them (their call sites stay monomorphic). */
+const made = new Map<string, BodyWriter>();
+
 /** Body writers for a layout: [owner view, non-owner view]. */
 export function compileBodyWriters(layout: TypeLayout): [BodyWriter, BodyWriter] {
   const make = (view: readonly FieldSlot[]): BodyWriter => {
     try {
-      return (new Function('h', 'CV', 'CL', source(view)) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH);
+      const src = source(view);
+      let w = made.get(src);
+      if (w === undefined) {
+        w = (new Function('h', 'CV', 'CL', ...COMBO_PARAMS, src) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array, ...combo: (Int32Array | Uint8Array)[]) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS);
+        made.set(src, w);
+      }
+      return w;
     } catch {
       const dw = new DeltaWriter();
       return (sink, cur, co, cs, cso, base) => dw.write(sink, view, cur, co, cs, cso, base, layout.slotCount);
