@@ -65,6 +65,11 @@ function quatCodes(q: Quat, out: Int32Array, at: number): void {
 
 /** The quaternion a receiver rebuilds from the stored codes (same arithmetic as src/core/bits.ts decodeQuat). */
 export function quatFromCodes(ints: ArrayLike<number>, at: number): Quat {
+  return quatFromCodesInto(ints, at, { x: 0, y: 0, z: 0, w: 1 });
+}
+
+/** `quatFromCodes` into `out` (no allocation: the verification runs between timed encodes). */
+export function quatFromCodesInto(ints: ArrayLike<number>, at: number, out: Quat): Quat {
   const step = Math.SQRT1_2 / QUAT_MAX;
   const a = ints[at + 1]! * step;
   const b = ints[at + 2]! * step;
@@ -72,12 +77,11 @@ export function quatFromCodes(ints: ArrayLike<number>, at: number): Quat {
   const sum = a * a + b * b + c * c;
   const big = Math.sqrt(sum >= 1 ? 0 : 1 - sum);
   const idx = ints[at]!;
-  return {
-    x: idx === 0 ? big : a,
-    y: idx === 1 ? big : idx === 0 ? a : b,
-    z: idx === 2 ? big : idx === 3 ? c : b,
-    w: idx === 3 ? big : c,
-  };
+  out.x = idx === 0 ? big : a;
+  out.y = idx === 1 ? big : idx === 0 ? a : b;
+  out.z = idx === 2 ? big : idx === 3 ? c : b;
+  out.w = idx === 3 ? big : c;
+  return out;
 }
 
 const mm = (v: number): number => Math.round(v * QUANTIZE) + 0;

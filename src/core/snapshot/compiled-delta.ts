@@ -158,20 +158,11 @@ return useB;
 };`;
 }
 
-/** Writers already generated, by source: encoders of the same protocol share them (their call sites stay monomorphic). */
-const made = new Map<string, BodyWriter>();
-
 /** Body writers for a layout: [owner view, non-owner view]. */
 export function compileBodyWriters(layout: TypeLayout): [BodyWriter, BodyWriter] {
   const make = (view: readonly FieldSlot[]): BodyWriter => {
     try {
-      const src = source(view);
-      let w = made.get(src);
-      if (w === undefined) {
-        w = (new Function('h', 'CV', 'CL', ...COMBO_PARAMS, src) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array, ...combo: (Int32Array | Uint8Array)[]) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS);
-        made.set(src, w);
-      }
-      return w;
+      return (new Function('h', 'CV', 'CL', ...COMBO_PARAMS, source(view)) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array, ...combo: (Int32Array | Uint8Array)[]) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS);
     } catch {
       const dw = new DeltaWriter();
       return (sink, cur, co, cs, cso, base) => dw.write(sink, view, cur, co, cs, cso, base, layout.slotCount);

@@ -76,29 +76,12 @@ return eq | (useB ? ${SW_B1} : 0);
 };`;
 }
 
-/**
- * Writers already generated, by source and enum values: encoders of the same protocol
- * (a server restarted in-process, tests, benchmarks) share the same functions, so their
- * one call site in the steady path stays monomorphic instead of seeing a new closure per
- * encoder (a megamorphic call is a few ns dearer per ghost).
- */
-const made = new Map<string, SteadyWriter>();
-
 /** Fused writers for a layout, [owner view, non-owner view]; undefined where code generation is not allowed. */
 export function compileSteadyWriters(layout: TypeLayout): readonly [SteadyWriter, SteadyWriter] | undefined {
   const enums = layout.fields.map((s) => s.enumIndex);
-  const enumKey = JSON.stringify(enums.map((e) => (e === undefined ? null : [...e])));
   try {
-    const make = (view: readonly FieldSlot[]): SteadyWriter => {
-      const src = source(layout, view);
-      const key = `${src}\n${enumKey}`;
-      let w = made.get(key);
-      if (w === undefined) {
-        w = (new Function('h', 'CV', 'CL', 'enums', ...COMBO_PARAMS, src) as (h: typeof helpers, cv: Int32Array, cl: Uint8Array, e: typeof enums, ...combo: (Int32Array | Uint8Array)[]) => SteadyWriter)(helpers, CODE_VALUE, CODE_LENGTH, enums, ...COMBO_ARGS);
-        made.set(key, w);
-      }
-      return w;
-    };
+    const make = (view: readonly FieldSlot[]): SteadyWriter =>
+      (new Function('h', 'CV', 'CL', 'enums', ...COMBO_PARAMS, source(layout, view)) as (h: typeof helpers, cv: Int32Array, cl: Uint8Array, e: typeof enums, ...combo: (Int32Array | Uint8Array)[]) => SteadyWriter)(helpers, CODE_VALUE, CODE_LENGTH, enums, ...COMBO_ARGS);
     return [make(layout.views[0]), make(layout.views[1])];
   } catch {
     return undefined;
