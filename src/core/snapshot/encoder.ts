@@ -113,13 +113,27 @@ export class SnapshotEncoder {
   /** Handle a SnapshotAck body: the client decoded `newestTick` and every tick − 1 − i whose mask bit i is set. Applied at the next encode. */
   ack(state: ConnectionSnapshotState, newestTick: Tick, mask: number): void {
     if (state.disposed) return;
-    const sent = state.group.states.sent;
+    const g = state.group;
     const newest = newestTick >>> 0;
-    if (sent.has(newest)) state.addPending(newest);
+    if (this.mayMatter(g, newest)) state.addPending(newest);
     for (let i = 0; i < 32; i++) {
       const t = (newest - 1 - i) >>> 0;
-      if ((mask >>> i) & 1 && sent.has(t)) state.addPending(t);
+      if ((mask >>> i) & 1 && this.mayMatter(g, t)) state.addPending(t);
     }
+  }
+
+  /**
+   * Whether an ack of `t` can still change anything for a member of `g`: the snapshot is
+   * known, and not already acked in the group's states before its latest encode (an ack
+   * applied earlier is also in `pre`, the states a member that splits off starts from).
+   * The mask repeats the last 32 acks every time; without this, each of them would be
+   * kept and re-checked at every encode of every member of the group.
+   */
+  private mayMatter(g: Group, t: Tick): boolean {
+    if (!g.states.sent.has(t)) return false;
+    if (!g.states.isAcked(t)) return true;
+    for (let i = 0; i < g.appliedCount; i++) if (g.applied[i] === (t | 0)) return true;
+    return false;
   }
 
   /**
