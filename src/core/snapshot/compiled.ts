@@ -60,7 +60,12 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
       // encodeQuat's k is (±max) / Math.SQRT1_2 / length = ±(S / length) with S = max / Math.SQRT1_2 (a literal
       // prints exactly; negation is exact), and c · (−K) = (c · K) · −1 exactly: so the sign is a multiplication.
       const S = max / Math.SQRT1_2;
-      const put = (k: number, c: string): string => `{ ${round('r', `${c} * k * sg`)} ${at(k)} = (r > ${max} ? ${max} : r < ${-max} ? ${-max} : r) + ${max}; }`;
+      // A code is within ±max without the clamp whenever the length is accurate (each of the three smaller
+      // components is at most length · √½, so |c · k| <= max up to a few ulps); squares that underflow or
+      // overflow make it inaccurate, so outside [1e-140, 1e140] the clamped form runs (one branch, not six).
+      const put = (k: number, c: string, clamp: boolean): string =>
+        `{ ${round('r', `${c} * k * sg`)} ${at(k)} = ${clamp ? `(r > ${max} ? ${max} : r < ${-max} ? ${-max} : r)` : 'r'} + ${max}; }`;
+      const puts = (clamp: boolean): string => `${put(1, 'QS[(idx === 0) | 0]', clamp)} ${put(2, 'QS[1 + ((idx <= 1) | 0)]', clamp)} ${put(3, 'QS[2 + ((idx <= 2) | 0)]', clamp)}`;
       return `{ const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}
         const nx = q.x, ny = q.y, nz = q.z, nw = q.w;
         const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
@@ -73,7 +78,7 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
         const sg = 1 - 2 * ((QS[idx] < 0) | 0);
         const k = ${S} / len;
         ${at(0)} = idx;
-        ${put(1, 'QS[(idx === 0) | 0]')} ${put(2, 'QS[1 + ((idx <= 1) | 0)]')} ${put(3, 'QS[2 + ((idx <= 2) | 0)]')} }`;
+        if (len > 1e-140 && len < 1e140) { ${puts(false)} } else { ${puts(true)} } }`;
     }
     case K_FQ:
     case K_FR: {

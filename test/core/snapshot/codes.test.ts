@@ -201,7 +201,9 @@ describe('snapshot compiled code', () => {
       if (i < special.length) c = special[i]!;
       else {
         // Random rotations, half of them with two or more components of equal magnitude.
-        c = [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)].map((x) => x * (rng.chance(0.2) ? 1e3 : 1));
+        // Some far from unit length, down to squares that underflow to subnormals (where the length is inexact and the codes need their clamp).
+        const scale = [1, 1, 1, 1e3, 1e-145, 1e-158, 1e-160, 1e145][rng.int(8)]!;
+        c = [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)].map((x) => x * scale);
         if (rng.chance(0.5)) c[rng.int(4)] = (rng.chance(0.5) ? 1 : -1) * Math.abs(c[rng.int(4)]!);
       }
       const [x, y, z, w] = c as [number, number, number, number];
