@@ -99,6 +99,8 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   let prev = -1;
   let p0 = -1;
   let p1 = -1;
+  // Bits of the explicit baseline ages (p0, p1) in a header.
+  let hx = 0;
   let est = 0;
   for (let i = 0; i < ghosts.length; i++) {
     const g = ghosts[i]!;
@@ -148,6 +150,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
     const fused = core.steadyWriters[layout.typeId];
     const q0 = p0, q1 = p1;
     const recStart = sink.bitLength;
+    const gapLen = codeLen(id - prev - 1);
     let a1w: number;
     let bodyLen: number;
     if (fused !== undefined && !isCur && (cacheEmpty || cache.find(d, key) < 0)) {
@@ -168,8 +171,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
       if ((r & SW_SKIPPED) !== 0) continue;
       const usedB1 = (r & SW_B1) !== 0;
       a1w = usedB1 ? age1 : 0;
-      const gap = id - prev - 1;
-      const off = recStart + codeLen(gap) + 2 + (age0 === q0 && a1w === q1 ? 0 : codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0));
+      const off = recStart + gapLen + 2 + (age0 === q0 && a1w === q1 ? 0 : codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0));
       bodyLen = sink.bitLength - off;
       cache.add(d, key, off, bodyLen, usedB1 ? F_B0 | F_B1 : F_B0);
     } else {
@@ -214,10 +216,12 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
     if (age0 !== q0 || a1w !== q1) {
       p0 = age0;
       p1 = a1w;
+      hx = codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0);
     }
-    // The estimate `collect` makes for this record (the sum decides whether everything is selected).
-    const gap = prev < 0 ? id : id - prev - 1;
-    est += codeLen(gap) + 2 + codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0) + bodyLen;
+    // The estimate `collect` makes for this record (the sum decides whether everything is selected):
+    // id gap (the first record's gap is its id, as written), header bits and explicit baseline ages (hx,
+    // the same for every record until they change), body.
+    est += gapLen + 2 + hx + bodyLen;
     if (est > budgetBits) return null;
     prev = id;
     sent.dense[n++] = d;
