@@ -46,11 +46,20 @@ export type SteadyWriter = (
   p1: number,
 ) => number;
 
-const helpers = { ...quantizeHelpers, ...bodyHelpers };
+/** The helpers (`h`) of generated record code. */
+export const steadyHelpers = { ...quantizeHelpers, ...bodyHelpers };
+const helpers = steadyHelpers;
 
-function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
+/**
+ * The record code over locals named like SteadyWriter's parameters (values, row, co, …, p1,
+ * and helpers h, CV, CL, enums, QS, MV*, ML*): quantize, compare with the newest sent row,
+ * then the header and body. `ret(expr)` is the statement that ends it with a result
+ * (SW_* bits); `fail` the one for a value its field cannot send. `outerAcc`: the bit
+ * accumulator (acc, n) is the caller's and carries on (the steady loop, compiled-loop.ts).
+ */
+export function recordCode(layout: TypeLayout, view: readonly FieldSlot[], ret: (expr: string) => string, fail: string, outerAcc: boolean): string {
   // The row's slots stay in locals v<slot> after quantizing (no read-back).
-  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, 'return -1;', true)).join('\n');
+  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, fail, true)).join('\n');
   const locals = layout.slotCount === 0 ? '' : `let ${Array.from({ length: layout.slotCount }, (_, j) => `v${j} = 0`).join(', ')};`;
   const same = [
     ...Array.from({ length: layout.slotCount }, (_, j) => `v${j} === row[eo + ${j}]`),
@@ -61,18 +70,22 @@ function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
 else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
-  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
-${locals}
+  return `${locals}
 let bad = 0;
 { const o = co, so = cso;
 ${quantize}
 }
-if (bad !== 0) return -1;
+if (bad !== 0) ${fail}
 const eq = eo >= 0${same.map((c) => ` && ${c}`).join('')} ? ${SW_EQUAL} : 0;
-if (eq !== 0 && skipIfEq) return ${SW_EQUAL | SW_SKIPPED};
+if (eq !== 0 && skipIfEq) ${ret(String(SW_EQUAL | SW_SKIPPED))}
 const cur = row, cs = strs, b0 = row, b0s = strs, b1 = b1o >= 0 ? row : null;
-${bodyCode(view, header, true)}
-return eq | (useB ? ${SW_B1} : 0);
+${bodyCode(view, header, true, outerAcc)}
+${ret(`eq | (useB ? ${SW_B1} : 0)`)}`;
+}
+
+function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
+  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
+${recordCode(layout, view, (e) => `return ${e};`, 'return -1;', false)}
 };`;
 }
 
