@@ -10,7 +10,7 @@
 // Where code generation is not allowed, there is none and the steady path writes
 // records with the separate quantizer and body writer.
 
-import { CODE_LENGTH, CODE_VALUE } from './codes.ts';
+import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE } from './codes.ts';
 import { bodyCode, bodyHelpers, COMBO_ARGS, COMBO_PARAMS, put, putCodeOf } from './compiled-delta.ts';
 import { fieldCode, quantizeHelpers } from './compiled.ts';
 import type { FieldSlot, TypeLayout } from './layout.ts';
@@ -66,10 +66,15 @@ export function recordCode(layout: TypeLayout, view: readonly FieldSlot[], ret: 
     ...Array.from({ length: layout.stringCount }, (_, j) => `strs[cso + ${j}] === strs[eso + ${j}]`),
   ];
   // The header as EncodeCore.header writes it; age0 is the age of b0, a1 the age of b1 when the body uses it.
+  // The common record (a small id gap, the previous header's baselines) puts its gap code, the 2-bit
+  // "same baselines" header and the body's first bit (any) in one go.
   const header = `const a1 = useB ? dt1 : 0;
+if (gap < ${CODE_TABLE_SIZE} && dt0 === p0 && a1 === p1) { const gl = CL[gap]; ${put('CV[gap] | (2 << gl) | (any << (gl + 2))', 'gl + 3')} }
+else {
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
-else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
+else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }
+${put('any', 1)} }`;
   return `${locals}
 let bad = 0;
 { const o = co, so = cso;
@@ -79,7 +84,7 @@ if (bad !== 0) ${fail}
 const eq = eo >= 0${same.map((c) => ` && ${c}`).join('')} ? ${SW_EQUAL} : 0;
 if (eq !== 0 && skipIfEq) ${ret(String(SW_EQUAL | SW_SKIPPED))}
 const cur = row, cs = strs, b0 = row, b0s = strs, b1 = b1o >= 0 ? row : null;
-${bodyCode(view, header, true, outerAcc)}
+${bodyCode(view, header, true, outerAcc, true)}
 ${ret(`eq | (useB ? ${SW_B1} : 0)`)}`;
 }
 
