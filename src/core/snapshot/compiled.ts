@@ -90,7 +90,7 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
       if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') ${fail} ${conv('x', 0)} }`;
       const axes = s.axes;
       return `{ const v = ${get}; if (typeof v !== 'object' || v === null) ${fail}
-        ${axes.map((a) => `const ${a} = v.${a}; if (typeof ${a} !== 'number') ${fail}`).join(' ')}
+        ${axes.map((a) => `const ${a} = v.${a};`).join(' ')} if (${axes.map((a) => `(typeof ${a} !== 'number')`).join(' | ')}) ${fail}
         ${axes.map((a, k) => conv(a, k)).join(' ')} }`;
     }
   }
