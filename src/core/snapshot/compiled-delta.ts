@@ -91,18 +91,12 @@ const drain = 'if (n > 0) { sink.put(acc >>> 0, n); acc = 0; n = 0; }';
 export const putCodeOf = (v: string): string =>
   `if (${v} < ${CODE_TABLE_SIZE}) ${put(`CV[${v}]`, `CL[${v}]`)} else { ${drain} h.putCode(sink, ${v}); }`;
 
-/**
- * Code writing the body from the chosen residuals zb_j; `pre` goes just before its first bit
- * (the accumulator declared). `outerAcc`: the accumulator (acc, n) belongs to the caller and
- * carries on to the next record (not declared, not drained at the end). `preWritesAny`:
- * `pre` also writes the body's first bit (`any`, computed before it).
- */
-function emit(view: readonly FieldSlot[], pre: string, outerAcc = false, preWritesAny = false): string {
+/** Code writing the body from the chosen residuals zb_j; `pre` goes just before its first bit (the accumulator declared). */
+function emit(view: readonly FieldSlot[], pre: string): string {
   const w = (j: number): string => `zb${j}`;
   const out: string[] = [];
   view.forEach((s, i) => out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`));
-  // With `preWritesAny`, `pre` (the steady path's record header) writes the `any` bit itself, with its last bits.
-  out.push(outerAcc ? '' : 'let acc = 0, n = 0;', pre, preWritesAny ? '' : put('any', 1), 'if (any !== 0) {');
+  out.push('let acc = 0, n = 0;', pre, put('any', 1), 'if (any !== 0) {');
   view.forEach((s, i) => {
     if (s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4) {
       // All residuals below 8 (the common case for moving ghosts): the changed bit and every code in one put.
@@ -120,7 +114,7 @@ function emit(view: readonly FieldSlot[], pre: string, outerAcc = false, preWrit
     out.push('}');
     if (s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4) out.push('}');
   });
-  out.push('}', outerAcc ? '' : drain);
+  out.push('}', drain);
   return out.join('\n');
 }
 
@@ -131,7 +125,7 @@ function emit(view: readonly FieldSlot[], pre: string, outerAcc = false, preWrit
  * (acc, n) declared: the steady path writes the record header there (compiled-steady.ts).
  * `rowInLocals`: the current row's slots are already in the locals v<slot> (declared by the caller).
  */
-export function bodyCode(view: readonly FieldSlot[], pre = '', rowInLocals = false, outerAcc = false, preWritesAny = false): string {
+export function bodyCode(view: readonly FieldSlot[], pre = '', rowInLocals = false): string {
   const slots = view.flatMap((s) => Array.from({ length: s.slots }, (_, k) => s.slot + k));
   const decl = (p: string): string => (slots.length === 0 ? '' : `let ${slots.map((j) => `${p}${j} = 0`).join(', ')};`);
   // Without b1: against b0. With b1: the prediction when its residuals are all small,
@@ -155,7 +149,7 @@ useB = (anyB === 0 ? 0 : bitsB) < (anyA === 0 ? 0 : bitsA);
 if (!useB) { ${choosePlain(view)} }
 }
 }
-${emit(view, pre, outerAcc, preWritesAny)}`;
+${emit(view, pre)}`;
 }
 
 function source(view: readonly FieldSlot[]): string {

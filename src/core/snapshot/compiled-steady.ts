@@ -10,7 +10,7 @@
 // Where code generation is not allowed, there is none and the steady path writes
 // records with the separate quantizer and body writer.
 
-import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE } from './codes.ts';
+import { CODE_LENGTH, CODE_VALUE } from './codes.ts';
 import { bodyCode, bodyHelpers, COMBO_ARGS, COMBO_PARAMS, put, putCodeOf } from './compiled-delta.ts';
 import { fieldCode, quantizeHelpers } from './compiled.ts';
 import type { FieldSlot, TypeLayout } from './layout.ts';
@@ -46,18 +46,16 @@ export type SteadyWriter = (
   p1: number,
 ) => number;
 
-/** The helpers (`h`) of generated record code. */
-export const steadyHelpers = { ...quantizeHelpers, ...bodyHelpers };
-const helpers = steadyHelpers;
+const helpers = { ...quantizeHelpers, ...bodyHelpers };
 
 /**
- * The record code over locals named like SteadyWriter's parameters (values, row, co, …, p1,
- * and helpers h, CV, CL, enums, QS, MV*, ML*): quantize, compare with the newest sent row,
- * then the header and body. `ret(expr)` is the statement that ends it with a result
- * (SW_* bits); `fail` the one for a value its field cannot send. `outerAcc`: the bit
- * accumulator (acc, n) is the caller's and carries on (the steady loop, compiled-loop.ts).
+ * The record code over SteadyWriter's parameters (values, row, co, …, p1, and the helpers
+ * h, CV, CL, enums, QS, MV*, ML*): quantize, compare with the newest sent row, then the
+ * header and body; returns SW_* bits, or -1 for a value its field cannot send.
  */
-export function recordCode(layout: TypeLayout, view: readonly FieldSlot[], ret: (expr: string) => string, fail: string, outerAcc: boolean): string {
+function recordCode(layout: TypeLayout, view: readonly FieldSlot[]): string {
+  const fail = 'return -1;';
+  const ret = (e: string): string => `return ${e};`;
   // The row's slots stay in locals v<slot> after quantizing (no read-back).
   const quantize = layout.fields.map((_, i) => fieldCode(layout, i, fail, true)).join('\n');
   const locals = layout.slotCount === 0 ? '' : `let ${Array.from({ length: layout.slotCount }, (_, j) => `v${j} = 0`).join(', ')};`;
@@ -66,15 +64,11 @@ export function recordCode(layout: TypeLayout, view: readonly FieldSlot[], ret: 
     ...Array.from({ length: layout.stringCount }, (_, j) => `strs[cso + ${j}] === strs[eso + ${j}]`),
   ];
   // The header as EncodeCore.header writes it; age0 is the age of b0, a1 the age of b1 when the body uses it.
-  // The common record (a small id gap, the previous header's baselines) puts its gap code, the 2-bit
-  // "same baselines" header and the body's first bit (any) in one go.
+  // The header as EncodeCore.header writes it; age0 is the age of b0, a1 the age of b1 when the body uses it.
   const header = `const a1 = useB ? dt1 : 0;
-if (gap < ${CODE_TABLE_SIZE} && dt0 === p0 && a1 === p1) { const gl = CL[gap]; ${put('CV[gap] | (2 << gl) | (any << (gl + 2))', 'gl + 3')} }
-else {
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
-else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }
-${put('any', 1)} }`;
+else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
   return `${locals}
 let bad = 0;
 { const o = co, so = cso;
@@ -84,13 +78,13 @@ if (bad !== 0) ${fail}
 const eq = eo >= 0${same.map((c) => ` && ${c}`).join('')} ? ${SW_EQUAL} : 0;
 if (eq !== 0 && skipIfEq) ${ret(String(SW_EQUAL | SW_SKIPPED))}
 const cur = row, cs = strs, b0 = row, b0s = strs, b1 = b1o >= 0 ? row : null;
-${bodyCode(view, header, true, outerAcc, true)}
+${bodyCode(view, header, true)}
 ${ret(`eq | (useB ? ${SW_B1} : 0)`)}`;
 }
 
 function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
   return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
-${recordCode(layout, view, (e) => `return ${e};`, 'return -1;', false)}
+${recordCode(layout, view)}
 };`;
 }
 

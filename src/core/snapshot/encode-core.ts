@@ -11,7 +11,6 @@ import { Candidates, Despawns } from './candidates.ts';
 import { CODE_LENGTH as CODE_LENGTH_, CODE_TABLE_SIZE as CODE_TABLE_SIZE_, codeBits as codeBitsImport, putCode as putCodeImport } from './codes.ts';
 import type { Group } from './connection.ts';
 import { compileBodyWriters, type BodyWriter } from './compiled-delta.ts';
-import { compileSteadyLoop, SteadyLoopState, type SteadyLoop } from './compiled-loop.ts';
 import { compileSteadyWriters, type SteadyWriter } from './compiled-steady.ts';
 import { emptyBaselines } from './delta.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
@@ -41,9 +40,6 @@ export class EncodeCore {
   /** Fused quantize-and-write per type and view for the steady path (undefined without code generation). */
   /** (steady path) */
   readonly steadyWriters: readonly ((readonly [SteadyWriter, SteadyWriter]) | undefined)[];
-  /** (steady path) The generated per-ghost loop, and its state. */
-  readonly steadyLoop: SteadyLoop | undefined;
-  readonly loopState = new SteadyLoopState();
   /** (steady path) */
   readonly base = emptyBaselines();
   /** (steady path) */
@@ -79,7 +75,6 @@ export class EncodeCore {
   ) {
     this.writers = layouts.map(compileBodyWriters);
     this.steadyWriters = layouts.map(compileSteadyWriters);
-    this.steadyLoop = compileSteadyLoop(layouts);
     this.msg = new MessageWriter(protocol, budgetBytes);
   }
 
@@ -126,10 +121,6 @@ export class EncodeCore {
 
   /** Off: every encode takes the general path (tests encode the same scenarios both ways). */
   steadyPath = true;
-  /** Off: the steady path runs its TS loop only, not the generated one (tests compare both). */
-  useSteadyLoop = true;
-  /** Ghosts the generated steady loop has done (a statistic for tests). */
-  steadyLoopGhosts = 0;
   /** Encodes the steady-state path made, and the ones it handed to the general path. */
   steadyEncodes = 0;
   steadyFallbacks = 0;

@@ -21,7 +21,6 @@ import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 // Module-local copies of the imports used per ghost: where modules run as CommonJS
 // (tsx, some bundlers), every use of an imported binding is a getter call.
 const H = SNAPSHOT_GHOST_HISTORY;
-const NO_GHOSTS: readonly SnapshotGhost[] = [];
 const codeBits = codeBitsImport, copyBits = copyBitsImport, CODE_LENGTH = CODE_LENGTH_, CODE_TABLE_SIZE = CODE_TABLE_SIZE_;
 const isNewer = isNewerImport;
 const R_CUR_OK = R_CUR_OK_, R_CUR_SLOT = R_CUR_SLOT_, R_CUR_TICK = R_CUR_TICK_, R_EQ_HEAD = R_EQ_HEAD_, R_HEAD = R_HEAD_, R_HEAD_TICK = R_HEAD_TICK_, R_RUN_START = R_RUN_START_, R_STRIDE = R_STRIDE_;
@@ -103,62 +102,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   // Bits of the explicit baseline ages (p0, p1) in a header.
   let hx = 0;
   let est = 0;
-  let i = 0;
-  // The generated loop does the common ghosts (compiled-loop.ts) and stops at the first it does
-  // not handle; this loop goes on from there with the same state.
-  const loop = core.steadyLoop;
-  if (loop !== undefined && core.useSteadyLoop) {
-    const L = core.loopState;
-    L.ghosts = ghosts;
-    L.lastDense = lastDense;
-    L.sid = sid;
-    L.sdestroyed = sdestroyed;
-    L.stypeId = store.typeId;
-    L.sowner = sowner;
-    L.ids = store.ids;
-    L.used = used;
-    L.gs = gs;
-    L.rs = rs;
-    L.entryOk = entryOk;
-    L.entryTick = entryTick;
-    L.hist = hist;
-    L.histStrs = histStrs;
-    L.cap = cap;
-    L.stride = stride;
-    L.sstride = sstride;
-    L.tick = tick;
-    L.nid = nid;
-    L.refreshTicks = refreshTicks;
-    L.budgetBits = budgetBits;
-    L.group = group;
-    L.predicted = predicted;
-    L.cache = cache;
-    L.cacheEmpty = cacheEmpty;
-    L.sink = sink;
-    L.dense = sent.dense;
-    L.i = 0;
-    L.prevId = prevId;
-    L.prev = prev;
-    L.p0 = p0;
-    L.p1 = p1;
-    L.hx = hx;
-    L.est = est;
-    L.n = n;
-    const stop = loop(L);
-    L.ghosts = NO_GHOSTS; // do not keep the caller's list alive
-    L.predicted = undefined;
-    if (stop < 0) return null;
-    core.steadyLoopGhosts += stop;
-    i = stop;
-    prevId = L.prevId;
-    prev = L.prev;
-    p0 = L.p0;
-    p1 = L.p1;
-    hx = L.hx;
-    est = L.est;
-    n = L.n;
-  }
-  for (; i < ghosts.length; i++) {
+  for (let i = 0; i < ghosts.length; i++) {
     const g = ghosts[i]!;
     const id = g.id;
     if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
