@@ -181,8 +181,9 @@ export class GhostStates {
     this.ackedTick[tick % W] = tick | 0;
     const t = tick | 0;
     const g = this.g; // drop() does not replace it
-    for (let i = 0; i < rec.n; i++) {
-      const e = rec.entries[i]!;
+    const entries = rec.entries, count = rec.n;
+    for (let i = 0; i < count; i++) {
+      const e = entries[i]!;
       const d = e >>> 9;
       const o = d * G_STRIDE;
       const st = g[o + G_ST]!;

@@ -84,7 +84,9 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   const gs = state.g;
   // The store's arrays, read directly (a method call per lookup shows in profiles); the store cannot grow during this pass.
   const cap = store.cap, stride = store.stride, sstride = store.sstride, used = store.used;
-  const sid = store.id, sdestroyed = store.destroyed, sowner = store.owner;
+  const sid = store.id, sdestroyed = store.destroyed, sowner = store.owner, stypeId = store.typeId;
+  // Loaded once: the calls in the loop could change any field as far as the compiler knows.
+  const layouts = core.layouts, steadyWriters = core.steadyWriters;
   // The store's ring-state records (store.ts R_*), one 32-byte record per ghost.
   const rs = store.rs;
   const entryOk = store.entryOk, entryTick = store.entryTick;
@@ -112,7 +114,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
     if (!(d >= 0 && d < used && sid[d] === id && sdestroyed[d] === 0)) d = store.ids.get(id);
     const go = d * G_STRIDE;
     if (d < 0 || gs[go + G_ST] !== ST_LIVE) return null;
-    if (store.typeId[d] !== g.typeId || sowner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
+    if (stypeId[d] !== g.typeId || sowner[d] !== g.owner) throw usage(`ghost ${id} changed its typeId or owner; they are immutable — forget(${id}) and spawn a new ghost.`);
     lastDense[i] = d;
     const ro = d * R_STRIDE;
     // Ring slot of the current row (quantized, or about to be: the one after the head, whose
@@ -126,8 +128,8 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
     if (a0 < 0 || a0 === next) return null;
     const e0 = a0 * cap + d;
     if (entryOk[e0] !== 1 || entryTick[e0] !== t0) return null;
-    const layout = core.layouts[g.typeId]!;
-    const owner = store.owner[d]!;
+    const layout = layouts[g.typeId]!;
+    const owner = sowner[d]!;
     const view = owner === nid ? 0 : 1;
     if (layout.viewDependent && owner !== 0) group.addViewOwner(owner);
     let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
@@ -147,7 +149,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
       }
     }
     const key = (a0 + 1) | ((b1 + 1) << 8) | ((layout.viewDependent ? view + 1 : 0) << 16);
-    const fused = core.steadyWriters[layout.typeId];
+    const fused = steadyWriters[layout.typeId];
     const q0 = p0, q1 = p1;
     const recStart = sink.bitLength;
     const gapLen = codeLen(id - prev - 1);
