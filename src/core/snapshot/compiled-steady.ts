@@ -64,7 +64,6 @@ function recordCode(layout: TypeLayout, view: readonly FieldSlot[]): string {
     ...Array.from({ length: layout.stringCount }, (_, j) => `strs[cso + ${j}] === strs[eso + ${j}]`),
   ];
   // The header as EncodeCore.header writes it; age0 is the age of b0, a1 the age of b1 when the body uses it.
-  // The header as EncodeCore.header writes it; age0 is the age of b0, a1 the age of b1 when the body uses it.
   const header = `const a1 = useB ? dt1 : 0;
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}

@@ -221,7 +221,7 @@ describe('snapshot compiled code', () => {
   });
 
   it('rounds exactly like Math.round, also where floor(p + 0.5) alone would not', () => {
-    // The compiled quantizer rounds with floor(p + 0.5) and a correction (no data-dependent branch).
+    // The compiled quantizer rounds as floor(p) + (fraction >= 1/2), with the comparison as a 0/1 value (no branch).
     // Factor 1 puts the edge cases on the rounding exactly; factor 1000 and quaternions get random values.
     const p = defineProtocol({ ghosts: { g: ghost({ one: field.vec3({ quantize: 1 }), mm: field.f32({ quantize: 1000 }), rot: field.quat() }) } });
     const g = compileLayouts(p)[0]!;
