@@ -98,7 +98,8 @@ function emit(view: readonly FieldSlot[], pre: string): string {
   view.forEach((s, i) => out.push(`c${i} = ${changedExpr(s, w)}; any |= c${i};`));
   out.push('let acc = 0, n = 0;', pre, put('any', 1), 'if (any !== 0) {');
   view.forEach((s, i) => {
-    if (s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4) {
+    const combo = s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4;
+    if (combo) {
       // All residuals below 8 (the common case for moving ghosts): the changed bit and every code in one put.
       const z = Array.from({ length: s.slots }, (_, k) => `zb${s.slot + k}`);
       const x = z.map((v, k) => (k === 0 ? v : `(${v} << ${3 * k})`)).join(' | ');
@@ -112,7 +113,7 @@ function emit(view: readonly FieldSlot[], pre: string): string {
       else for (let k = 0; k < s.slots; k++) out.push(putCodeOf(`zb${s.slot + k}`));
     }
     out.push('}');
-    if (s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2 && s.slots <= 4) out.push('}');
+    if (combo) out.push('}');
   });
   out.push('}', drain);
   return out.join('\n');

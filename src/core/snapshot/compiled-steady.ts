@@ -48,16 +48,9 @@ export type SteadyWriter = (
 
 const helpers = { ...quantizeHelpers, ...bodyHelpers };
 
-/**
- * The record code over SteadyWriter's parameters (values, row, co, …, p1, and the helpers
- * h, CV, CL, enums, QS, MV*, ML*): quantize, compare with the newest sent row, then the
- * header and body; returns SW_* bits, or -1 for a value its field cannot send.
- */
-function recordCode(layout: TypeLayout, view: readonly FieldSlot[]): string {
-  const fail = 'return -1;';
-  const ret = (e: string): string => `return ${e};`;
+function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
   // The row's slots stay in locals v<slot> after quantizing (no read-back).
-  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, fail, true)).join('\n');
+  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, 'return -1;', true)).join('\n');
   const locals = layout.slotCount === 0 ? '' : `let ${Array.from({ length: layout.slotCount }, (_, j) => `v${j} = 0`).join(', ')};`;
   const same = [
     ...Array.from({ length: layout.slotCount }, (_, j) => `v${j} === row[eo + ${j}]`),
@@ -68,22 +61,18 @@ function recordCode(layout: TypeLayout, view: readonly FieldSlot[]): string {
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
 else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
-  return `${locals}
+  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
+${locals}
 let bad = 0;
 { const o = co, so = cso;
 ${quantize}
 }
-if (bad !== 0) ${fail}
+if (bad !== 0) return -1;
 const eq = eo >= 0${same.map((c) => ` && ${c}`).join('')} ? ${SW_EQUAL} : 0;
-if (eq !== 0 && skipIfEq) ${ret(String(SW_EQUAL | SW_SKIPPED))}
+if (eq !== 0 && skipIfEq) return ${SW_EQUAL | SW_SKIPPED};
 const cur = row, cs = strs, b0 = row, b0s = strs, b1 = b1o >= 0 ? row : null;
 ${bodyCode(view, header, true)}
-${ret(`eq | (useB ? ${SW_B1} : 0)`)}`;
-}
-
-function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
-  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
-${recordCode(layout, view)}
+return eq | (useB ? ${SW_B1} : 0);
 };`;
 }
 
