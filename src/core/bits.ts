@@ -194,8 +194,8 @@ export class BitWriter {
   /**
    * Append `len` bits of `src` starting at its bit `pos` (laid out as this writer lays
    * them out), unchecked: the snapshot's record copy. Once the destination is at a byte
-   * boundary, each whole byte is two shifted source bytes (or one, when the source is
-   * aligned too), instead of a 32-bit read-modify-write per word.
+   * boundary, each whole byte is two shifted source bytes, or, when the source is at the
+   * same bit phase (the steady path lays its records out so), a plain byte copy.
    */
   appendBits(src: Uint8Array, pos: number, len: number): void {
     if (len <= 0) return;
@@ -211,7 +211,11 @@ export class BitWriter {
     const sh = pos & 7;
     let i = pos >>> 3;
     const o = this.pos >>> 3;
-    if (sh === 0) for (let j = 0; j < bytes; j++) buf[o + j] = src[i + j]!;
+    if (sh === 0) {
+      // Same bit phase: whole bytes (a native copy for long runs; short ones are not worth the view).
+      if (bytes > 64) buf.set(src.subarray(i, i + bytes), o);
+      else for (let j = 0; j < bytes; j++) buf[o + j] = src[i + j]!;
+    }
     else for (let j = 0, back = 8 - sh; j < bytes; j++, i++) buf[o + j] = (src[i]! >>> sh) | (src[i + 1]! << back);
     this.pos += bytes * 8;
     pos += bytes * 8;

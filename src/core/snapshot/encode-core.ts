@@ -17,7 +17,7 @@ import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0 as F_B0_, F_B1 as F_B1_, F_SPAWN as F_SPAWN_ } from './format.ts';
 import { G_A0S as G_A0S_, G_A0T as G_A0T_, G_A1S as G_A1S_, G_A1T as G_A1T_, G_LAST_SENT as G_LAST_SENT_, G_SENT_ANY as G_SENT_ANY_, G_SINCE as G_SINCE_, G_ST as G_ST_, G_STRIDE as G_STRIDE_, REC_DESPAWN as REC_DESPAWN_, REC_SPAWN as REC_SPAWN_, REC_UPDATE as REC_UPDATE_, ST_DESPAWNING as ST_DESPAWNING_, ST_NONE as ST_NONE_, ST_SPAWNING as ST_SPAWNING_, type GhostStates } from './ghost-states.ts';
 import type { TypeLayout } from './layout.ts';
-import { MessageWriter } from './message.ts';
+import { MessageWriter, MSG_HEADER_BITS } from './message.ts';
 import { encodeSteady } from './steady-path.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_, MAX_IMPORTANCE as MAX_IMPORTANCE_, PREDICTED_PRIORITY as PREDICTED_PRIORITY_, Selector } from './priority.ts';
 import type { GhostStore } from './store.ts';
@@ -102,7 +102,7 @@ export class EncodeCore {
     let gapBits = 0;
     for (let j = 0, prev = -1; j < despawnCount; prev = this.gone.id(j), j++) gapBits += codeBits(this.gone.id(j) - prev - 1);
     const c = this.cand;
-    const avail = budgetBits - 56 - codeBits(despawnCount) - gapBits - codeBits(c.n) - inputBits;
+    const avail = budgetBits - MSG_HEADER_BITS - codeBits(despawnCount) - gapBits - codeBits(c.n) - inputBits;
     this.selector.select(c.n, c.prio, c.bits, avail, c.sel);
     this.cache.sink.flush();
     const body = this.cache.w.view();

@@ -15,6 +15,9 @@ import { F_SPAWN as F_SPAWN_ } from './format.ts';
 const codeBits = codeBitsImport, copyBits = copyBitsImport, crc16 = crc16Import, putCode = putCodeImport;
 const F_SPAWN = F_SPAWN_;
 
+/** Bits before the despawn count: kind (8), CRC (16), tick (32). */
+export const MSG_HEADER_BITS = 56;
+
 export class MessageWriter {
   private readonly w = new BitWriter();
   private readonly sink = new BitSink();

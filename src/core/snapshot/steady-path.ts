@@ -13,6 +13,7 @@ import type { EncodeCore } from './encode-core.ts';
 import { usage } from './usage.ts';
 import type { SnapshotGhost } from './encoder.ts';
 import { F_B0 as F_B0_, F_B1 as F_B1_ } from './format.ts';
+import { MSG_HEADER_BITS } from './message.ts';
 import { G_A0S as G_A0S_, G_A0T as G_A0T_, G_A1S as G_A1S_, G_A1T as G_A1T_, G_LAST_SENT as G_LAST_SENT_, G_SENT_ANY as G_SENT_ANY_, G_SINCE as G_SINCE_, G_ST as G_ST_, G_STRIDE as G_STRIDE_, REC_UPDATE as REC_UPDATE_, ST_LIVE as ST_LIVE_, type GhostStates } from './ghost-states.ts';
 import { MAX_AGE_TICKS as MAX_AGE_TICKS_ } from './priority.ts';
 import { R_CUR_OK as R_CUR_OK_, R_CUR_SLOT as R_CUR_SLOT_, R_CUR_TICK as R_CUR_TICK_, R_EQ_HEAD as R_EQ_HEAD_, R_HEAD as R_HEAD_, R_HEAD_TICK as R_HEAD_TICK_, R_RUN_START as R_RUN_START_, R_STRIDE as R_STRIDE_ } from './store.ts';
@@ -79,6 +80,16 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   // written later only come after them, and a view taken after the writer grew still holds them).
   sink.flush();
   let cached: Uint8Array | undefined;
+  // Nothing written to the body cache yet this tick: no body to find in it.
+  const cacheEmpty = sink.bitLength === 0;
+  // The records start at the bit phase they have in the message when every listed ghost is sent (header:
+  // kind, CRC, tick, despawn count 0, record count), so the message takes them as whole bytes. The pad
+  // bits belong to no body.
+  const pad = (MSG_HEADER_BITS + CODE_LENGTH[0]! + codeLen(ghosts.length) - sink.bitLength) & 7;
+  if (pad !== 0) {
+    sink.put(0, pad);
+    sink.flush();
+  }
   const start = sink.bitLength;
   // The connection's per-ghost records (ghost-states.ts G_*), one 32-byte record per ghost.
   const gs = state.g;
@@ -93,8 +104,6 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   const hist = store.hist, histStrs = store.histStrs;
   const lastDense = core.lastDense;
   const tk = tick | 0;
-  // Nothing written to the body cache yet this tick: no body to find in it.
-  const cacheEmpty = start === 0;
   let n = 0;
   let prevId = -1;
   // Id of the previous record, baseline ages of the previous explicit header, estimated bits.
@@ -230,7 +239,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   }
   sink.flush();
   // `select` takes everything when the estimates fit what is left after the header, counts and inputs.
-  if (est > budgetBits - 56 - codeBits(0) - codeBits(n) - inputBits) return null;
+  if (est > budgetBits - MSG_HEADER_BITS - codeBits(0) - codeBits(n) - inputBits) return null;
   const msg = core.msg;
   msg.writeRecords(tick, n, cache.w.view(), start, sink.bitLength);
   if (msg.bitLength > budgetBits) return null;
