@@ -80,8 +80,16 @@ export class GhostStates {
   known = new Int32Array(16);
   knownCount = 0;
   stamp = 0;
-  readonly sent = new HistoryBuffer<SentSnapshot>(W);
-  readonly pool: (SentSnapshot | undefined)[] = [];
+  /**
+   * Records no state refers to any more, for reuse: after one ack window of snapshots
+   * (W / ticks per snapshot) an encode allocates nothing, and it refills records it
+   * used recently (cache-warm) instead of touching new memory.
+   */
+  private readonly free: SentSnapshot[] = [];
+  /** What each remembered snapshot carried; a record leaving the window is released. */
+  readonly sent = new HistoryBuffer<SentSnapshot>(W, (rec) => {
+    if (--rec.refs === 0) this.free.push(rec);
+  });
   /** Acked snapshot ticks, by tick % W. */
   ackedTick = new Int32Array(W);
   ackedOk = new Uint8Array(W);
@@ -119,7 +127,6 @@ export class GhostStates {
       if (t === skip) return;
       rec.refs++;
       this.sent.set(t, rec);
-      this.pool[t % W] = rec;
     });
   }
 
@@ -128,16 +135,12 @@ export class GhostStates {
     return this.ackedOk[i] === 1 && this.ackedTick[i] === (tick | 0);
   }
 
-  /** The record to fill for a snapshot at `tick` (pooled unless another state still shares it). */
+  /** The record to fill for a snapshot at `tick` (a released one when there is one); store it with `sent.set(tick, rec)`. */
   record(tick: Tick): SentSnapshot {
-    const i = tick % W;
-    let rec = this.pool[i];
-    if (rec === undefined || rec.refs > 1) {
-      if (rec !== undefined) rec.refs--;
-      rec = this.pool[i] = new SentSnapshot();
-    }
+    const rec = this.free.pop() ?? new SentSnapshot();
+    rec.refs = 1;
     rec.n = 0;
-    this.ackedOk[i] = 0;
+    this.ackedOk[tick % W] = 0;
     return rec;
   }
 
