@@ -27,10 +27,8 @@ export class BodyCache {
    * tick looks a body up (a tick whose connections all share one encode).
    */
   private logN = 0;
-  private logD = new Int32Array(64);
-  private logKey = new Int32Array(64);
-  private logOff = new Int32Array(64);
-  private logLen = new Int32Array(64);
+  /** Four ints per logged body: ghost, key | flags << 24, offset, length. */
+  private log4 = new Int32Array(256);
 
   ensure(cap: number): void {
     if (this.stamp.length >= cap) return;
@@ -84,18 +82,11 @@ export class BodyCache {
 
   /** Room in the log for `n` more bodies. */
   reserveLog(n: number): void {
-    const need = this.logN + n;
-    if (this.logD.length >= need) return;
-    const size = Math.max(need, this.logD.length * 2);
-    const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(size);
-      b.set(a.subarray(0, this.logN));
-      return b;
-    };
-    this.logD = grow(this.logD);
-    this.logKey = grow(this.logKey);
-    this.logOff = grow(this.logOff);
-    this.logLen = grow(this.logLen);
+    const need = (this.logN + n) * 4;
+    if (this.log4.length >= need) return;
+    const next = new Int32Array(Math.max(need, this.log4.length * 2));
+    next.set(this.log4.subarray(0, this.logN * 4));
+    this.log4 = next;
   }
 
   /**
@@ -103,20 +94,22 @@ export class BodyCache {
    * `flags` < 2^7). For the steady path, which logs at most one body per ghost per pass.
    */
   log(d: number, key: number, off: number, len: number, flags: number): void {
-    const i = this.logN++;
-    this.logD[i] = d;
-    this.logKey[i] = key | (flags << 24);
-    this.logOff[i] = off;
-    this.logLen[i] = len;
+    const o = this.logN++ * 4;
+    const l = this.log4;
+    l[o] = d;
+    l[o + 1] = key | (flags << 24);
+    l[o + 2] = off;
+    l[o + 3] = len;
   }
 
   /** Index the logged bodies. */
   private index(): void {
     const n = this.logN;
     this.logN = 0;
-    for (let i = 0; i < n; i++) {
-      const k = this.logKey[i]!;
-      this.add(this.logD[i]!, k & 0xffffff, this.logOff[i]!, this.logLen[i]!, k >>> 24);
+    const l = this.log4;
+    for (let o = 0; o < n * 4; o += 4) {
+      const k = l[o + 1]!;
+      this.add(l[o]!, k & 0xffffff, l[o + 2]!, l[o + 3]!, k >>> 24);
     }
   }
 }
