@@ -3,6 +3,7 @@
 // dispatch, residuals in locals — because it runs for every changed ghost every
 // tick. Falls back to DeltaWriter where code generation is not allowed.
 
+import { compileOnce } from './codegen.ts';
 import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, COMBO_LENGTH, COMBO_VALUE, codeBits, putCode, type BitSink } from './codes.ts';
 import { DeltaWriter, type Baselines } from './delta.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, type FieldSlot, type TypeLayout } from './layout.ts';
@@ -165,7 +166,10 @@ return useB;
 export function compileBodyWriters(layout: TypeLayout): [BodyWriter, BodyWriter] {
   const make = (view: readonly FieldSlot[]): BodyWriter => {
     try {
-      return (new Function('h', 'CV', 'CL', ...COMBO_PARAMS, source(view)) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array, ...combo: (Int32Array | Uint8Array)[]) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS);
+      const src = source(view);
+      return compileOnce(`body\0${src}`, () =>
+        (new Function('h', 'CV', 'CL', ...COMBO_PARAMS, src) as (h: typeof bodyHelpers, cv: Int32Array, cl: Uint8Array, ...combo: (Int32Array | Uint8Array)[]) => BodyWriter)(bodyHelpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS),
+      );
     } catch {
       const dw = new DeltaWriter();
       return (sink, cur, co, cs, cso, base) => dw.write(sink, view, cur, co, cs, cso, base, layout.slotCount);

@@ -10,6 +10,7 @@
 // Where code generation is not allowed, there is none and the steady path writes
 // records with the separate quantizer and body writer.
 
+import { compileOnce, enumsKey } from './codegen.ts';
 import { CODE_LENGTH, CODE_VALUE } from './codes.ts';
 import { bodyCode, bodyHelpers, COMBO_ARGS, COMBO_PARAMS, put, putCodeOf } from './compiled-delta.ts';
 import { fieldCode, quantizeHelpers } from './compiled.ts';
@@ -80,8 +81,12 @@ return eq | (useB ? ${SW_B1} : 0);
 export function compileSteadyWriters(layout: TypeLayout): readonly [SteadyWriter, SteadyWriter] | undefined {
   const enums = layout.fields.map((s) => s.enumIndex);
   try {
-    const make = (view: readonly FieldSlot[]): SteadyWriter =>
-      (new Function('h', 'CV', 'CL', 'enums', ...COMBO_PARAMS, source(layout, view)) as (h: typeof helpers, cv: Int32Array, cl: Uint8Array, e: typeof enums, ...combo: (Int32Array | Uint8Array)[]) => SteadyWriter)(helpers, CODE_VALUE, CODE_LENGTH, enums, ...COMBO_ARGS);
+    const make = (view: readonly FieldSlot[]): SteadyWriter => {
+      const src = source(layout, view);
+      return compileOnce(`steady\0${src}\0${enumsKey(enums)}`, () =>
+        (new Function('h', 'CV', 'CL', 'enums', ...COMBO_PARAMS, src) as (h: typeof helpers, cv: Int32Array, cl: Uint8Array, e: typeof enums, ...combo: (Int32Array | Uint8Array)[]) => SteadyWriter)(helpers, CODE_VALUE, CODE_LENGTH, enums, ...COMBO_ARGS),
+      );
+    };
     return [make(layout.views[0]), make(layout.views[1])];
   } catch {
     return undefined;

@@ -4,6 +4,7 @@
 // layout with literal property names (~10× faster). Where code generation is not
 // allowed (a strict CSP), the generic `quantizeInto` is used instead.
 
+import { compileOnce, enumsKey } from './codegen.ts';
 import { utf8Length } from '../bits.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, K_WORD, orderedBits, orderedFinite, quantizeInto, type TypeLayout } from './layout.ts';
 import { QUAT_CODES, quatCodes } from './quat.ts';
@@ -110,12 +111,11 @@ export function compileQuantizer(layout: TypeLayout): Quantizer {
   const body = layout.fields.map((_, i) => fieldCode(layout, i)).join('\n');
   const enums = layout.fields.map((s) => s.enumIndex);
   try {
-    const make = new Function('h', 'C', 'enums', `'use strict'; const QS = new Float64Array(4); return function quantize(values, row, o, strs, so) {\nlet bad = 0;\n${body}\nreturn bad === 0; };`) as (
-      h: typeof quantizeHelpers,
-      c: Uint32Array,
-      e: typeof enums,
-    ) => Quantizer;
-    return make(quantizeHelpers, QUAT_CODES, enums);
+    const source = `'use strict'; const QS = new Float64Array(4); return function quantize(values, row, o, strs, so) {\nlet bad = 0;\n${body}\nreturn bad === 0; };`;
+    return compileOnce(`quantize\0${source}\0${enumsKey(enums)}`, () => {
+      const make = new Function('h', 'C', 'enums', source) as (h: typeof quantizeHelpers, c: Uint32Array, e: typeof enums) => Quantizer;
+      return make(quantizeHelpers, QUAT_CODES, enums);
+    });
   } catch {
     return generic;
   }

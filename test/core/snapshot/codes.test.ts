@@ -4,6 +4,7 @@ import { WireError } from '../../../src/core/errors.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { compileBodyWriters } from '../../../src/core/snapshot/compiled-delta.ts';
 import { compileQuantizer } from '../../../src/core/snapshot/compiled.ts';
+import { compileSteadyWriters } from '../../../src/core/snapshot/compiled-steady.ts';
 import { BitSink, COMBO_LENGTH, COMBO_VALUE, codeBits, copyBits, crc16, putCode, readCode, unzigzag, zigzag } from '../../../src/core/snapshot/codes.ts';
 import { DeltaWriter, emptyBaselines } from '../../../src/core/snapshot/delta.ts';
 import { IntMap } from '../../../src/core/snapshot/intmap.ts';
@@ -277,5 +278,29 @@ describe('snapshot compiled code', () => {
         expect(usedA).toBe(usedB);
       }
     }
+  });
+});
+
+describe('generated snapshot functions', () => {
+  const mode = (values: [string, ...string[]]) => defineProtocol({ ghosts: { unit: ghost({ pos: field.vec3({ quantize: 100 }), mode: field.enum(values) }) } });
+
+  it('are shared by every encoder of the same layouts (one call target for all rooms), and differ where the layouts do', () => {
+    const a = compileLayouts(mode(['idle', 'run']))[0]!;
+    const b = compileLayouts(mode(['idle', 'run']))[0]!;
+    const c = compileLayouts(mode(['run', 'idle']))[0]!;
+    expect(compileQuantizer(a)).toBe(compileQuantizer(b));
+    expect(compileBodyWriters(a)[1]).toBe(compileBodyWriters(b)[1]);
+    expect(compileSteadyWriters(a)![1]).toBe(compileSteadyWriters(b)![1]);
+    // Same source, other enum values: the enum table is part of the function, so it is another one...
+    expect(compileQuantizer(c)).not.toBe(compileQuantizer(a));
+    expect(compileSteadyWriters(c)![1]).not.toBe(compileSteadyWriters(a)![1]);
+    // ...and each quantizes with its own table.
+    const row = new Int32Array(8);
+    expect(compileQuantizer(a)({ pos: { x: 0, y: 0, z: 0 }, mode: 'run' }, row, 0, [], 0)).toBe(true);
+    const runInA = row[a.fields[1]!.slot];
+    expect(compileQuantizer(c)({ pos: { x: 0, y: 0, z: 0 }, mode: 'run' }, row, 0, [], 0)).toBe(true);
+    expect([runInA, row[c.fields[1]!.slot]]).toEqual([1, 0]);
+    // The body writers capture no per-layout data: one per distinct source.
+    expect(compileBodyWriters(c)[1]).toBe(compileBodyWriters(a)[1]);
   });
 });
