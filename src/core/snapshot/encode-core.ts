@@ -361,8 +361,8 @@ export class EncodeCore {
 
   /** Remember what this snapshot carried, for its ack. */
   private commit(state: GhostStates, tick: Tick, despawnCount: number): void {
-    const rec = state.record(tick);
     const c = this.cand;
+    const rec = state.record(tick, c.n + despawnCount);
     for (let k = 0; k < c.n; k++) {
       if (c.sel[k] === 0) continue;
       const d = c.dense[k]!;

@@ -25,7 +25,11 @@ const W = ACK_WINDOW_TICKS;
 export class SentSnapshot {
   refs = 1;
   n = 0;
-  entries = new Uint32Array(64);
+  entries: Uint32Array;
+
+  constructor(capacity = 64) {
+    this.entries = new Uint32Array(Math.max(64, capacity));
+  }
 
   /** Room for `n` entries (kept ones stay). */
   reserve(n: number): void {
@@ -135,9 +139,12 @@ export class GhostStates {
     return this.ackedOk[i] === 1 && this.ackedTick[i] === (tick | 0);
   }
 
-  /** The record to fill for a snapshot at `tick` (a released one when there is one); store it with `sent.set(tick, rec)`. */
-  record(tick: Tick): SentSnapshot {
-    const rec = this.free.pop() ?? new SentSnapshot();
+  /**
+   * The record to fill for a snapshot at `tick` (a released one when there is one, else
+   * a new one with room for `entries`); store it with `sent.set(tick, rec)`.
+   */
+  record(tick: Tick, entries = 0): SentSnapshot {
+    const rec = this.free.pop() ?? new SentSnapshot(entries);
     rec.refs = 1;
     rec.n = 0;
     this.ackedOk[tick % W] = 0;

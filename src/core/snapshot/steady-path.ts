@@ -245,7 +245,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   msg.writeRecords(tick, n, cache.w.view(), start, sink.bitLength);
   if (msg.bitLength > budgetBits) return null;
   // Sent: as `commit` records it, with store.push and SentSnapshot.push inlined (the current row becomes the ring head).
-  const rec = state.record(tick);
+  const rec = state.record(tick, n);
   rec.reserve(n);
   const entries = rec.entries;
   const dense = sent.dense;
