@@ -26,6 +26,8 @@ export const SW_B1 = 1, SW_SKIPPED = 2, SW_EQUAL = 4;
  * the update record: id `gap`, baselines (age0, and age1 if the prediction is used: the
  * same as the previous header's p0, p1 or explicit), then the body against row b0o (and
  * b1o, -1 for none). Returns SW_* bits, or -1 for a value its field cannot send.
+ * The string arguments come last, and a writer for a type without string fields takes
+ * none (call it with the first 13 arguments): fewer arguments per ghost.
  */
 export type SteadyWriter = (
   values: Record<string, unknown>,
@@ -33,11 +35,7 @@ export type SteadyWriter = (
   co: number,
   eo: number,
   skipIfEq: boolean,
-  strs: string[],
-  cso: number,
-  eso: number,
   b0o: number,
-  b0so: number,
   b1o: number,
   dt0: number,
   dt1: number,
@@ -45,6 +43,10 @@ export type SteadyWriter = (
   gap: number,
   p0: number,
   p1: number,
+  strs?: string[],
+  cso?: number,
+  eso?: number,
+  b0so?: number,
 ) => number;
 
 const helpers = { ...quantizeHelpers, ...bodyHelpers };
@@ -62,7 +64,9 @@ function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
 { const u = gap; ${putCodeOf('u')} }
 if (dt0 === p0 && a1 === p1) ${put('2', 2)}
 else { ${put('0', 2)} { const u = dt0; ${putCodeOf('u')} } if (dt0 !== 0) { const u = a1; ${putCodeOf('u')} } }`;
-  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(values, row, co, eo, skipIfEq, strs, cso, eso, b0o, b0so, b1o, dt0, dt1, sink, gap, p0, p1) {
+  const params = 'values, row, co, eo, skipIfEq, b0o, b1o, dt0, dt1, sink, gap, p0, p1';
+  const signature = layout.stringCount > 0 ? `${params}, strs, cso, eso, b0so) {` : `${params}) {\nconst strs = null, cso = 0, eso = 0, b0so = 0;`;
+  return `'use strict'; const QS = new Float64Array(4); return function steadyRecord(${signature}
 ${locals}
 let bad = 0;
 { const o = co, so = cso;

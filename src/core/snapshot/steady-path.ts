@@ -174,7 +174,11 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
       rs[ro + R_CUR_SLOT] = next;
       const eh = h * cap + d;
       const skipIfEq = mayskip && !(predicted !== undefined && predicted(g));
-      const r = fused[view]!(g.values, hist, e * stride, entryOk[eh] === 1 ? eh * stride : -1, skipIfEq, histStrs, e * sstride, eh * sstride, e0 * stride, e0 * sstride, b1 >= 0 ? (b1 * cap + d) * stride : -1, age0, age1, sink, id - prev - 1, q0, q1);
+      const eo = entryOk[eh] === 1 ? eh * stride : -1, b1o = b1 >= 0 ? (b1 * cap + d) * stride : -1;
+      const r =
+        layout.stringCount === 0
+          ? fused[view]!(g.values, hist, e * stride, eo, skipIfEq, e0 * stride, b1o, age0, age1, sink, id - prev - 1, q0, q1)
+          : fused[view]!(g.values, hist, e * stride, eo, skipIfEq, e0 * stride, b1o, age0, age1, sink, id - prev - 1, q0, q1, histStrs, e * sstride, eh * sstride, e0 * sstride);
       if (r < 0) return null; // a bad value: the general path quantizes again and throws, naming the field
       // store.endCurrent
       rs[ro + R_CUR_OK] = 1;
