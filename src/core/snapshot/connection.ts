@@ -25,6 +25,8 @@ export class Group {
   /** A message for `tick` exists; it may be reused when `shareable`. */
   hasMsg = false;
   shareable = false;
+  /** The group's latest encode took the steady path (it is likely to again). */
+  steadyOk = false;
   msg = new Uint8Array(0);
   view = new Uint8Array(0);
   /** Identity of the encode arguments the message was made from. */

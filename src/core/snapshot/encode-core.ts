@@ -89,6 +89,7 @@ export class EncodeCore {
     // The steady state first (see `steady`); it needs every listed ghost known and nothing else known.
     if (this.steadyPath && ghosts.length === state.knownCount) {
       const msg = encodeSteady(this, state, nid, group, tick, ghosts, predicted, inputBits);
+      group.steadyOk = msg !== null;
       if (msg !== null) {
         this.steadyEncodes++;
         return msg;
@@ -118,6 +119,15 @@ export class EncodeCore {
     this.commit(state, tick, despawnCount);
     return this.msg.finish();
   }
+
+  /**
+   * (steady path) Whether the steady path logs its bodies for the per-tick cache. Off when
+   * no other encode of the tick can look one up: the group holds every connection and its
+   * last encode took the steady path (so this one is unlikely to fall back to the general
+   * path, which would reuse them). A member that splits off at this tick, or a fallback,
+   * encodes its bodies again instead.
+   */
+  logBodies = true;
 
   /** Off: every encode takes the general path (tests encode the same scenarios both ways). */
   steadyPath = true;

@@ -59,6 +59,8 @@ export class SnapshotEncoder {
   /** New connections join this group until it first encodes (identical empty states). */
   private nursery: Group | undefined;
   private acks = new Int32Array(64);
+  /** Connection states not disposed. */
+  private live = 0;
 
   constructor(protocol: Protocol, options: SnapshotEncoderOptions = {}) {
     this.budgetBytes = options.budgetBytes ?? DEFAULT_SNAPSHOT_BUDGET_BYTES;
@@ -73,6 +75,7 @@ export class SnapshotEncoder {
   createConnectionState(networkId: number): ConnectionSnapshotState {
     if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw usage(`networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
     if (this.nursery === undefined || this.nursery.states.hasEncoded) this.nursery = new Group();
+    this.live++;
     return new ConnectionSnapshotState(networkId, this.nursery);
   }
 
@@ -83,6 +86,7 @@ export class SnapshotEncoder {
     g.members.splice(g.members.indexOf(state), 1);
     if (g.members.length === 0) g.states.release(this.store);
     state.disposed = true;
+    this.live--;
   }
 
   /** Start server tick `tick` (clears the per-tick body cache). `encode` calls it when the tick changes. */
@@ -174,6 +178,8 @@ export class SnapshotEncoder {
     g.children.length = 0;
     g.hasMsg = false;
     g.tick = tick;
+    // Every connection in this group, steady last time: no other encode of this tick will look up its bodies.
+    this.core.logBodies = !(g.members.length === this.live && g.steadyOk);
     const msg = this.core.encode(s, state.networkId, g, tick, ghosts, options.predicted, options.inputs);
     // Kept even for a lone member: siblings that split off at this tick may follow it.
     g.keep(msg);

@@ -68,6 +68,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   const base = core.base;
   const sent = core.cand;
   const refreshTicks = core.refreshTicks;
+  const logBodies = core.logBodies;
   const budgetBits = core.budgetBytes * 8;
   sent.reserve(ghosts.length);
   cache.reserveLog(ghosts.length);
@@ -189,7 +190,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
       a1w = usedB1 ? age1 : 0;
       const off = recStart + gapLen + 2 + (age0 === q0 && a1w === q1 ? 0 : codeLen(age0) + (age0 !== 0 ? codeLen(a1w) : 0));
       bodyLen = sink.bitLength - off;
-      cache.log(d, key, off, bodyLen, usedB1 ? F_B0 | F_B1 : F_B0);
+      if (logBodies) cache.log(d, key, off, bodyLen, usedB1 ? F_B0 | F_B1 : F_B0);
     } else {
       store.current(d, tick, g.values);
       if (mayskip && store.unchangedSince(d, t0 >>> 0) && !(predicted !== undefined && predicted(g))) continue;

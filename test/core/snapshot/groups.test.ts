@@ -70,6 +70,36 @@ describe('connections sharing an encode', () => {
     expect(records.size).toBeLessThan(encodes / 3);
   });
 
+  it('one group holding every connection, then members splitting off at a tick: same bytes as separate encoders', () => {
+    const rng = new Rng(12);
+    const ghosts = Array.from({ length: 50 }, (_, i) => makeGhost(i + 1, BOX, 0, randomBox(rng)));
+    const shared = new SnapshotEncoder(protocol, { budgetBytes: 60_000 });
+    const clients = [1, 2, 3, 4].map((nid) => {
+      const alone = new SnapshotEncoder(protocol, { budgetBytes: 60_000 });
+      return { nid, state: shared.createConnectionState(nid), alone, aloneState: alone.createConnectionState(nid), dec: new SnapshotDecoder(protocol, nid) };
+    });
+    const core = (shared as unknown as { core: { steadyEncodes: number } }).core;
+    let together = 0;
+    for (let t = 3; t <= 300; t += 3) {
+      for (const g of ghosts) (g.values.position as { x: number }).x += 0.05;
+      for (const c of clients) {
+        const a = shared.encode(c.state, t, ghosts).slice();
+        expect(a).toEqual(c.alone.encode(c.aloneState, t, ghosts));
+        const s = c.dec.decode(a)!;
+        for (const g of [...s.spawns, ...s.updates]) expect(g.values).toEqual(expected(protocol, BOX, 0, c.nid, ghosts[g.id - 1]!.values));
+        // Client 3 loses one ack, later client 4: at the next tick each splits off the group that held everyone.
+        if ((c.nid === 3 && t === 150) || (c.nid === 4 && t === 210)) continue;
+        shared.ack(c.state, c.dec.ackTick, c.dec.ackMask);
+        c.alone.ack(c.aloneState, c.dec.ackTick, c.dec.ackMask);
+      }
+      if (clients.every((c) => c.state.group === clients[0]!.state.group)) together++;
+    }
+    // One group for all four until client 3 split off; the steady path throughout.
+    expect(together).toBe(50);
+    expect(new Set(clients.map((c) => c.state.group)).size).toBe(3);
+    expect(core.steadyEncodes).toBeGreaterThan(100);
+  });
+
   it('a member that skips ticks goes on alone and still decodes correctly', () => {
     const rng = new Rng(9);
     const ghosts = Array.from({ length: 30 }, (_, i) => makeGhost(i + 1, BOX, 0, randomBox(rng)));
