@@ -13,7 +13,7 @@
 import { compileOnce, enumsKey } from './codegen.ts';
 import { CODE_LENGTH, CODE_VALUE } from './codes.ts';
 import { bodyCode, bodyHelpers, COMBO_ARGS, COMBO_PARAMS, put, putCodeOf } from './compiled-delta.ts';
-import { fieldCode, quantizeHelpers } from './compiled.ts';
+import { fieldCode, hoistedReads, quantizeHelpers } from './compiled.ts';
 import type { FieldSlot, TypeLayout } from './layout.ts';
 import type { BitSink } from './codes.ts';
 
@@ -53,7 +53,8 @@ const helpers = { ...quantizeHelpers, ...bodyHelpers };
 
 function source(layout: TypeLayout, view: readonly FieldSlot[]): string {
   // The row's slots stay in locals v<slot> after quantizing (no read-back).
-  const quantize = layout.fields.map((_, i) => fieldCode(layout, i, 'return -1;', true)).join('\n');
+  // The game's objects are read first, all of them (see hoistedReads), then quantized field by field.
+  const quantize = hoistedReads(layout, 'return -1;') + '\n' + layout.fields.map((_, i) => fieldCode(layout, i, 'return -1;', true, true)).join('\n');
   const locals = layout.slotCount === 0 ? '' : `let ${Array.from({ length: layout.slotCount }, (_, j) => `v${j} = 0`).join(', ')};`;
   const same = [
     ...Array.from({ length: layout.slotCount }, (_, j) => `v${j} === row[eo + ${j}]`),

@@ -35,9 +35,12 @@ function round(into: string, p: string): string {
  * (declared by the caller, which fails when it is set after the last field), because a
  * branch on each rounded value cost ~3 ns even though it is never taken.
  */
-export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;', locals = false): string {
+export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;', locals = false, hoisted = false): string {
   const s = layout.fields[i]!;
   const get = `values[${JSON.stringify(s.key)}]`;
+  // With `hoisted`, a vector's or quaternion's object and components were read (and the object checked) by
+  // `hoistedReads` before any field's code: the locals o<i> and o<i><axis>.
+  const comp = (c: string, obj: string): string => (hoisted ? `o${i}${c}` : `${obj}.${c}`);
   // With `locals`, each slot's value also goes to the local v<slot> (declared by the caller), so it is not read back.
   const at = (k: number): string => (locals ? `v${s.slot + k} = row[o + ${s.slot + k}]` : `row[o + ${s.slot + k}]`);
   switch (s.kind) {
@@ -67,8 +70,8 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
       const put = (k: number, c: string, clamp: boolean): string =>
         `{ ${round('r', `${c} * k * sg`)} ${at(k)} = ${clamp ? `(r > ${max} ? ${max} : r < ${-max} ? ${-max} : r)` : 'r'} + ${max}; }`;
       const puts = (clamp: boolean): string => `${put(1, 'QS[(idx === 0) | 0]', clamp)} ${put(2, 'QS[1 + ((idx <= 1) | 0)]', clamp)} ${put(3, 'QS[2 + ((idx <= 2) | 0)]', clamp)}`;
-      return `{ const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}
-        const nx = q.x, ny = q.y, nz = q.z, nw = q.w;
+      return `{ ${hoisted ? '' : `const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}`}
+        const nx = ${comp('x', 'q')}, ny = ${comp('y', 'q')}, nz = ${comp('z', 'q')}, nw = ${comp('w', 'q')};
         const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
         bad |= ((len > 0) & (len < Infinity)) ^ 1;
         QS[0] = nx; QS[1] = ny; QS[2] = nz; QS[3] = nw;
@@ -90,12 +93,34 @@ export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;',
           : `{ const r = h.orderedBits(${x}); if (!h.orderedFinite(r)) ${fail} ${at(k)} = r; }`;
       if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') ${fail} ${conv('x', 0)} }`;
       const axes = s.axes;
-      return `{ const v = ${get}; if (typeof v !== 'object' || v === null) ${fail}
-        ${axes.map((a) => `const ${a} = v.${a};`).join(' ')} if (${axes.map((a) => `(typeof ${a} !== 'number')`).join(' | ')}) ${fail}
+      return `{ ${hoisted ? '' : `const v = ${get}; if (typeof v !== 'object' || v === null) ${fail}`}
+        ${axes.map((a) => `const ${a} = ${comp(a, 'v')};`).join(' ')} if (${axes.map((a) => `(typeof ${a} !== 'number')`).join(' | ')}) ${fail}
         ${axes.map((a, k) => conv(a, k)).join(' ')} }`;
     }
   }
   return fail;
+}
+
+/** Whether field i of `layout` is an object (a vector or quaternion), whose reads `hoistedReads` does up front. */
+function isObjectField(layout: TypeLayout, i: number): boolean {
+  const s = layout.fields[i]!;
+  return s.kind === K_QUAT || ((s.kind === K_FQ || s.kind === K_FR) && s.axes.length > 0);
+}
+
+/**
+ * Code reading every vector and quaternion of `values` — the objects, a check that they are
+ * objects (`fail` otherwise), then their components into locals — before any field is
+ * quantized, so the loads of one ghost (other objects than `values`, and the boxed numbers
+ * in them: cache misses when the game's objects are cold) are issued together instead of
+ * one field after the other. Emit `fieldCode(…, hoisted = true)` for each field after it.
+ */
+export function hoistedReads(layout: TypeLayout, fail: string): string {
+  const objs = layout.fields.map((_, i) => i).filter((i) => isObjectField(layout, i));
+  if (objs.length === 0) return '';
+  const axes = (i: number): readonly string[] => (layout.fields[i]!.kind === K_QUAT ? ['x', 'y', 'z', 'w'] : layout.fields[i]!.axes);
+  return `const ${objs.map((i) => `o${i} = values[${JSON.stringify(layout.fields[i]!.key)}]`).join(', ')};
+if (${objs.map((i) => `(typeof o${i} !== 'object') | (o${i} === null)`).join(' | ')}) ${fail}
+const ${objs.flatMap((i) => axes(i).map((a) => `o${i}${a} = o${i}.${a}`)).join(', ')};`;
 }
 
 /** The fastest quantizer available for `layout`. */

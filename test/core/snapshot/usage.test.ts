@@ -85,7 +85,17 @@ describe('snapshot encoder usage errors', () => {
       g.values.position = { x: Number.NaN, y: 0, z: 0 };
       expect(() => s.enc.encode(s.state, s.tick + 3, s.ghosts)).toThrow(/position/);
       g.values.position = good;
-      s.tick += 3;
+      // Vectors and quaternions that are not objects (the steady path reads them all before quantizing any).
+      const { velocity, rotation } = g.values;
+      g.values.velocity = null;
+      expect(() => s.enc.encode(s.state, s.tick + 4, s.ghosts)).toThrow(/velocity/);
+      g.values.velocity = velocity;
+      g.values.rotation = 1;
+      expect(() => s.enc.encode(s.state, s.tick + 5, s.ghosts)).toThrow(/rotation/);
+      g.values.rotation = { x: 0, y: 0, z: 0, w: Number.POSITIVE_INFINITY };
+      expect(() => s.enc.encode(s.state, s.tick + 6, s.ghosts)).toThrow(/rotation/);
+      g.values.rotation = rotation;
+      s.tick += 6;
       for (let i = 0; i < 4; i++) s.step();
       expect(s.dec.ghostCount).toBe(20);
     });
