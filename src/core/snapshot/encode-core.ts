@@ -86,11 +86,12 @@ export class EncodeCore {
     this.tick = tick;
     group.viewOwnerCount = 0;
     const inputBits = this.msg.inputs(inputs);
+    group.steadyOk = false;
     // The steady state first (see `steady`); it needs every listed ghost known and nothing else known.
     if (this.steadyPath && ghosts.length === state.knownCount) {
       const msg = encodeSteady(this, state, nid, group, tick, ghosts, predicted, inputBits);
-      group.steadyOk = msg !== null;
       if (msg !== null) {
+        group.steadyOk = true;
         this.steadyEncodes++;
         return msg;
       }

@@ -56,7 +56,8 @@ function codeLen(v: number): number {
  * copied), so the message is byte for byte the general path's (test/core/snapshot/
  * steady.test.ts encodes random scenarios both ways). Returns null, having changed
  * nothing but the current rows (quantized once per tick anyway), the body cache (every
- * body it added is valid, so the general path reuses them) and position hints, as soon
+ * body it logged is valid, so the general path reuses them; with `core.logBodies` off it
+ * logs none and the general path writes them again) and position hints, as soon
  * as a condition fails: the caller then runs the general path. A pass that outgrows the
  * whole budget stops there, so a budget-bound encode wastes at most about one budget's
  * worth of records.
