@@ -63,12 +63,10 @@ function quatCodes(q: Quat, out: Int32Array, at: number): void {
   }
 }
 
-/** The quaternion a receiver rebuilds from the stored codes (same arithmetic as src/core/bits.ts decodeQuat). */
-export function quatFromCodes(ints: ArrayLike<number>, at: number): Quat {
-  return quatFromCodesInto(ints, at, { x: 0, y: 0, z: 0, w: 1 });
-}
-
-/** `quatFromCodes` into `out` (no allocation: the verification runs between timed encodes). */
+/**
+ * The quaternion a receiver rebuilds from the stored codes (same arithmetic as src/core/bits.ts
+ * decodeQuat), into `out` (no allocation: the verification runs between timed encodes).
+ */
 export function quatFromCodesInto(ints: ArrayLike<number>, at: number, out: Quat): Quat {
   const step = Math.SQRT1_2 / QUAT_MAX;
   const a = ints[at + 1]! * step;

@@ -77,8 +77,7 @@ function AdvancedByLoop({ loop }: { loop: FixedFrameLoop }): null {
 
 const world = new Vector3();
 
-/** Publishes the page position of its parent's origin as probe `name` every frame (mount it inside a ghost's group). */
-/** The 0.6 m box the stories draw for a player (green own, blue a bot's). */
+/** The 0.6 m box the stories draw for a player (green unless `colour` says otherwise). */
 export function PlayerBox({ colour = '#43a047' }: { colour?: string }): ReactNode {
   return (
     <mesh>
@@ -88,6 +87,7 @@ export function PlayerBox({ colour = '#43a047' }: { colour?: string }): ReactNod
   );
 }
 
+/** Publishes the page position of its parent's origin as probe `name` every frame (mount it inside a ghost's group). */
 export function Probe({ name }: { name: string }): ReactNode {
   const ref = useRef<Group>(null);
   const { camera, gl } = useThree();

@@ -72,7 +72,7 @@ export function encodeSteady(core: EncodeCore, state: GhostStates, nid: number, 
   const logBodies = core.logBodies;
   const budgetBits = core.budgetBytes * 8;
   sent.reserve(ghosts.length);
-  cache.reserveLog(ghosts.length);
+  if (logBodies) cache.reserveLog(ghosts.length);
   if (core.lastDense.length < ghosts.length) {
     const next = new Int32Array(Math.max(64, ghosts.length, core.lastDense.length * 2)).fill(-1);
     next.set(core.lastDense);
