@@ -1,14 +1,15 @@
-// The client's input stage (step 3 of a client frame): the local InputBuffer, the
-// Input packets (last N ticks for redundancy, with the snapshot ack and our
-// interpolation tick piggybacked), other players' replicated inputs for predicting
-// them, and the neutral input sent when the page is hidden.
+// The client's input stage (stages 3 and 5 of a client frame): the local InputBuffer,
+// one Input packet per frame (the ticks committed in the frame and, for redundancy,
+// in the frames before it; the snapshot ack and our interpolation tick piggybacked),
+// other players' replicated inputs for predicting them, and the neutral input sent
+// when the page is hidden.
 
 import { BitWriter } from './bits.ts';
 import type { ClientGhosts } from './client-ghosts.ts';
-import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer } from './input/index.ts';
+import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer, MAX_INPUTS_PER_PACKET } from './input/index.ts';
 import type { InputSchema, Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
-import { tickAdd, type Tick } from './tick.ts';
+import { tickAdd, tickDiff, type Tick } from './tick.ts';
 import type { Channel } from './transport.ts';
 import type { Ghost } from './world.ts';
 import { MessageKind } from './wire.ts';
@@ -23,6 +24,13 @@ export class ClientInput<P extends Protocol> {
   private readonly writer = new BitWriter(256);
   private readonly remote = new Map<number, Values<Schema>>();
   private readonly scratch: Values<Schema>;
+  /** Ticks committed in the current frame (first and newest), undefined when none. */
+  private frameFirst: Tick | undefined;
+  private frameNewest: Tick | undefined;
+  /** First committed tick of each of the last inputsPerPacket sending frames (a ring). */
+  private readonly frameStarts: Tick[];
+  private frameCursor = 0;
+  private framesSent = 0;
 
   constructor(
     private readonly protocol: P,
@@ -33,12 +41,15 @@ export class ClientInput<P extends Protocol> {
     this.codec = protocol.input as unknown as SchemaCodec<InputSchema<P>>;
     this.buffer = new InputBuffer(this.codec);
     this.scratch = protocol.input.defaults() as Values<Schema>;
+    this.frameStarts = new Array<Tick>(Math.max(1, inputsPerPacket)).fill(0);
   }
 
   /** A new session: counts restart at 0 on both sides. */
   reset(): void {
     this.buffer.reset();
     this.remote.clear();
+    this.frameFirst = this.frameNewest = undefined;
+    this.framesSent = this.frameCursor = 0;
   }
 
   /** `ctx.input(ghost)` in prediction: our own input for our ghosts, the last replicated input (presses zeroed) for other players'. */
@@ -60,10 +71,36 @@ export class ClientInput<P extends Protocol> {
     }
   }
 
-  /** Commit the live input as `tick`'s and send the last inputsPerPacket ticks. */
-  commitAndSend(tick: Tick): void {
+  /** Commit the live input as `tick`'s (sent with the frame's Input packet by `sendFrame`). */
+  commit(tick: Tick): void {
     this.buffer.commit(tick);
-    this.sendInputs(tick);
+    if (this.frameFirst === undefined) this.frameFirst = tick;
+    this.frameNewest = tick;
+  }
+
+  /** True when this frame committed an input (so its Input packet carries the snapshot ack). */
+  get committedThisFrame(): boolean {
+    return this.frameNewest !== undefined;
+  }
+
+  /**
+   * Send the frame's one Input packet: the ticks committed in this frame and in the frames
+   * before it, back to the first tick of the `inputsPerPacket`-th newest sending frame (so every
+   * tick travels in inputsPerPacket packets at any frame rate), at least inputsPerPacket ticks
+   * and at most MAX_INPUTS_PER_PACKET. Nothing when the frame committed nothing.
+   */
+  sendFrame(): void {
+    const newest = this.frameNewest;
+    const first = this.frameFirst;
+    this.frameNewest = this.frameFirst = undefined;
+    if (newest === undefined || first === undefined) return;
+    const ring = this.frameStarts;
+    ring[this.frameCursor] = first;
+    this.frameCursor = (this.frameCursor + 1) % ring.length;
+    if (this.framesSent < ring.length) this.framesSent++;
+    const oldest = ring[this.framesSent < ring.length ? 0 : this.frameCursor]!;
+    const span = tickDiff(newest, oldest) + 1;
+    this.sendInputs(newest, Math.min(MAX_INPUTS_PER_PACKET, Math.max(this.inputsPerPacket, span)));
   }
 
   /**
@@ -80,12 +117,12 @@ export class ClientInput<P extends Protocol> {
     for (let copy = 0; copy < PAUSE_COPIES; copy++) this.sendInputs(tickAdd(lastTick, this.inputsPerPacket));
   }
 
-  private sendInputs(newest: Tick): void {
+  private sendInputs(newest: Tick, count = this.inputsPerPacket): void {
     const w = this.writer;
     w.reset();
     w.writeBits(MessageKind.Input, 8);
     const timeline = this.ghosts.timeline;
-    encodeInputPacket(w, this.codec, this.buffer, newest, this.inputsPerPacket, {
+    encodeInputPacket(w, this.codec, this.buffer, newest, count, {
       interpolationTick: timeline.tick,
       interpolationFraction: Math.min(1, Math.max(0, timeline.fraction)),
       ackTick: this.ghosts.ackTick,

@@ -2,6 +2,7 @@
 
 import type { ClientGhostOptions } from './client-ghosts.ts';
 import type { ClockSyncOptions } from './clock/index.ts';
+import type { Correction } from './corrections.ts';
 import type { Logger } from './emitter.ts';
 import type { NetcodeError } from './errors.ts';
 import type { PredictedSpawnOptions } from './predicted-spawns.ts';
@@ -44,6 +45,13 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
   inputsPerPacket?: number;
   /** Ping period for clock sync (default 100 ms). */
   pingIntervalMs?: number;
+  /**
+   * The monotonic clock `update(now)` is given (same time base), e.g. `() => performance.now()`.
+   * With it, every received message is timestamped when the transport delivers it, so RTT,
+   * jitter and snapshot arrival times measure the network, not the frame rate. Without it, a
+   * message counts as received at the next `update`. The React provider passes its clock.
+   */
+  now?: () => number;
   /** Called once per predicted tick, before its input is committed: fill `input` (the live input) for `tick`. */
   onInput?: (input: InputValues<P>, tick: Tick) => void;
   log?: Logger;
@@ -54,5 +62,7 @@ export type ClientEvents = {
   status: (state: Readonly<ClientState>) => void;
   /** A non-fatal problem, e.g. a malformed snapshot that was dropped. */
   error: (error: NetcodeError) => void;
+  /** A predicted ghost's shown transform was corrected, with the cause (reported once the server's input reports cover its tick). */
+  correction: (correction: Correction) => void;
 };
 

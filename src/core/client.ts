@@ -8,9 +8,10 @@ import { ClientGhosts } from './client-ghosts.ts';
 import { ClientInput } from './client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 import { ClockSync } from './clock/index.ts';
+import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
-import type { InputBuffer } from './input/index.ts';
+import { InputReports, type InputBuffer } from './input/index.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
 import { ModeSwitcher, type PredictionSwitchingOptions } from './mode-switcher.ts';
 import { createNetworkTime, updateNetworkTime, type NetworkTime } from './network-time.ts';
@@ -20,15 +21,17 @@ import type { InputSchema, InputValues, JoinPayload, Protocol, RpcNames, RpcPayl
 import { Reconnector } from './reconnect.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import type { Schema, Values } from './schema.ts';
+import { forEachMessage, Outbox } from './outbox.ts';
 import { encodeAck } from './snapshot/index.ts';
-import { tickAdd } from './tick.ts';
+import { tickAdd, tickDiff, type Tick } from './tick.ts';
 import type { Channel, ClientTransport } from './transport.ts';
 import type { Ghost } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 
-type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel } | { kind: 'close'; reason: string };
+/** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
+type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string };
 
 export class NetClient<P extends Protocol> {
   readonly protocol: P;
@@ -37,6 +40,14 @@ export class NetClient<P extends Protocol> {
   readonly ghosts: ClientGhosts<P>;
   private readonly transport: ClientTransport;
   private readonly encoder = new MessageEncoder();
+  /** What a frame sends, written in one transport write per channel at the end of its send stage. */
+  private readonly out = new Outbox();
+  /** Inside update(): sends are queued in `out`; outside, written at once. */
+  private framing = false;
+  /** A snapshot arrived this frame and no Input packet carried its ack yet. */
+  private ackDue = false;
+  /** Arrival time (client clock) of the message being handled. */
+  private receivedAt = 0;
   private readonly reader = new BitReader();
   private readonly ackWriter = new BitWriter(16);
   private readonly rpcs: RpcRegistry<(payload: never) => void>;
@@ -55,13 +66,21 @@ export class NetClient<P extends Protocol> {
   /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
   readonly input: InputBuffer<InputSchema<P>>;
   private readonly inputs: ClientInput<P>;
+  /** The server's reports on our inputs (late / missing), from every Pong. */
+  readonly inputReports = new InputReports();
+  /** Every correction of a predicted ghost's shown transform, with its cause. */
+  readonly corrections: CorrectionLog;
+  private readonly clockJumps: Tick[] = [];
+  private readonly delayChanges: Tick[] = [];
+  private seenJumps = 0;
+  private seenDelay = 0;
   /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
   readonly clock: ClockSync;
   /** Prediction and rollback; undefined when disabled. */
   readonly prediction: ClientPrediction<P> | undefined;
   /** Predicted spawns awaiting their server twins; classifiers per type. */
   readonly spawns: PredictedSpawns<P>;
-  private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0 };
+  private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0, inputsLate: 0, inputsMissing: 0 };
   private lastPingAt = -Infinity;
   private lastFrameAt: number | undefined;
   private paused = false;
@@ -86,6 +105,22 @@ export class NetClient<P extends Protocol> {
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
     this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
     this.ghosts.rawInputProvider = (ghost, tick) => (ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined);
+    const prediction = this.prediction;
+    this.corrections = new CorrectionLog(
+      {
+        reports: this.inputReports,
+        get lastSkip() {
+          return prediction?.lastSkip;
+        },
+        clockJumps: this.clockJumps,
+        delayChanges: this.delayChanges,
+      },
+      (c) => {
+        this.log('info', `react-netcode: corrected ${c.type}#${c.ghostId} by ${(c.distance * 1000).toFixed(1)} mm at tick ${c.tick}: ${c.cause} (${c.detail})`);
+        this.events.emit('correction', c);
+      },
+    );
+    prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
     this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
     this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
     this.switcher = new ModeSwitcher(this.ghosts, (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>, () => this.prediction?.invalidate());
@@ -166,6 +201,7 @@ export class NetClient<P extends Protocol> {
     const status = this.current.status;
     if (status === 'idle' || status === 'closed') return;
     if (status !== 'reconnecting') this.sendRaw(this.encoder.reason(MessageKind.Close, reason), 'reliable');
+    this.flush(); // leave() may run inside update (from a listener): the Close goes out before the link closes
     this.finish(reason);
     this.transport.close(reason);
   }
@@ -183,9 +219,48 @@ export class NetClient<P extends Protocol> {
     return this.rpcs.on(name, handler as (payload: never) => void);
   }
 
-  /** One client frame at monotonic time `now` (ms): receive, resume if needed, interpolate. */
+  /**
+   * One client frame at monotonic time `now` (ms), in stages (docs/architecture.md, "The client frame"):
+   * 1. receive   — everything the transport delivered since the last frame, in order, each message
+   *                timestamped at its arrival (`options.now`); snapshots are decoded into the world.
+   * 2. clock     — ClockSync moves predictedTick towards serverTick + one-way trip + slack.
+   * 3. input     — for each tick to predict, the app samples its input (`onInput`), which is committed.
+   * 4. predict   — roll back to a new snapshot and resimulate, then simulate the new ticks once.
+   * 5. send      — the frame's one Input packet (its ticks + redundancy + the snapshot ack, or a bare
+   *                ack when no tick was predicted) and a Ping when due: one transport write.
+   * 6. interpolate — the interpolation timeline moves; remote ghosts sample their confirmed history;
+   *                presentation systems run.
+   * 7. classify  — predicted spawns whose twin never came are rejected (matching happens in 1).
+   * 8. present   — predicted ghosts are frame-interpolated and corrections decay; NetworkTime is updated.
+   */
   update(now: number): void {
     this.now = now;
+    this.framing = true;
+    try {
+      this.receiveStage(now);
+      if (this.current.status === 'reconnecting') this.retry();
+      if (this.current.status !== 'in-game') return;
+      const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt); // a clock that steps back renders as a zero-length frame
+      this.lastFrameAt = now;
+      this.clock.update(now);
+      this.noteClockChanges();
+      const predicting = this.prediction !== undefined && this.clock.synced && !this.paused;
+      if (predicting) this.predictStage();
+      this.sendStage(now);
+      this.corrections.resolve(now);
+      this.ghosts.frame(now, predicting);
+      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
+      if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
+      this.switcher.update(now);
+      updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
+    } finally {
+      this.framing = false;
+      this.flush(); // anything queued after the send stage (an RPC from a presentation system, a Hello)
+    }
+  }
+
+  /** Stage 1: handle what arrived since the last frame, in order. */
+  private receiveStage(now: number): void {
     const batch = this.inbox;
     this.inbox = [];
     for (const event of batch) {
@@ -193,32 +268,68 @@ export class NetClient<P extends Protocol> {
       if (event.kind === 'open') {
         this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId: this.resumeToken ? (this.current.networkId ?? 0) : 0 }), 'reliable');
       } else if (event.kind === 'close') this.dropped(event.reason);
-      else this.onMessage(event.data);
+      else {
+        // Arrival time: from the transport callback when the app gave a clock; never after this frame.
+        this.receivedAt = event.at <= now ? event.at : now;
+        this.onMessage(event.data);
+      }
     }
-    if (this.current.status === 'reconnecting') this.retry();
-    if (this.current.status !== 'in-game') return;
-    const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt); // a clock that steps back renders as a zero-length frame
-    this.lastFrameAt = now;
+  }
+
+  /** Remember where the prediction clock jumped or the input delay changed (causes of corrections). */
+  private noteClockChanges(): void {
+    const c = this.clock;
+    if (c.jumps !== this.seenJumps) {
+      this.seenJumps = c.jumps;
+      remember(this.clockJumps, c.predictedTick);
+    }
+    if (c.inputDelayTicks !== this.seenDelay) {
+      this.seenDelay = c.inputDelayTicks;
+      remember(this.delayChanges, c.predictedTick);
+    }
+  }
+
+  /** Stages 3 and 4: commit the input of every tick to predict, roll back and simulate. */
+  private predictStage(): void {
+    this.prediction!.advance(this.clock.predictedTick, this.beforeTick);
+  }
+
+  /**
+   * Before predicting `tick`: sample and commit the input of tick + inputDelayTicks. Beyond the
+   * prediction cap latency becomes input delay: what is sampled now is the input of a later tick,
+   * so it still reaches the server in time. Input ticks stay contiguous when the delay changes:
+   * a rise commits the same input for the tick it would skip; after a fall, ticks already
+   * committed (and sent) are never committed again.
+   */
+  private readonly beforeTick = (tick: Tick): void => {
+    const inputTick = tickAdd(tick, this.clock.inputDelayTicks);
+    const newest = this.input.newestTick;
+    if (newest !== undefined && tickDiff(inputTick, newest) <= 0) return; // already committed
+    const first = newest !== undefined && tickDiff(inputTick, newest) <= MAX_DELAY_GAP ? tickAdd(newest, 1) : inputTick;
+    this.options.onInput?.(this.input.current as unknown as InputValues<P>, inputTick);
+    for (let t = first; tickDiff(inputTick, t) >= 0; t = tickAdd(t, 1)) this.inputs.commit(t);
+  };
+
+  /** Stage 5: the frame's Input (with the ack) or a bare ack, and a Ping when due, in one write. */
+  private sendStage(now: number): void {
+    if (this.inputs.committedThisFrame) {
+      this.inputs.sendFrame();
+      this.ackDue = false;
+    } else if (this.ackDue) {
+      const w = this.ackWriter;
+      w.reset();
+      w.writeBits(MessageKind.SnapshotAck, 8);
+      encodeAck(w, this.ghosts.ackTick, this.ghosts.ackMask);
+      this.sendRaw(w.toBytes(), 'unreliable');
+      this.ackDue = false;
+    }
     if (now - this.lastPingAt >= (this.options.pingIntervalMs ?? 100)) {
       this.lastPingAt = now;
-      this.sendRaw(this.encoder.ping(now), 'unreliable');
+      // Stamped as late as possible: the time this write leaves, not the start of the frame.
+      const stamp = this.options.now?.() ?? now;
+      this.sendRaw(this.encoder.ping(stamp >= now ? stamp : now), 'unreliable');
     }
-    this.clock.update(now);
-    const predicting = this.prediction !== undefined && this.clock.synced && !this.paused;
-    if (predicting) {
-      this.prediction!.advance(this.clock.predictedTick, (tick) => {
-        // Beyond the prediction cap, latency becomes input delay: what is sampled now is the
-        // input of a later tick, so it still reaches the server in time.
-        const inputTick = tickAdd(tick, this.clock.inputDelayTicks);
-        this.options.onInput?.(this.input.current as unknown as InputValues<P>, inputTick);
-        this.inputs.commitAndSend(inputTick);
-      });
-    }
-    this.ghosts.frame(now, predicting);
-    if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
-    if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
-    this.switcher.update(now);
-    updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
+    this.flush();
   }
 
   /**
@@ -235,9 +346,10 @@ export class NetClient<P extends Protocol> {
   private open(): void {
     const generation = ++this.generation;
     this.inbox = [];
+    this.out.clear();
     this.transport.connect({
       onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
-      onMessage: (data, channel) => generation === this.generation && this.inbox.push({ kind: 'message', data, channel }),
+      onMessage: (data, channel) => generation === this.generation && this.inbox.push({ kind: 'message', data, channel, at: this.options.now?.() ?? Number.NaN }),
       onClose: (reason) => generation === this.generation && this.inbox.push({ kind: 'close', reason }),
     });
   }
@@ -268,63 +380,86 @@ export class NetClient<P extends Protocol> {
   }
 
   /** Traffic counters since creation (bytes and messages each way). */
-  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0 };
+  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0 };
 
+  /** Queue a message (inside update) or write it at once (outside): at most one write per channel per frame. */
   private sendRaw(bytes: Uint8Array, channel: Channel): void {
     this.traffic.bytesOut += bytes.byteLength;
     this.traffic.messagesOut++;
-    this.transport.send(bytes, channel);
+    this.out.push(bytes, channel);
+    if (!this.framing) this.flush();
   }
 
+  private readonly write = (bytes: Uint8Array, channel: Channel): void => {
+    this.traffic.writesOut++;
+    this.transport.send(bytes, channel);
+  };
+
+  private flush(): void {
+    if (this.out.size > 0) this.out.flush(this.write);
+  }
+
+  /** One transport message: a lone message or a Batch, whose parts are handled in order. */
   private onMessage(data: Uint8Array): void {
-    this.traffic.bytesIn += data.byteLength;
-    this.traffic.messagesIn++;
     try {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
-      const kind = readKind(this.reader, data);
-      switch (kind) {
-        case MessageKind.Snapshot:
-          this.onSnapshot(data);
-          return;
-        case MessageKind.Pong: {
-          const pong = readPong(this.reader, this.pong);
-          // The echo is the low 32 bits of our ms clock: rebuild the full send time.
-          const sentAt = this.now - ((Math.round(this.now) - pong.echoMs) >>> 0);
-          this.clock.onPong(sentAt, this.now, pong.serverTick, pong.serverFraction);
-          // The server reports the margin of our newest input: stale while paused and until
-          // inputs sent after the resume have made a round trip.
-          if (!this.paused && this.now >= this.marginHoldUntil) this.clock.onInputMargin(pong.inputMarginTicks);
-          return;
-        }
-        case MessageKind.Welcome:
-          this.onWelcome();
-          return;
-        case MessageKind.Joined:
-          this.reader.expectEnd();
-          this.setState({ ...this.current, status: 'in-game' });
-          return;
-        case MessageKind.JoinRefused:
-          this.setState({ ...this.current, status: 'connected', joinError: readReason(this.reader) });
-          return;
-        case MessageKind.Refuse:
-        case MessageKind.Close: {
-          const reason = readReason(this.reader);
-          this.finish(reason);
-          this.transport.close(reason);
-          return;
-        }
-        case MessageKind.Rpc:
-          this.dispatchRpc();
-          return;
-        default:
-          throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
-      }
+      forEachMessage(data, this.onPart);
     } catch (error) {
       if (!isNetcodeError(error)) throw error;
+      if (this.current.status === 'closed') return;
       const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
       this.log('error', reason);
       this.finish(reason);
       this.transport.close(reason);
+    }
+  }
+
+  private readonly onPart = (data: Uint8Array): void => this.handle(data);
+
+  /** One message (throws NetcodeError when it is malformed: the caller closes the connection). */
+  private handle(data: Uint8Array): void {
+    if (this.current.status === 'closed') return;
+    this.traffic.bytesIn += data.byteLength;
+    this.traffic.messagesIn++;
+    const kind = readKind(this.reader, data);
+    switch (kind) {
+      case MessageKind.Snapshot:
+        this.onSnapshot(data);
+        return;
+      case MessageKind.Pong: {
+        const pong = readPong(this.reader, this.pong);
+        // The echo is the low 32 bits of our ms clock: rebuild the full send time.
+        const at = this.receivedAt;
+        const sentAt = at - ((Math.round(at) - pong.echoMs) >>> 0);
+        this.clock.onPong(sentAt, at, pong.serverTick, pong.serverFraction);
+        this.inputReports.onPong(pong.inputsLate, pong.inputsMissing, pong.serverTick);
+        // The server reports the margin of our newest input: stale while paused and until
+        // inputs sent after the resume have made a round trip.
+        if (!this.paused && this.now >= this.marginHoldUntil) this.clock.onInputMargin(pong.inputMarginTicks);
+        return;
+      }
+      case MessageKind.Welcome:
+        this.onWelcome();
+        return;
+      case MessageKind.Joined:
+        this.reader.expectEnd();
+        this.setState({ ...this.current, status: 'in-game' });
+        return;
+      case MessageKind.JoinRefused:
+        this.setState({ ...this.current, status: 'connected', joinError: readReason(this.reader) });
+        return;
+      case MessageKind.Refuse:
+      case MessageKind.Close: {
+        const reason = readReason(this.reader);
+        this.finish(reason);
+        this.transport.close(reason);
+        return;
+      }
+      case MessageKind.Rpc:
+        this.dispatchRpc();
+        return;
+      default:
+        throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
     }
   }
 
@@ -338,6 +473,9 @@ export class NetClient<P extends Protocol> {
     if (!welcome.resumed) {
       this.spawns.clear();
       this.inputs.reset();
+      this.inputReports.reset();
+      this.corrections.clear();
+      this.clockJumps.length = this.delayChanges.length = 0;
       this.prediction?.reset();
       this.switcher.clear();
     }
@@ -353,7 +491,7 @@ export class NetClient<P extends Protocol> {
   private onSnapshot(data: Uint8Array): void {
     if (this.current.status !== 'in-game') return;
     try {
-      const snap = this.ghosts.applySnapshot(data, this.now);
+      const snap = this.ghosts.applySnapshot(data, this.receivedAt);
       if (!snap) return;
       this.inputs.onReplicated(snap.inputs);
     } catch (error) {
@@ -363,11 +501,7 @@ export class NetClient<P extends Protocol> {
       this.events.emit('error', error);
       return;
     }
-    const w = this.ackWriter;
-    w.reset();
-    w.writeBits(MessageKind.SnapshotAck, 8);
-    encodeAck(w, this.ghosts.ackTick, this.ghosts.ackMask);
-    this.sendRaw(w.toBytes(), 'unreliable');
+    this.ackDue = true; // sent in this frame's Input packet, or alone (send stage)
   }
 
   private dispatchRpc(): void {
@@ -379,6 +513,8 @@ export class NetClient<P extends Protocol> {
     if (this.current.status === 'closed') return;
     this.generation++;
     this.inbox = [];
+    this.out.clear();
+    this.ackDue = false;
     this.resumeToken = 0;
     this.setState({ ...this.current, status: 'closed', closeReason: reason });
   }
@@ -387,6 +523,15 @@ export class NetClient<P extends Protocol> {
     this.current = next;
     this.events.emit('status', next);
   }
+}
+
+/** An input-delay rise fills at most this many ticks with the same input (beyond: a gap, as after a stall). */
+const MAX_DELAY_GAP = 8;
+
+/** Keep the newest 8 ticks of a change log. */
+function remember(list: Tick[], tick: Tick): void {
+  if (list.length >= 8) list.shift();
+  list.push(tick);
 }
 
 export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P> {

@@ -34,6 +34,10 @@ export interface Pong {
   serverFraction: number;
   /** For this client's newest input: ticks it arrived before the server simulated it (negative = late), averaged. */
   inputMarginTicks: number;
+  /** Running count (mod 2^16) of this client's inputs that arrived after their tick was simulated. */
+  inputsLate: number;
+  /** Running count (mod 2^16) of ticks the server simulated without this client's input. */
+  inputsMissing: number;
 }
 
 export function clampReason(reason: string): string {
@@ -87,6 +91,8 @@ export class MessageEncoder {
     w.writeBits(m.serverTick >>> 0, 32);
     w.writeBits(Math.min(65535, Math.max(0, Math.round(m.serverFraction * 65535))), 16);
     w.writeInt(Math.max(-32768, Math.min(32767, Math.round(m.inputMarginTicks * 16))), 16);
+    w.writeBits(m.inputsLate & 0xffff, 16);
+    w.writeBits(m.inputsMissing & 0xffff, 16);
     return w.toBytes();
   }
 
@@ -144,6 +150,8 @@ export function readPong(r: BitReader, out: Pong): Pong {
   out.serverTick = r.readBits(32) >>> 0;
   out.serverFraction = r.readBits(16) / 65535;
   out.inputMarginTicks = r.readInt(16) / 16;
+  out.inputsLate = r.readBits(16);
+  out.inputsMissing = r.readBits(16);
   r.expectEnd();
   return out;
 }

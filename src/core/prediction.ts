@@ -6,6 +6,7 @@
 // resimulation makes to the shown transform becomes a decaying VisualCorrection.
 
 import { Emitter } from './emitter.ts';
+import { NetcodeError } from './errors.ts';
 import type { Field, Quat, Vec3 } from './field.ts';
 import { HistoryBuffer } from './history.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
@@ -27,6 +28,13 @@ export interface PredictionOptions {
   correction?: CorrectionOptions;
   /** Log every misprediction (Source's cl_showerror). Default false. */
   logMispredictions?: boolean;
+  /**
+   * Most ticks one frame simulates for real (default 30: half a second at 60 Hz, so frame rates
+   * down to 2 fps never fall behind). When a frame is due more (a stall), the oldest due ticks are
+   * skipped: not simulated and no input is committed for them, so a press made during the stall is
+   * carried into the first simulated tick (InputEvents are running counts) and simulated once.
+   */
+  maxTicksPerFrame?: number;
 }
 
 /** One field that differed beyond its tolerance at a confirmed tick (Source's cl_pdump idea). */
@@ -41,8 +49,24 @@ export interface Misprediction {
   tolerance: number;
 }
 
+/** A correction of the shown transform (> the correction's minDistance), before its cause is known. */
+export interface CorrectionRecord {
+  ghostId: number;
+  type: string;
+  /** True when the local client owns the ghost (it is driven by our input). */
+  local: boolean;
+  /** The snapshot tick the resimulation started from. */
+  tick: Tick;
+  /** The previous snapshot tick prediction was checked at: the misprediction arose in (fromTick, tick]. */
+  fromTick: Tick;
+  /** How far the shown position moved (m). */
+  distance: number;
+}
+
 export type PredictionEvents = {
   misprediction: (m: Misprediction) => void;
+  /** The shown transform of a predicted ghost was corrected after a resimulation. */
+  correction: (c: CorrectionRecord) => void;
   /** A ghost's confirmed tick was more than maxRollbackTicks behind: it snapped without resimulation. */
   rollbackCapped: (ghostId: number, depth: number) => void;
 };
@@ -58,6 +82,8 @@ export interface PredictionStats {
   /** Corrections applied to the shown transform (smoothed or snapped). */
   corrections: number;
   mispredictions: number;
+  /** Ticks a frame skipped because more were due than maxTicksPerFrame (stalls). */
+  skippedTicks: number;
 }
 
 /** Per predicted ghost: its own predicted history and render state. */
@@ -83,12 +109,15 @@ function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefin
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
-  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0 };
+  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0 };
   /** True while resimulating (NetworkTime.isResimulating). */
   resimulating = false;
   private readonly states = new Map<number, Predicted>();
   private readonly policy: RollbackPolicy;
   private readonly maxRollback: number;
+  private readonly maxTicksPerFrame: number;
+  /** The newest range of ticks skipped by the per-frame cap (inclusive), for explaining corrections. */
+  lastSkip: { from: Tick; to: Tick } | undefined;
   /** Newest tick simulated for real; undefined until prediction starts. */
   lastTick: Tick | undefined;
   /** The snapshot tick the last rollback used. */
@@ -104,6 +133,10 @@ export class ClientPrediction<P extends Protocol> {
   ) {
     this.policy = options.rollback ?? 'check';
     this.maxRollback = options.maxRollbackTicks ?? 64;
+    this.maxTicksPerFrame = options.maxTicksPerFrame ?? 30;
+    if (!Number.isInteger(this.maxTicksPerFrame) || this.maxTicksPerFrame < 1) {
+      throw new NetcodeError('usage', `react-netcode: prediction.maxTicksPerFrame must be an integer >= 1 (got ${String(options.maxTicksPerFrame)}); the default is 30.`);
+    }
   }
 
   /**
@@ -127,6 +160,7 @@ export class ClientPrediction<P extends Protocol> {
     this.states.clear();
     this.lastTick = undefined;
     this.rolledBackTo = undefined;
+    this.lastSkip = undefined;
   }
 
   /** The values to render for a predicted ghost (frame-interpolated + correction), or undefined if it is not predicted. */
@@ -193,7 +227,7 @@ export class ClientPrediction<P extends Protocol> {
    * new, then simulate every tick after the last one for real (each once, first time).
    * `beforeTick(t)` commits and sends the input of t before it is simulated.
    */
-  advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = 8): number {
+  advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame): number {
     const list = this.collect();
     if (this.skipping && this.lastTick !== undefined) {
       this.skipping = false;
@@ -211,9 +245,15 @@ export class ClientPrediction<P extends Protocol> {
     }
     this.rollback(list);
     let ran = 0;
-    if (tickDiff(targetTick, this.lastTick) > this.maxRollback) {
-      // Far behind (a long stall): skip ahead rather than simulate a burst.
-      this.lastTick = tickAdd(targetTick, -1);
+    const due = tickDiff(targetTick, this.lastTick);
+    if (due > maxTicksPerFrame) {
+      // A stall: simulate only the newest maxTicksPerFrame ticks, so prediction never falls
+      // behind. The skipped ticks get no input (the server repeats the last one, then goes
+      // neutral); presses of the stall are counted in the next committed input.
+      const skipTo = tickAdd(targetTick, -maxTicksPerFrame);
+      this.lastSkip = { from: tickAdd(this.lastTick, 1), to: skipTo };
+      this.stats.skippedTicks += due - maxTicksPerFrame;
+      this.lastTick = skipTo;
     }
     while (tickDiff(targetTick, this.lastTick) > 0 && ran < maxTicksPerFrame) {
       const t = tickAdd(this.lastTick, 1);
@@ -242,6 +282,7 @@ export class ClientPrediction<P extends Protocol> {
     const snapTick = this.ghosts.timeline.newestSnapshotTick;
     const last = this.lastTick;
     if (snapTick === undefined || last === undefined || snapTick === this.rolledBackTo) return;
+    const fromTick = this.rolledBackTo ?? snapTick;
     this.rolledBackTo = snapTick;
     const depth = tickDiff(last, snapTick);
     if (depth < 0) return; // the snapshot is ahead of our prediction (just after a jump): nothing to redo
@@ -310,8 +351,14 @@ export class ClientPrediction<P extends Protocol> {
       const b = before[i]!;
       const components = s.rec.ghost.components as Record<string, unknown>;
       if (b.pos && s.position) {
-        const result = s.correction.onCorrection(b.pos, components[s.position] as Vec3, b.rot, s.rotation ? (components[s.rotation] as Quat) : undefined);
-        if (result !== 'ignored') this.stats.corrections++;
+        const after = components[s.position] as Vec3;
+        const result = s.correction.onCorrection(b.pos, after, b.rot, s.rotation ? (components[s.rotation] as Quat) : undefined);
+        if (result !== 'ignored') {
+          this.stats.corrections++;
+          const g = s.rec.ghost;
+          const distance = Math.hypot(b.pos.x - after.x, b.pos.y - after.y, b.pos.z - after.z);
+          this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick: snapTick, fromTick, distance });
+        }
       }
     });
   }

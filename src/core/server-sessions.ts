@@ -44,7 +44,7 @@ export class Sessions<P extends Protocol> {
 
   constructor(
     private readonly protocol: P,
-    private readonly transport: ServerTransport,
+    private readonly transport: Pick<ServerTransport, 'send' | 'disconnect'>,
     private readonly encoder: MessageEncoder,
     private readonly rng: Rng,
     private readonly options: SessionOptions,

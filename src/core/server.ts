@@ -9,6 +9,8 @@ import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { NetcodeError, isNetcodeError } from './errors.ts';
 import { MessageEncoder, readKind, readPing } from './messages.ts';
+import { forEachMessage } from './outbox.ts';
+import { ServerOutbox } from './server-outbox.ts';
 import { ServerInputs } from './server-inputs.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
@@ -27,6 +29,9 @@ import type { ServerEvents, ServerOptions } from './server-options.ts';
 
 export type { ServerEvents, ServerOptions } from './server-options.ts';
 
+/** The "fell behind" warning is logged at most this often. */
+const BEHIND_WARNING_INTERVAL_MS = 5000;
+
 type Inbound = { kind: 'connect'; peer: PeerId } | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel } | { kind: 'disconnect'; peer: PeerId; reason: string };
 
 export class NetServer<P extends Protocol> {
@@ -36,6 +41,8 @@ export class NetServer<P extends Protocol> {
   private readonly ghosts: ServerGhosts<P>;
   private inbox: Inbound[] = [];
   private readonly transport: ServerTransport;
+  /** Every message to a peer goes through here: batched per tick (one write per channel per peer). */
+  private readonly out: ServerOutbox;
   private readonly rpcs: RpcRegistry<(connection: Connection<JoinPayload<P>>, payload: never) => void>;
   private readonly encoder = new MessageEncoder();
   private readonly reader = new BitReader();
@@ -47,6 +54,8 @@ export class NetServer<P extends Protocol> {
   private readonly inputs: ServerInputs<P>;
   private loop: TimerHandle | undefined;
   private lastOverruns = 0;
+  private lastUpdateAt: number | undefined;
+  private lastBehindWarningAt = -Infinity;
   private listening = false;
   /** The tick the next `tick()` simulates. */
   currentTick: Tick;
@@ -56,6 +65,7 @@ export class NetServer<P extends Protocol> {
   constructor(private readonly options: ServerOptions<P>) {
     this.protocol = options.protocol;
     this.transport = options.transport;
+    this.out = new ServerOutbox(options.transport);
     this.log = options.log ?? consoleLogger;
     this.events = new Emitter((e) => this.log('error', `react-netcode: a server event listener threw: ${String(e)}`));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
@@ -82,7 +92,7 @@ export class NetServer<P extends Protocol> {
     this.ghosts.currentTick = this.currentTick;
     this.sessions = new Sessions(
       options.protocol,
-      options.transport,
+      this.out,
       this.encoder,
       this.rng,
       {
@@ -175,27 +185,57 @@ export class NetServer<P extends Protocol> {
     for (const c of [...this.connections.values()]) this.sessions.peerDisconnected(c.peer, reason, this.timeMs);
   }
 
-  /** Feed the monotonic time (ms); runs every tick that is due (clamped catch-up). */
+  /**
+   * Feed the monotonic time (ms); runs every tick that is due. After a stall the catch-up is
+   * clamped to `maxCatchUpTicks`: the rest of the backlog is time the server skips, not ticks —
+   * tick numbers stay contiguous, so inputs already received for the coming ticks stay queued
+   * and run when their tick comes, and clients see the server's clock step back and resync.
+   */
   update(now: number): number {
+    const gap = this.lastUpdateAt === undefined ? 0 : now - this.lastUpdateAt;
+    this.lastUpdateAt = now;
     const steps = this.acc.advance(now);
     for (let i = 0; i < steps; i++) this.tick();
     if (this.acc.overruns !== this.lastOverruns) {
       this.lastOverruns = this.acc.overruns;
-      this.log('warn', `react-netcode: server tick loop fell behind; dropped ${this.acc.droppedSteps} ticks so far (${this.acc.overruns} overruns). The simulation is too slow for tickRate ${this.protocol.tickRate}.`);
+      if (now - this.lastBehindWarningAt >= BEHIND_WARNING_INTERVAL_MS) {
+        this.lastBehindWarningAt = now;
+        this.log('warn', this.behindMessage(gap));
+      }
     }
     return steps;
   }
 
-  /** Simulate exactly one tick: receive, simulate, send snapshots, expire. */
+  /** Tell a slow simulation (ticks take most of their budget) from a starved process or a late timer. */
+  private behindMessage(gapMs: number): string {
+    const s = this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
+    const step = this.protocol.stepMs;
+    const head = `react-netcode: server tick loop fell behind; dropped ${this.acc.droppedSteps} ticks so far (${this.acc.overruns} overruns).`;
+    const times = `ticks take ${s.meanMs.toFixed(2)} ms on average (p99 ${s.p99Ms.toFixed(2)} ms) of a ${step.toFixed(2)} ms budget`;
+    if (s.meanMs >= step / 2 || s.p99Ms >= step) {
+      return `${head} The simulation is too slow for tickRate ${this.protocol.tickRate}: ${times}. Make the systems cheaper, lower tickRate, or spread rooms over more processes.`;
+    }
+    return `${head} The process was starved or its timer fired late: the loop did not run for ${Math.round(gapMs)} ms while ${times}. Look for blocking work on the event loop (synchronous I/O, long GC pauses) or an overloaded host, not the simulation.`;
+  }
+
+  /**
+   * Simulate exactly one tick: receive, simulate, send snapshots, expire. What the tick sends
+   * to a peer (Pongs, snapshot, RPCs) leaves at its end in one write per channel.
+   */
   tick(): void {
     const clock = this.options.scheduler;
     const started = clock ? clock.now() : 0;
     this.listen();
-    this.receive();
-    this.ghosts.simulate(this.currentTick);
-    if (this.ghosts.isSnapshotTick()) this.sendSnapshots();
-    this.sessions.expire(this.timeMs);
-    this.events.emit('tick', this.currentTick);
+    this.out.begin();
+    try {
+      this.receive();
+      this.ghosts.simulate(this.currentTick);
+      if (this.ghosts.isSnapshotTick()) this.sendSnapshots();
+      this.sessions.expire(this.timeMs);
+      this.events.emit('tick', this.currentTick);
+    } finally {
+      this.out.end();
+    }
     this.currentTick = (this.currentTick + 1) >>> 0;
     this.ghosts.currentTick = this.currentTick;
     this.timeMs += this.protocol.stepMs;
@@ -242,7 +282,7 @@ export class NetServer<P extends Protocol> {
     if (connection.state === 'closed' || connection.state === 'suspended') return;
     connection.stats.messagesOut++;
     connection.stats.bytesOut += bytes.byteLength;
-    this.transport.send(connection.peer, bytes, channel);
+    this.out.send(connection.peer, bytes, channel);
   }
 
   private sendSnapshots(): void {
@@ -251,8 +291,8 @@ export class NetServer<P extends Protocol> {
     for (const connection of this.connections.values()) {
       if (!connection.inGame) continue;
       const bytes = this.ghosts.snapshotFor(connection, tick);
-      // The encoder reuses its buffer: give the transport its own copy.
-      if (bytes) this.sendRaw(connection, bytes.slice(), 'unreliable');
+      // The encoder reuses its buffer: the outbox copies it.
+      if (bytes) this.sendRaw(connection, bytes, 'unreliable');
     }
   }
 
@@ -262,44 +302,63 @@ export class NetServer<P extends Protocol> {
     this.inbox = [];
     for (const event of batch) {
       if (event.kind === 'connect') this.sessions.peerConnected(event.peer, this.timeMs);
-      else if (event.kind === 'disconnect') this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
-      else this.onMessage(event.peer, event.data);
+      else if (event.kind === 'disconnect') {
+        this.out.forget(event.peer);
+        this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
+      } else this.onMessage(event.peer, event.data);
     }
   }
 
+  /** One transport message: a lone message or a Batch, whose parts are handled in order. */
   private onMessage(peer: PeerId, data: Uint8Array): void {
-    const connection = this.sessions.byPeer.get(peer);
-    if (connection?.state === 'closed') return;
     try {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
-      const kind = readKind(this.reader, data);
-      if (!connection) {
-        if (kind !== MessageKind.Hello) throw new NetcodeError('wire/unknown-message', `react-netcode: expected Hello, got message kind ${kind}.`);
-        this.sessions.hello(peer, this.reader, this.timeMs);
-        return;
-      }
-      connection.stats.messagesIn++;
-      connection.stats.bytesIn += data.byteLength;
-      if (kind === MessageKind.Input) {
-        this.onInput(connection);
-      } else if (kind === MessageKind.Ping) {
-        const echoMs = readPing(this.reader);
-        this.sendRaw(connection, this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: this.inputs.margin(connection.networkId) }), 'unreliable');
-      } else if (kind === MessageKind.SnapshotAck) {
-        const { tick, mask } = decodeAck(this.reader);
-        this.reader.expectEnd();
-        this.ghosts.ack(connection, tick, mask);
-      } else if (kind === MessageKind.Join) this.onJoinMessage(connection);
-      else if (kind === MessageKind.Rpc) this.onRpcMessage(connection);
-      else if (kind === MessageKind.Close) this.sessions.close(connection, this.closeReason(), false, this.timeMs);
-      else throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
+      this.batchPeer = peer;
+      forEachMessage(data, this.onPart);
     } catch (error) {
       if (!isNetcodeError(error)) throw error;
+      const connection = this.sessions.byPeer.get(peer);
+      if (connection?.state === 'closed') return;
       const reason = `react-netcode: protocol error from client: ${error.message.replace(/^react-netcode: /, '')}`;
       this.log('warn', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`);
       if (connection) this.sessions.close(connection, reason, true, this.timeMs);
       else this.sessions.refuse(peer, reason, this.timeMs);
     }
+  }
+
+  private batchPeer: PeerId = 0;
+  private readonly onPart = (data: Uint8Array): void => this.handle(this.batchPeer, data);
+
+  /** One message (throws NetcodeError when it is malformed: the caller closes the connection). */
+  private handle(peer: PeerId, data: Uint8Array): void {
+    const connection = this.sessions.byPeer.get(peer);
+    if (connection?.state === 'closed') return;
+    const kind = readKind(this.reader, data);
+    if (!connection) {
+      if (kind !== MessageKind.Hello) throw new NetcodeError('wire/unknown-message', `react-netcode: expected Hello, got message kind ${kind}.`);
+      this.sessions.hello(peer, this.reader, this.timeMs);
+      return;
+    }
+    connection.stats.messagesIn++;
+    connection.stats.bytesIn += data.byteLength;
+    if (kind === MessageKind.Input) {
+      this.onInput(connection);
+    } else if (kind === MessageKind.Ping) {
+      const echoMs = readPing(this.reader);
+      const stats = this.inputs.stats(connection.networkId);
+      this.sendRaw(
+        connection,
+        this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: this.inputs.margin(connection.networkId), inputsLate: stats?.late ?? 0, inputsMissing: stats?.missing ?? 0 }),
+        'unreliable',
+      );
+    } else if (kind === MessageKind.SnapshotAck) {
+      const { tick, mask } = decodeAck(this.reader);
+      this.reader.expectEnd();
+      this.ghosts.ack(connection, tick, mask);
+    } else if (kind === MessageKind.Join) this.onJoinMessage(connection);
+    else if (kind === MessageKind.Rpc) this.onRpcMessage(connection);
+    else if (kind === MessageKind.Close) this.sessions.close(connection, this.closeReason(), false, this.timeMs);
+    else throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
   }
 
   private onInput(connection: Connection<JoinPayload<P>>): void {

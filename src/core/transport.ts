@@ -3,8 +3,18 @@
 // in-memory loopback (src/transport), socket.io (src/socket-io), and decorators
 // such as the LinkConditioner that wrap any of them.
 
-/** `reliable`: ordered, never dropped (TCP-like). `unreliable`: may be lost, duplicated or reordered (UDP-like, socket.io volatile). */
+/**
+ * `reliable`: ordered, never dropped (TCP-like). `unreliable`: may be lost, duplicated or reordered
+ * (UDP-like), but never dropped silently on an idle link: on a reliable transport (socket.io) it is
+ * delivered, or dropped — and counted in `stats` — only while the link does not keep up.
+ */
 export type Channel = 'reliable' | 'unreliable';
+
+/** Counters a transport keeps about what it could not deliver. */
+export interface TransportStats {
+  /** Unreliable messages dropped by the transport because the link did not keep up (backpressure). */
+  unreliableDropped: number;
+}
 
 /** Server-side identifier of one transport-level peer (not the netcode networkId). */
 export type PeerId = number;
@@ -24,6 +34,8 @@ export interface ClientTransport {
   send(data: Uint8Array, channel: Channel): void;
   /** Close the link. `onClose` fires with `reason`. */
   close(reason: string): void;
+  /** What the transport dropped (optional; socket.io and the conditioner keep it). */
+  readonly stats?: TransportStats;
 }
 
 export interface ServerTransportHandler {
@@ -42,6 +54,8 @@ export interface ServerTransport {
   disconnect(peer: PeerId, reason: string): void;
   /** Stop accepting and drop every peer. */
   close(): void;
+  /** What the transport dropped for one peer (optional; undefined for an unknown peer). */
+  peerStats?(peer: PeerId): TransportStats | undefined;
 }
 
 /**

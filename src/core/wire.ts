@@ -3,7 +3,7 @@
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 
 /** Bumped whenever the framing below changes; part of the handshake hash. */
-export const WIRE_VERSION = 3;
+export const WIRE_VERSION = 4;
 
 /** First byte of every message. */
 export const MessageKind = {
@@ -37,8 +37,18 @@ export const MessageKind = {
   Input: 11,
   /** client → server, unreliable: u32 client time (ms, wrapping). */
   Ping: 12,
-  /** server → client, unreliable: u32 echoed client time, u32 server tick, u16 fraction × 65535, i16 input margin × 16 (ticks). */
+  /**
+   * server → client, unreliable: u32 echoed client time, u32 server tick, u16 fraction × 65535, i16 input
+   * margin × 16 (ticks), then u16 late and u16 missing: this connection's running counts of inputs that
+   * arrived after their tick was simulated and of ticks simulated without their input (both mod 2^16).
+   */
   Pong: 13,
+  /**
+   * either way, on the channel of what it carries: everything one frame (client) or one tick (server)
+   * sends to one peer on one channel, in one transport write. Repeated to the end: varuint byte length
+   * (≥ 1), then one whole message of that length (any kind but Batch). Codec: outbox.ts.
+   */
+  Batch: 14,
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
 

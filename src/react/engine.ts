@@ -70,6 +70,8 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
     this.clock = options.clock;
     this.join = options.join;
     this.client = createClient<P>({
+      // Timestamp what arrives on the provider's clock, so RTT and jitter do not include frame time.
+      now: () => options.clock.now(),
       ...user,
       protocol: options.protocol,
       systems: options.systems,

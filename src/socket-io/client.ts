@@ -1,16 +1,20 @@
 // Client half of the socket.io transport: adapts a socket.io-client Socket to the
 // ClientTransport interface the client engine talks to. Same events as the
-// server: 'r' (reliable, `emit`) and 'u' (unreliable, `volatile.emit`).
+// server: 'r' (reliable) and 'u' (unreliable); both are plain emits — an unreliable
+// message is dropped (and counted) only under backpressure (backpressure.ts).
 import { io } from 'socket.io-client';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { NetcodeError } from '../core/errors.ts';
-import type { Channel, ClientTransport, ClientTransportHandler } from '../core/transport.ts';
+import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
+import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
   path?: string;
   /** Extra socket.io-client options. `transports` defaults to ['websocket']; `autoConnect`, `reconnection` and `forceNew` are owned by the transport. */
   socket?: Partial<ManagerOptions & SocketOptions>;
+  /** Unreliable messages are dropped (counted in `stats`) while more than this many bytes wait to be written (default 64 KiB). */
+  maxBufferedBytes?: number;
 }
 
 const DEFAULT_PATH = '/netcode';
@@ -31,6 +35,8 @@ interface Link {
 
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
   const path = options.path ?? options.socket?.path ?? DEFAULT_PATH;
+  const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
+  const stats: TransportStats = { unreliableDropped: 0 };
   let link: Link | null = null;
 
   /** Ends `current` once: stop listening, tear the socket down, then report. */
@@ -54,6 +60,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
   };
 
   return {
+    stats,
     connect(handler: ClientTransportHandler): void {
       if (link !== null) throw new NetcodeError('usage', 'react-netcode: connect() called while a connection is active; call close() first.');
       const socket = io(url, {
@@ -80,7 +87,8 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
     send(data: Uint8Array, channel: Channel): void {
       if (link === null || !link.open) return;
       if (channel === 'reliable') link.socket.emit('r', data);
-      else link.socket.volatile.emit('u', data);
+      else if (bufferedBytes(link.socket.io.engine) > maxBuffered) stats.unreliableDropped++;
+      else link.socket.emit('u', data);
     },
     close(reason: string): void {
       if (link !== null) finish(link, reason);

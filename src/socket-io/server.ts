@@ -1,13 +1,15 @@
 // Server half of the socket.io transport: adapts a socket.io Server to the
 // ServerTransport interface the server engine talks to. Event 'r' carries the
-// reliable channel (`emit`), event 'u' the unreliable one (`volatile.emit`).
+// reliable channel, event 'u' the unreliable one; both are plain emits — an
+// unreliable message is dropped (and counted) only under backpressure (backpressure.ts).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
 import { NetcodeError } from '../core/errors.ts';
 import { toBytes } from './client.ts';
-import type { Channel, PeerId, ServerTransport, ServerTransportHandler } from '../core/transport.ts';
+import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
+import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 
 export interface SocketIoServerTransportOptions {
   /** Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and `maxHttpBufferSize` are then the app's. */
@@ -20,6 +22,8 @@ export interface SocketIoServerTransportOptions {
   path?: string;
   /** Larger messages disconnect their sender (default 64 KiB). */
   maxMessageBytes?: number;
+  /** Unreliable messages to a peer are dropped (counted in `peerStats`) while more than this many bytes wait to be written to it (default 64 KiB). */
+  maxBufferedBytes?: number;
 }
 
 export interface SocketIoServerTransport extends ServerTransport {
@@ -63,13 +67,16 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   let handler: ServerTransportHandler | null = null;
   let closed = false;
   let nextPeer: PeerId = 1;
+  const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
   const peers = new Map<PeerId, Socket>();
+  const stats = new Map<PeerId, TransportStats>();
 
   /** Forget `peer` and report it once; returns the socket if it was still known. */
   const drop = (peer: PeerId, reason: string): Socket | undefined => {
     const socket = peers.get(peer);
     if (socket === undefined) return undefined;
     peers.delete(peer);
+    stats.delete(peer);
     socket.offAny();
     handler?.onDisconnect(peer, reason);
     return socket;
@@ -82,6 +89,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     }
     const peer = nextPeer++;
     peers.set(peer, socket);
+    stats.set(peer, { unreliableDropped: 0 });
     socket.onAny((event: string, ...args: unknown[]) => {
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
       const data = args.length === 1 ? toBytes(args[0]) : null;
@@ -114,8 +122,10 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       const socket = peers.get(peer);
       if (socket === undefined) return;
       if (channel === 'reliable') socket.emit('r', data);
-      else socket.volatile.emit('u', data);
+      else if (bufferedBytes(socket.conn) > maxBuffered) stats.get(peer)!.unreliableDropped++;
+      else socket.emit('u', data);
     },
+    peerStats: (peer) => stats.get(peer),
     disconnect(peer: PeerId, reason: string): void {
       drop(peer, reason)?.disconnect(true);
     },

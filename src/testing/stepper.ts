@@ -114,7 +114,10 @@ export class Stepper<P extends Protocol> {
     const raw = this.network.createClient();
     const link = options.link ? conditionClient(raw, { seed: deriveSeed(this.seed, 0xc1, index), ...options.link }, this.scheduler) : undefined;
     const transport = link ?? raw;
+    const clock = resolveClock(options.clock, 1000 / 60);
     const clientOptions: ClientOptions<P> = {
+      // Messages are timestamped on arrival on the client's own clock (as a browser's performance.now).
+      now: () => clock.offsetMs + this.time * (1 + clock.drift),
       ...options.engine,
       protocol: this.protocol,
       transport,
@@ -126,7 +129,7 @@ export class Stepper<P extends Protocol> {
       client: createClient(clientOptions),
       transport,
       link,
-      clock: resolveClock(options.clock, 1000 / 60),
+      clock,
       nextFrameAt: this.time,
       frames: 0,
     };

@@ -5,6 +5,7 @@
 import { defineSystems, type Logger, type SystemDef } from '../../src/index.ts';
 import { createStepper, type LinkOptions, type StepperClientOptions } from '../../src/testing/index.ts';
 import type { ClientTransport } from '../../src/core/transport.ts';
+import { forEachMessage } from '../../src/core/outbox.ts';
 import { MessageKind } from '../../src/core/wire.ts';
 import { runnerProtocol, runnerSystems, type RunnerProtocol } from './runner.ts';
 
@@ -62,16 +63,24 @@ export interface InputDropper {
   enabled: boolean;
 }
 
+/** True when a transport write carries an Input message (alone or in a frame's Batch). */
+export function carriesInput(data: Uint8Array): boolean {
+  let found = false;
+  forEachMessage(data, (m) => void (found ||= m[0] === MessageKind.Input));
+  return found;
+}
+
 /**
- * Drop Input packets chosen by `drop(n)`, n = 0, 1, 2 … counting the Input packets sent
- * while `enabled`; every other message (pings, acks, RPCs) passes. Packets are dropped
- * before the link conditioner sees them, so its seeded choices are unchanged.
+ * Drop the writes carrying an Input chosen by `drop(n)`, n = 0, 1, 2 … counting the Input
+ * writes sent while `enabled` (a frame's Batch goes or stays whole, as one packet would);
+ * every other write (pings, acks, RPCs) passes. Writes are dropped before the link
+ * conditioner sees them, so its seeded choices are unchanged.
  */
 export function dropInputs(c: { readonly transport: ClientTransport }, drop: (n: number) => boolean): InputDropper {
   const state: InputDropper = { sent: 0, dropped: 0, enabled: false };
   const send = c.transport.send.bind(c.transport);
   c.transport.send = (data, channel) => {
-    if (state.enabled && data[0] === MessageKind.Input) {
+    if (state.enabled && carriesInput(data)) {
       const n = state.sent++;
       if (drop(n)) {
         state.dropped++;

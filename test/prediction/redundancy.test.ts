@@ -104,8 +104,11 @@ describe('adaptive slack under jitter', () => {
     // `late` counts copies (a tick whose first copies were lost can have up to 3 late ones), so the
     // per-tick figure is `missing`: ticks that ran without their input because it came late or never.
     const { d, ticks, lo, hi } = measure(0.05, 9);
-    expect(d.missing / ticks).toBeLessThanOrEqual(0.001); // ≤ 3.6 of 3600 ticks (2 seen)
-    expect(d.late).toBeGreaterThan(0); // the case is real: some copies did come late (5 seen, for 2 ticks)
+    expect(d.missing / ticks).toBeLessThanOrEqual(0.001); // ≤ 3.6 of 3600 ticks (0 seen)
+    // The case is real: each tick travels in 4 packets, 5 % of them lost → ≈ 0.95 × 4 × 3600 = 13,680 copies
+    // arrive instead of 14,400 (13,807 seen).
+    expect(d.received + d.duplicates).toBeLessThan(0.97 * 4 * ticks);
+    expect(d.received + d.duplicates).toBeGreaterThan(0.9 * 4 * ticks);
     expect(lo).toBeGreaterThanOrEqual(0.9);
     expect(hi).toBeLessThanOrEqual(1.1);
   });

@@ -57,7 +57,9 @@ describe('rapier: player pushing 50 boxes, 100 ms RTT, no loss, 30 s', () => {
     expect(r.boxesOver1cm).toBe(0);
     expect(r.maxCorrection).toBe(0);
     expect(r.mispredictions).toBe(0); // predicted == confirmed, field by field, at every snapshot tick
-    expect(r.maxJump).toBeLessThan(STEP + 1e-3); // nothing but walking reaches the screen
+    // Nothing but walking reaches the screen: one frame shows at most elapsed × timeScale ≤ 1.1 ticks
+    // of walking (the clock slews within 0.9–1.1); 1.015 steps seen.
+    expect(r.maxJump).toBeLessThan(STEP * 1.1 + 1e-3);
     // The server rebuilt once per snapshot (every 3rd tick), not every tick.
     expect(r.serverStats.rebuilds).toBeGreaterThan(r.serverTicks / 3 - 2);
     expect(r.serverStats.rebuilds).toBeLessThan(r.serverTicks / 3 + 2);

@@ -8,6 +8,8 @@ export { copyEvents, eventDelta, inputLayout, neutralInto, toTickInput } from '.
 export type { InputFieldEntry, InputLayout } from './events.ts';
 export { createDecodedInputPacket, decodeInputPacket, DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, MAX_INPUTS_PER_PACKET } from './packet.ts';
 export type { DecodedInputPacket, InputPacketExtras, InputSource, PacketInput } from './packet.ts';
+export { InputReports } from './reports.ts';
+export type { InputProblem } from './reports.ts';
 export { quantizeInput, sanitizeInput } from './sanitize.ts';
 export { ServerInputQueue } from './server-queue.ts';
 export type { InputReceipt, ServerInputQueueOptions, ServerInputStats } from './server-queue.ts';

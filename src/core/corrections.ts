@@ -1,0 +1,93 @@
+// Why a correction happened (client side). Prediction reports each correction of a
+// shown transform with the window of ticks its misprediction arose in; this log
+// names the cause once the server's input reports cover that window: inputs that
+// went missing or arrived late, a stall that skipped ticks, a clock jump or an
+// input-delay change, or a ghost driven by someone else. For deterministic
+// movement anything else is a bug worth a report: 'unexplained'.
+
+import type { InputReports } from './input/index.ts';
+import type { CorrectionRecord } from './prediction.ts';
+import { isNewer, tickAdd, type Tick } from './tick.ts';
+
+export type CorrectionCause = 'input-missing' | 'input-late' | 'stall' | 'clock-jump' | 'input-delay' | 'remote' | 'unexplained';
+
+export interface Correction extends CorrectionRecord {
+  cause: CorrectionCause;
+  /** A human-readable explanation of the cause. */
+  detail: string;
+}
+
+/** What the client knows about events that make a prediction diverge. */
+export interface CorrectionContext {
+  readonly reports: InputReports;
+  /** Newest range of ticks the frame cap skipped. */
+  readonly lastSkip: { from: Tick; to: Tick } | undefined;
+  /** Predicted ticks at which the clock jumped or the input delay changed (newest last). */
+  readonly clockJumps: readonly Tick[];
+  readonly delayChanges: readonly Tick[];
+}
+
+/** A correction waits at most this long for an input report covering its tick. */
+const RESOLVE_WITHIN_MS = 1000;
+/** Corrections kept in `recent`. */
+const RECENT = 64;
+
+function within(tick: Tick, from: Tick, to: Tick): boolean {
+  return isNewer(tick, from) && !isNewer(tick, to);
+}
+
+export class CorrectionLog {
+  /** The newest corrections with their causes (oldest first, at most 64). */
+  readonly recent: Correction[] = [];
+  readonly byCause: Record<CorrectionCause, number> = { 'input-missing': 0, 'input-late': 0, stall: 0, 'clock-jump': 0, 'input-delay': 0, remote: 0, unexplained: 0 };
+  total = 0;
+  private readonly pending: { record: CorrectionRecord; at: number }[] = [];
+
+  constructor(
+    private readonly context: CorrectionContext,
+    private readonly report: (c: Correction) => void,
+  ) {}
+
+  add(record: CorrectionRecord, nowMs: number): void {
+    this.pending.push({ record: { ...record }, at: nowMs });
+  }
+
+  /** Name the causes of the corrections whose window the input reports now cover (or that waited long enough). */
+  resolve(nowMs: number): void {
+    while (this.pending.length > 0) {
+      const { record, at } = this.pending[0]!;
+      if (!this.context.reports.covers(record.tick) && nowMs - at < RESOLVE_WITHIN_MS) return;
+      this.pending.shift();
+      const c = this.classify(record);
+      this.total++;
+      this.byCause[c.cause]++;
+      if (this.recent.length >= RECENT) this.recent.shift();
+      this.recent.push(c);
+      this.report(c);
+    }
+  }
+
+  clear(): void {
+    this.pending.length = 0;
+  }
+
+  private classify(r: CorrectionRecord): Correction {
+    const { reports, lastSkip, clockJumps, delayChanges } = this.context;
+    // The state at fromTick agreed with the server: the cause lies in (fromTick, tick].
+    const from = r.fromTick;
+    const to = r.tick;
+    const of = (cause: CorrectionCause, detail: string): Correction => ({ ...r, cause, detail });
+    if (lastSkip && !isNewer(lastSkip.from, to) && isNewer(tickAdd(lastSkip.to, 1), from)) {
+      return of('stall', `a stalled frame skipped ticks ${lastSkip.from}..${lastSkip.to}: they were not predicted and the server ran them without our input`);
+    }
+    const problems = reports.within(tickAdd(from, 1), to);
+    if (problems) {
+      if (problems.late > 0) return of('input-late', `the server got ${problems.late} of our inputs after their tick (${problems.missing} ticks ran without one) in ticks ${from + 1}..${to}: raise clock slack or check the link`);
+      return of('input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
+    }
+    for (const t of clockJumps) if (within(t, from, to)) return of('clock-jump', `the prediction clock jumped at tick ${t}`);
+    for (const t of delayChanges) if (within(t, from, to)) return of('input-delay', `the input delay changed at tick ${t}`);
+    if (!r.local) return of('remote', 'the ghost is not driven by our input: another player, or contact with one, moved it differently');
+    return of('unexplained', 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight');
+  }
+}
