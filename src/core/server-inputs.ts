@@ -17,8 +17,21 @@ export interface InterpolationView {
   fraction: number;
 }
 
+/** Input health is checked over windows of this length; a connection is warned about at most once per window. */
+const HEALTH_WINDOW_MS = 5000;
+/** A window in which more than this share of a connection's ticks ran without its input is worth a warning. */
+const HEALTH_MISSING_SHARE = 0.02;
+
+interface Health {
+  since: number;
+  late: number;
+  missing: number;
+  warnedAt: number;
+}
+
 export class ServerInputs<P extends Protocol> {
   private readonly queues = new Map<number, ServerInputQueue<Schema>>();
+  private readonly health = new Map<number, Health>();
   /** Per connection: the interpolation view of each input tick. */
   private readonly views = new Map<number, HistoryBuffer<InterpolationView>>();
   private readonly packet = createDecodedInputPacket<Schema>();
@@ -36,12 +49,43 @@ export class ServerInputs<P extends Protocol> {
 
   close(networkId: number): void {
     this.queues.delete(networkId);
+    this.health.delete(networkId);
     this.views.delete(networkId);
     this.tickInputs.delete(networkId);
   }
 
   stats(networkId: number): ServerInputStats | undefined {
     return this.queues.get(networkId)?.stats;
+  }
+
+  /** How early the stored inputs of `networkId` arrived (ServerInputQueue.arrivals). */
+  arrivals(networkId: number): Readonly<Uint32Array> | undefined {
+    return this.queues.get(networkId)?.arrivals;
+  }
+
+  /**
+   * Once per window, the message for each connection whose inputs went missing (ticks run
+   * without them) for more than 2 % of the window's ticks; `name(networkId)` names it.
+   */
+  checkHealth(nowMs: number, ticksPerWindow: number, warn: (message: string) => void, name: (networkId: number) => string): void {
+    for (const [networkId, queue] of this.queues) {
+      const s = queue.stats;
+      let h = this.health.get(networkId);
+      if (!h) this.health.set(networkId, (h = { since: nowMs, late: s.late, missing: s.missing, warnedAt: -Infinity }));
+      if (nowMs - h.since < HEALTH_WINDOW_MS) continue;
+      const missing = s.missing - h.missing;
+      const late = s.late - h.late;
+      const seconds = (nowMs - h.since) / 1000;
+      h.since = nowMs;
+      h.late = s.late;
+      h.missing = s.missing;
+      if (missing <= HEALTH_MISSING_SHARE * ticksPerWindow * (seconds / (HEALTH_WINDOW_MS / 1000))) continue;
+      warn(
+        `react-netcode: ${name(networkId)}: ${missing} ticks in the last ${seconds.toFixed(0)} s ran without its input (${late} inputs arrived after their tick; ` +
+          `input margin ${queue.marginTicks.toFixed(1)} ticks). Missing inputs are repeated for maxInputRepeatTicks, then neutral, so its player stutters. ` +
+          'Its frames may be starved (a background tab, a blocked main thread, a slow device) or its link lossy or jittery; its NetGraph shows late/missing inputs per second.',
+      );
+    }
   }
 
   /** For the client's newest input: ticks it arrived before it was simulated (reported in Pongs). */

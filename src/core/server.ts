@@ -232,6 +232,7 @@ export class NetServer<P extends Protocol> {
       this.ghosts.simulate(this.currentTick);
       if (this.ghosts.isSnapshotTick()) this.sendSnapshots();
       this.sessions.expire(this.timeMs);
+      if (this.currentTick % this.protocol.tickRate === 0) this.checkInputHealth();
       this.events.emit('tick', this.currentTick);
     } finally {
       this.out.end();
@@ -245,6 +246,20 @@ export class NetServer<P extends Protocol> {
   /** Input statistics of one connection (received, late, missing, repeated, clamped …). */
   inputStats(connection: Connection<JoinPayload<P>>) {
     return this.inputs.stats(connection.networkId);
+  }
+
+  /** How early one connection's inputs arrived: bucket i counts inputs stored i ticks before their tick ran. */
+  inputArrivals(connection: Connection<JoinPayload<P>>): Readonly<Uint32Array> | undefined {
+    return this.inputs.arrivals(connection.networkId);
+  }
+
+  /** Once a second: warn (at most once per 5 s per connection) about inputs that go missing. */
+  private checkInputHealth(): void {
+    const ticksPerWindow = this.protocol.tickRate * 5;
+    this.inputs.checkHealth(this.timeMs, ticksPerWindow, (m) => this.log('warn', m), (id) => {
+      const c = this.connections.get(id);
+      return c && c.inGame ? `networkId ${id} (peer ${c.peer})` : `networkId ${id}`;
+    });
   }
 
   /** Spawn a ghost outside systems, e.g. a player's character in the `join` event. */

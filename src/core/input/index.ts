@@ -11,7 +11,7 @@ export type { DecodedInputPacket, InputPacketExtras, InputSource, PacketInput } 
 export { InputReports } from './reports.ts';
 export type { InputProblem } from './reports.ts';
 export { quantizeInput, sanitizeInput } from './sanitize.ts';
-export { ServerInputQueue } from './server-queue.ts';
+export { ARRIVAL_BUCKETS, ServerInputQueue } from './server-queue.ts';
 export type { InputReceipt, ServerInputQueueOptions, ServerInputStats } from './server-queue.ts';
 export { InputStore } from './store.ts';
 export type { InputEntry } from './store.ts';

@@ -41,11 +41,20 @@ export interface ServerInputStats {
 
 export type InputReceipt = 'stored' | 'duplicate' | 'late' | 'early';
 
+/** Buckets of `ServerInputQueue.arrivals`: bucket i = stored i ticks before its tick ran (the last: that or more). */
+export const ARRIVAL_BUCKETS = 64;
+
 export class ServerInputQueue<S extends Schema> {
   readonly stats: ServerInputStats = { received: 0, duplicates: 0, late: 0, early: 0, missing: 0, repeated: 0, neutral: 0, clamped: 0 };
   readonly maxRepeatTicks: number;
   /** For the newest input tick seen so far: ticks it arrived before the server simulated it (negative = late); 0 before any. */
   marginTicks = 0;
+  /**
+   * How early each stored input arrived: bucket i counts inputs stored when their tick was i ticks
+   * ahead of the tick the server simulates next (0 = just in time; the last bucket: 63 or more).
+   * Late inputs are not here (they are `stats.late`).
+   */
+  readonly arrivals = new Uint32Array(ARRIVAL_BUCKETS);
   private readonly store: InputStore<S>;
   private readonly sanitize: boolean;
   private readonly maxLead: number;
@@ -104,6 +113,7 @@ export class ServerInputQueue<S extends Schema> {
     if (this.sanitize) s.clamped += sanitizeInput(this.codec, entry.values);
     this.store.put(entry); // always fits: the tick is within maxLead of the server, which trails the newest by < capacity
     s.received++;
+    this.arrivals[Math.min(ARRIVAL_BUCKETS - 1, tickDiff(tick, currentServerTick))]!++;
     return 'stored';
   }
 
