@@ -248,6 +248,15 @@ export class NetServer<P extends Protocol> {
     return this.inputs.stats(connection.networkId);
   }
 
+  /**
+   * Where a connection showed interpolated ghosts when it sampled its input for `tick` (default: the
+   * tick being simulated — what `ctx.interpolationView` gives a system); before any input, the view its
+   * newest packet carried. Lag compensation rewinds to this.
+   */
+  interpolationViewOf(connection: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
+    return this.inputs.viewAt(connection.networkId, tick) ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
+  }
+
   /** How early one connection's inputs arrived: bucket i counts inputs stored i ticks before their tick ran. */
   inputArrivals(connection: Connection<JoinPayload<P>>): Readonly<Uint32Array> | undefined {
     return this.inputs.arrivals(connection.networkId);
