@@ -33,6 +33,8 @@ export interface StepperClientOptions {
   link?: { up?: LinkOptions; down?: LinkOptions };
   /** Connect as soon as it is added (default true). */
   connect?: boolean;
+  /** Timestamp received messages on arrival on the client's clock (ClientOptions.now; default true). False: at the next frame. */
+  stampOnArrival?: boolean;
   /** Extra client engine options (history length, resume grace …). */
   engine?: Omit<Partial<ClientOptions<Protocol>>, 'protocol' | 'transport' | 'systems' | 'log'>;
 }
@@ -127,7 +129,7 @@ export class Stepper<P extends Protocol> {
     const clientOptions: ClientOptions<P> = {
       // Messages are timestamped on arrival on the client's own clock (as a browser's performance.now);
       // while its thread is blocked (a stall), they are seen when it is free again.
-      now: () => clock.offsetMs + Math.max(this.time, self.peer?.busyUntil ?? 0) * (1 + clock.drift),
+      ...(options.stampOnArrival === false ? {} : { now: () => clock.offsetMs + Math.max(this.time, self.peer?.busyUntil ?? 0) * (1 + clock.drift) }),
       ...options.engine,
       protocol: this.protocol,
       transport,
