@@ -70,7 +70,7 @@ export class NetClient<P extends Protocol> {
   readonly inputReports = new InputReports();
   /** Every correction of a predicted ghost's shown transform, with its cause. */
   readonly corrections: CorrectionLog;
-  private readonly clockJumps: Tick[] = [];
+  private readonly clockJumps: { from: Tick; to: Tick }[] = [];
   private readonly delayChanges: Tick[] = [];
   private seenJumps = 0;
   /** The last frame that came more than STALL_MS after the one before (client clock). */
@@ -253,7 +253,7 @@ export class NetClient<P extends Protocol> {
       this.sendStage(now);
       this.corrections.resolve(now);
       this.ghosts.frame(now, predicting);
-      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
+      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.prediction.maxRollback);
       if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
       this.switcher.update(now);
       updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
@@ -285,7 +285,9 @@ export class NetClient<P extends Protocol> {
     const c = this.clock;
     if (c.jumps !== this.seenJumps) {
       this.seenJumps = c.jumps;
-      remember(this.clockJumps, c.predictedTick);
+      const after = c.predictedTick;
+      const before = tickAdd(after, -Math.round(c.lastJumpTicks));
+      remember(this.clockJumps, tickDiff(after, before) >= 0 ? { from: before, to: after } : { from: after, to: before });
     }
     if (c.inputDelayTicks !== this.seenDelay) {
       this.seenDelay = c.inputDelayTicks;
@@ -549,10 +551,10 @@ const STALL_MS = 250;
 /** An input-delay rise fills at most this many ticks with the same input (beyond: a gap, as after a stall). */
 const MAX_DELAY_GAP = 8;
 
-/** Keep the newest 8 ticks of a change log. */
-function remember(list: Tick[], tick: Tick): void {
+/** Keep the newest 8 entries of a change log. */
+function remember<T>(list: T[], entry: T): void {
   if (list.length >= 8) list.shift();
-  list.push(tick);
+  list.push(entry);
 }
 
 export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P> {

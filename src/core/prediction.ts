@@ -19,10 +19,17 @@ import type { Ghost } from './world.ts';
 
 export type RollbackPolicy = 'always' | 'check';
 
+/** Default deepest rollback: 2 s of 60 Hz ticks, within the 128 ticks of input the client keeps. */
+export const DEFAULT_MAX_ROLLBACK_TICKS = 120;
+
 export interface PredictionOptions {
   /** 'always' resimulates on every new snapshot; 'check' only when a field is beyond its tolerance (default 'check'). */
   rollback?: RollbackPolicy;
-  /** Deepest rollback in ticks (default 64); beyond it a ghost snaps to its confirmed state. */
+  /**
+   * Deepest rollback in ticks (default 120: 2 s at 60 Hz, the ticks of input a client keeps); beyond
+   * it a ghost snaps to its confirmed state without resimulation. Deep rollbacks happen only after a
+   * stall (the server's or the client's), when prediction ran far ahead of the newest snapshot.
+   */
   maxRollbackTicks?: number;
   /** Error smoothing options (default 100 ms, 1 mm minimum, 2 m teleport). */
   correction?: CorrectionOptions;
@@ -84,6 +91,8 @@ export interface PredictionStats {
   mispredictions: number;
   /** Ticks a frame skipped because more were due than maxTicksPerFrame (stalls). */
   skippedTicks: number;
+  /** Frames in which prediction held because it was maxRollbackTicks past the newest snapshot (snapshots stopped). */
+  heldFrames: number;
 }
 
 /** Per predicted ghost: its own predicted history and render state. */
@@ -109,12 +118,13 @@ function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefin
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
-  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0 };
+  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0, heldFrames: 0 };
   /** True while resimulating (NetworkTime.isResimulating). */
   resimulating = false;
   private readonly states = new Map<number, Predicted>();
   private readonly policy: RollbackPolicy;
-  private readonly maxRollback: number;
+  /** Deepest rollback (ticks): `maxRollbackTicks`. */
+  readonly maxRollback: number;
   private readonly maxTicksPerFrame: number;
   /** The newest range of ticks skipped by the per-frame cap (inclusive), for explaining corrections. */
   lastSkip: { from: Tick; to: Tick } | undefined;
@@ -132,7 +142,7 @@ export class ClientPrediction<P extends Protocol> {
     private readonly log: (message: string) => void = () => {},
   ) {
     this.policy = options.rollback ?? 'check';
-    this.maxRollback = options.maxRollbackTicks ?? 64;
+    this.maxRollback = options.maxRollbackTicks ?? DEFAULT_MAX_ROLLBACK_TICKS;
     this.maxTicksPerFrame = options.maxTicksPerFrame ?? 30;
     if (!Number.isInteger(this.maxTicksPerFrame) || this.maxTicksPerFrame < 1) {
       throw new NetcodeError('usage', `react-netcode: prediction.maxTicksPerFrame must be an integer >= 1 (got ${String(options.maxTicksPerFrame)}); the default is 30.`);
@@ -229,6 +239,14 @@ export class ClientPrediction<P extends Protocol> {
    */
   advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame, committedThrough?: Tick): number {
     const list = this.collect();
+    // Never run more than maxRollbackTicks past the newest snapshot (no snapshots for that long: the
+    // server or the link stalled): every later rollback stays resimulatable, and no input is committed
+    // for ticks the server could not queue. Prediction holds; it skips ahead when snapshots resume.
+    const snap = this.ghosts.timeline.newestSnapshotTick;
+    if (snap !== undefined && tickDiff(targetTick, snap) > this.maxRollback) {
+      targetTick = tickAdd(snap, this.maxRollback);
+      this.stats.heldFrames++;
+    }
     if (this.skipping && this.lastTick !== undefined) {
       this.skipping = false;
       this.lastTick = tickAdd(targetTick, -1);

@@ -33,7 +33,12 @@ export interface ServerOptions<P extends Protocol> {
   idQuarantineMs?: number;
   /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */
   handshakeTimeoutMs?: number;
-  /** Most ticks one `update` may run to catch up (default 8); more is an overrun, logged. */
+  /**
+   * After a stall (a GC pause, a busy host) the server catches up the ticks it owes, 8 per loop
+   * turn, up to this many (default 2 × tickRate: 2 s, what the input queues hold ahead). The inputs
+   * clients sent for those ticks are already queued, so nothing is mispredicted. Beyond it the extra time is dropped (an overrun,
+   * logged): tick numbers stay contiguous and clients resync their clocks.
+   */
   maxCatchUpTicks?: number;
   /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
   startTick?: Tick;

@@ -29,6 +29,8 @@ import type { ServerEvents, ServerOptions } from './server-options.ts';
 
 export type { ServerEvents, ServerOptions } from './server-options.ts';
 
+/** Most ticks one loop turn runs while catching up (the rest stays due for the next turns, 1 ms later). */
+const CATCH_UP_BURST = 8;
 /** The "fell behind" warning is logged at most this often. */
 const BEHIND_WARNING_INTERVAL_MS = 5000;
 
@@ -69,7 +71,8 @@ export class NetServer<P extends Protocol> {
     this.log = options.log ?? consoleLogger;
     this.events = new Emitter((e) => this.log('error', `react-netcode: a server event listener threw: ${String(e)}`));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
-    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: options.maxCatchUpTicks ?? 8 });
+    const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
+    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: Math.min(CATCH_UP_BURST, backlog), maxBacklogSteps: backlog });
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
@@ -186,10 +189,12 @@ export class NetServer<P extends Protocol> {
   }
 
   /**
-   * Feed the monotonic time (ms); runs every tick that is due. After a stall the catch-up is
-   * clamped to `maxCatchUpTicks`: the rest of the backlog is time the server skips, not ticks —
-   * tick numbers stay contiguous, so inputs already received for the coming ticks stay queued
-   * and run when their tick comes, and clients see the server's clock step back and resync.
+   * Feed the monotonic time (ms); runs the ticks that are due, at most 8 per call. After a stall
+   * the backlog is caught up over the next calls, up to `maxCatchUpTicks` (2 s): the inputs
+   * clients sent for those ticks are already queued, so they run as predicted. Time beyond that
+   * bound is skipped, not ticks — tick numbers stay contiguous, inputs received for coming ticks
+   * stay queued and run when their tick comes — and clients see the server's clock step back and
+   * resync. With `start()`, a pending backlog brings the next loop turn 1 ms later.
    */
   update(now: number): number {
     const gap = this.lastUpdateAt === undefined ? 0 : now - this.lastUpdateAt;

@@ -73,9 +73,11 @@ export interface FrameRunOptions {
   link?: LinkOptions;
   seconds: number;
   seed?: number;
-  /** Stall the client's thread for these many ms at these seconds into the run. */
-  stalls?: readonly { atSecond: number; ms: number }[];
+  /** Stall the client's thread (or the server's) for these many ms at these seconds into the run. */
+  stalls?: readonly { atSecond: number; ms: number; server?: boolean }[];
   log?: Logger;
+  /** Called once the player is in game, before the measured run (to attach listeners). */
+  onReady?: (c: StepperClient<typeof frameProtocol>, s: ReturnType<typeof createStepper<typeof frameProtocol>>) => void;
 }
 
 export interface FrameRunResult {
@@ -92,6 +94,8 @@ export interface FrameRunResult {
   inputs: { missing: number; late: number };
   skippedTicks: number;
   frames: number;
+  /** Server ticks dropped by its catch-up clamp. */
+  serverDroppedTicks: number;
   c: StepperClient<typeof frameProtocol>;
 }
 
@@ -115,6 +119,7 @@ export function frameRun(o: FrameRunOptions): FrameRunResult {
   s.until(() => client.world.size === 1 && client.prediction!.lastTick !== undefined, 10_000, 'prediction to start');
   s.advance(3000); // clock sync, slack and interpolation delay settle
   counts.server.jump = counts.server.fire = counts.client.jump = counts.client.fire = 0;
+  o.onReady?.(c, s);
   const corrections0 = client.corrections.total;
   const connection = s.server.connections.get(client.networkId!)!;
   const inputs0 = { ...s.server.inputStats(connection)! };
@@ -152,7 +157,10 @@ export function frameRun(o: FrameRunOptions): FrameRunResult {
       presses.jump++;
       nextJump = t + rng.range(300, 2000);
     }
-    if (stalls.length > 0 && t >= stalls[0]!.atSecond * 1000) s.stall(c, stalls.shift()!.ms);
+    if (stalls.length > 0 && t >= stalls[0]!.atSecond * 1000) {
+      const stall = stalls.shift()!;
+      s.stall(stall.server ? s.serverPeer : c, stall.ms);
+    }
     s.advance(frameMs);
     const ids = [...client.world.query('grenade')].map((g) => g.components.spawnId);
     if (new Set(ids).size !== ids.length) doubled++;
@@ -172,6 +180,7 @@ export function frameRun(o: FrameRunOptions): FrameRunResult {
     inputs: { missing: stats.missing - inputs0.missing, late: stats.late - inputs0.late },
     skippedTicks: client.prediction!.stats.skippedTicks,
     frames: c.frames - frames0,
+    serverDroppedTicks: s.server.stats.droppedTicks,
     c,
   };
 }

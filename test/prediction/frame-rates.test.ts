@@ -68,3 +68,22 @@ describe('stalls of 0.5, 1 and 2 s (a long frame, a GC pause, a background tab)'
     expect(warnings.some((w) => /networkId 1 \(peer \d+\): \d+ ticks in the last 5 s ran without its input/.test(w))).toBe(true);
   });
 });
+
+describe('server stalls of 0.5, 1.5 and 3 s (a GC pause, a busy host)', () => {
+  it.each([10, 30, 60, 144])('%i fps: caught up, every press once, every spawn matched; beyond the 2 s catch-up only stall corrections', (fps) => {
+    for (const ms of [500, 1500, 3000]) {
+      const r = frameRun({ fps, link: bad, seconds: 40, frameJitter: 0.2, stalls: [{ atSecond: 20, ms, server: true }] });
+      expectPressesAndSpawns(r);
+      if (ms <= 2000) {
+        // The server catches up the ticks it owes (≤ maxCatchUpTicks = 2 s); the inputs were queued: nothing mispredicted.
+        expect(r.serverDroppedTicks).toBe(0);
+        expect(r.corrections).toBe(0);
+      } else {
+        // 3 s: 1 s of time dropped (60 ticks); prediction held 2 s (maxRollbackTicks) past the last snapshot, then skipped.
+        expect(r.serverDroppedTicks).toBe(60);
+        expect(r.corrections).toBeLessThanOrEqual(4);
+        expect(Object.keys(r.causes).every((cause) => cause === 'stall' || cause === 'clock-jump')).toBe(true);
+      }
+    }
+  });
+});
