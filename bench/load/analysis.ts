@@ -100,6 +100,8 @@ export function formatClient(r: ClientResult, server: ServerReport): string {
     `${r.name}: ${r.framesPerSec} frames/s, inputs received ${r.inputsReceived}, missing ${r.inputsMissing} (unexplained ${r.unexplained.length}), late ${r.inputsLate}; ` +
       `snapshots sent ${r.sentSnapshotTicks.length}, lost ${r.lostSnapshotTicks.length}; inputs early p1/p50/p99 ${r.early ? `${r.early.p1}/${r.early.p50}/${r.early.p99}` : 'n/a'} ticks (lead ${ms(r.leadMs)}); ` +
       `position error ${(r.positionError * 1000).toFixed(2)} mm; presses ${r.presses}, server jumps ${r.serverJumps}; rtt ${r.player.rttMs.toFixed(1)} ms; ` +
+      `clock slack ${r.player.slackTicks.toFixed(1)}, lead ${r.player.leadTicks.toFixed(1)}, input delay ${r.player.inputDelayTicks} ticks; ` +
+      `missing reported to the client since it joined ${r.player.inputReports?.missing ?? 'n/a'}; ` +
       `largest stall client ${ms(r.player.maxStallMs)}, server ${ms(server.maxStallMs)}; corrections ${JSON.stringify(r.player.corrections)}`,
   ];
   if (r.missingTicks.length > 0) lines.push(`  missing ticks (time since mark): ${r.missingTicks.slice(0, 40).map((m) => `${m.tick}@${at(m.at, o)}`).join(', ')}`);

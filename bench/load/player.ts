@@ -43,6 +43,10 @@ export interface PlayerReport {
   player: { x: number; y: number; z: number; jumps: number } | null;
   rttMs: number;
   jitterMs: number;
+  /** The clock's slack and lead (ticks) now: how early it means inputs to arrive. */
+  slackTicks: number;
+  leadTicks: number;
+  inputDelayTicks: number;
   /** What newer libraries report (null when this one has no such counter). */
   corrections: { total: number; byCause: Record<string, number> } | null;
   skippedTicks: number | null;
@@ -122,6 +126,9 @@ export class HeadlessPlayer {
       player: p ? { ...p.components.position, jumps: p.components.jumps } : null,
       rttMs: c.clock.rttMs,
       jitterMs: c.clock.jitterMs,
+      slackTicks: c.clock.slackTicks,
+      leadTicks: c.clock.leadTicks,
+      inputDelayTicks: c.clock.inputDelayTicks,
       corrections: c.corrections ? { total: c.corrections.total, byCause: { ...c.corrections.byCause } } : null,
       skippedTicks: c.prediction?.stats.skippedTicks ?? null,
       inputReports: c.inputReports ? { late: c.inputReports.late, missing: c.inputReports.missing } : null,

@@ -2,7 +2,8 @@
 // ServerProcess (its own Node process); the players run here, each on its own frame
 // loop. Phases: connect and join → every player ready (in game, predicting) → warm-up
 // (clock sync settles) → mark → active (input scripts play; injected stalls) →
-// settle (sticks centred, so both sides come to rest) → server report → drain →
+// settle (sticks centred, until the server ran the last moving input and both sides
+// rest) → server report → drain →
 // player reports. `analyse` turns the reports into per-client results.
 import { analyse, type ClientResult } from './analysis.ts';
 import { makeGame } from './game.ts';
@@ -29,7 +30,7 @@ export interface Scenario {
   activeMs: number;
   /** After every player is ready, before the mark (ms, default 1500). */
   warmupMs?: number;
-  /** Sticks centred before the server reports (ms, default 1000). */
+  /** Sticks centred before the server reports (ms, default 1000), beyond the clients' lead + input delay. */
   settleMs?: number;
   /** Between the server's report and the players' (ms, default 300): what was sent arrives. */
   drainMs?: number;
@@ -82,7 +83,10 @@ export async function runScenario(server: ServerProcess, scenario: Scenario): Pr
     for (const p of players) p.script.active = true;
     await sleep(scenario.activeMs);
     for (const p of players) p.script.active = false;
-    await sleep(scenario.settleMs ?? 1000);
+    // The last moving inputs are for ticks up to lead + input delay ahead of the server: wait until it ran them.
+    const stepMs = 1000 / game.protocol.tickRate;
+    const ahead = Math.max(...players.map((p) => (p.client.clock.leadTicks + p.client.clock.inputDelayTicks) * stepMs));
+    await sleep((scenario.settleMs ?? 1000) + ahead);
     const report = await server.report();
     const measuredMs = performance.now() - markedAt;
     await sleep(scenario.drainMs ?? 300);
