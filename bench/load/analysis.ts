@@ -23,6 +23,9 @@ export interface ClientResult {
   missingTicks: MissingTick[];
   inputsLate: number;
   inputsReceived: number;
+  /** Ticks run in the window, and those before any input of this client had arrived (an old client whose clock never synced sends none). */
+  ticks: number;
+  ticksBeforeAnyInput: number;
   /** Snapshot ticks the server wrote to this client in the window, and those it never received. */
   sentSnapshotTicks: number[];
   lostSnapshotTicks: number[];
@@ -73,6 +76,8 @@ export function analyse(server: ServerReport, players: readonly PlayerReport[]):
       unexplained: conn.missingTicks.filter((m) => !stalls.some((s) => explains(s.gap, leadMs, m))),
       inputsLate: conn.inputs.late ?? 0,
       inputsReceived: conn.inputs.received ?? 0,
+      ticks: conn.ticks,
+      ticksBeforeAnyInput: conn.ticksBeforeAnyInput,
       sentSnapshotTicks: conn.snapshotTicks,
       lostSnapshotTicks: conn.snapshotTicks.filter((t) => !received.has(t)),
       early,
@@ -97,7 +102,7 @@ const at = (t: number, origin: number): string => `+${((t - origin) / 1000).toFi
 export function formatClient(r: ClientResult, server: ServerReport): string {
   const o = r.player.markAt;
   const lines = [
-    `${r.name}: ${r.framesPerSec} frames/s, inputs received ${r.inputsReceived}, missing ${r.inputsMissing} (unexplained ${r.unexplained.length}), late ${r.inputsLate}; ` +
+    `${r.name}: ${r.framesPerSec} frames/s${r.player.predicting ? '' : ' (NOT PREDICTING)'}, server ticks ${r.ticks} (${r.ticksBeforeAnyInput} before any input), inputs received ${r.inputsReceived}, missing ${r.inputsMissing} (unexplained ${r.unexplained.length}), late ${r.inputsLate}; ` +
       `snapshots sent ${r.sentSnapshotTicks.length}, lost ${r.lostSnapshotTicks.length}; inputs early p1/p50/p99 ${r.early ? `${r.early.p1}/${r.early.p50}/${r.early.p99}` : 'n/a'} ticks (lead ${ms(r.leadMs)}); ` +
       `position error ${(r.positionError * 1000).toFixed(2)} mm; presses ${r.presses}, server jumps ${r.serverJumps}; rtt ${r.player.rttMs.toFixed(1)} ms; ` +
       `clock slack ${r.player.slackTicks.toFixed(1)}, lead ${r.player.leadTicks.toFixed(1)}, input delay ${r.player.inputDelayTicks} ticks; ` +

@@ -52,6 +52,9 @@ export interface ConnectionReport {
   /** Input arrival histogram since the mark (bucket i: stored i ticks before its tick ran); null when the library has none. */
   arrivals: number[] | null;
   missingTicks: MissingTick[];
+  /** Ticks run in the window while it was in game, and those of them before any input had arrived from it (not counted as `missing`). */
+  ticks: number;
+  ticksBeforeAnyInput: number;
   /** Snapshot ticks written to this connection since the mark. */
   snapshotTicks: number[];
   out: Traffic;

@@ -16,6 +16,7 @@ import { probeServerTransport, trafficDelta, type PeerProbe, type Traffic } from
 /** What a connection looked like at the mark. */
 interface Baseline {
   inputs: ServerInputStats | undefined;
+  ticks: { ticks: number; beforeAnyInput: number } | undefined;
   arrivals: number[] | undefined;
   out: Traffic | undefined;
   in: Traffic | undefined;
@@ -39,12 +40,17 @@ export async function startNetcodeServer(config: NetcodeServerConfig): Promise<R
   type Conn = Connection<{ name: string }>;
   server.events.on('join', (c: Conn) => server.spawn('player', {}, { owner: c.networkId }));
 
-  // Every tick: which in-game connections' counters of ticks run without input grew.
+  // Every tick: which in-game connections' counters of ticks run without input grew; ticks per connection.
   const missing = new Map<number, MissingTick[]>();
   const lastMissing = new Map<number, number>();
+  const ticks = new Map<number, { ticks: number; beforeAnyInput: number }>();
   server.events.on('tick', (tick: number) => {
     for (const c of server.connections.values()) {
       if (!c.inGame) continue;
+      let t = ticks.get(c.networkId);
+      if (t === undefined) ticks.set(c.networkId, (t = { ticks: 0, beforeAnyInput: 0 }));
+      t.ticks++;
+      if ((server.inputStats(c)?.received ?? 0) === 0) t.beforeAnyInput++;
       const now = server.inputStats(c)?.missing ?? 0;
       const before = lastMissing.get(c.networkId) ?? 0;
       if (now === before) continue;
@@ -78,7 +84,8 @@ export async function startNetcodeServer(config: NetcodeServerConfig): Promise<R
         const inputs = server.inputStats(c);
         const arrivals = server.inputArrivals?.(c);
         const p = probeOf(c);
-        baselines.set(c.networkId, { inputs: inputs && { ...inputs }, arrivals: arrivals && Array.from(arrivals), out: p && { ...p.out }, in: p && { ...p.in } });
+        const t = ticks.get(c.networkId);
+        baselines.set(c.networkId, { inputs: inputs && { ...inputs }, ticks: t && { ...t }, arrivals: arrivals && Array.from(arrivals), out: p && { ...p.out }, in: p && { ...p.in } });
       }
     },
     quiesce() {},
@@ -97,6 +104,8 @@ export async function startNetcodeServer(config: NetcodeServerConfig): Promise<R
           inputs,
           arrivals: arrivals ? histogramDelta(arrivals, base?.arrivals) : null,
           missingTicks: (missing.get(c.networkId) ?? []).filter((m) => m.at >= markAt),
+          ticks: (ticks.get(c.networkId)?.ticks ?? 0) - (base?.ticks?.ticks ?? 0),
+          ticksBeforeAnyInput: (ticks.get(c.networkId)?.beforeAnyInput ?? 0) - (base?.ticks?.beforeAnyInput ?? 0),
           snapshotTicks: (p?.snapshots ?? []).filter((s) => s.at >= markAt).map((s) => s.tick),
           out: trafficDelta(p?.out ?? { writes: 0, messages: 0, bytes: 0 }, base?.out),
           in: trafficDelta(p?.in ?? { writes: 0, messages: 0, bytes: 0 }, base?.in),

@@ -12,6 +12,9 @@ import type { Library } from './library.ts';
 import { wallNow, type Gap } from './measure.ts';
 import { probeClientTransport, trafficDelta, type ClientProbe, type Traffic } from './wire.ts';
 
+/** How long `ready` waits in game for prediction to start. */
+const PREDICTION_GRACE_MS = 5000;
+
 export interface PlayerOptions {
   /** http://127.0.0.1:<port> of a netcode server. */
   url: string;
@@ -31,6 +34,8 @@ export interface PlayerReport {
   markAt: number;
   at: number;
   frames: number;
+  /** Whether prediction ran (an old client whose clock never synced does not predict, nor send inputs). */
+  predicting: boolean;
   /** Frame gaps (stalls) since the mark, and the largest excess over the frame asked for (ms). */
   stalls: Gap[];
   maxStallMs: number;
@@ -61,6 +66,7 @@ export class HeadlessPlayer {
   readonly loop: FrameLoop;
   readonly script: InputScript;
   private joinSent = false;
+  private inGameSince: number | undefined;
   private markAt = wallNow();
   private base: { out: Traffic; in: Traffic; frames: number } | undefined;
 
@@ -96,9 +102,17 @@ export class HeadlessPlayer {
     return undefined;
   }
 
-  /** In game, its player replicated and prediction running. */
+  /**
+   * In game, its player replicated and prediction running — or not running after PREDICTION_GRACE_MS
+   * in game (an old library whose clock never syncs: the run goes on and shows it).
+   */
   get ready(): boolean {
-    return this.client.status === 'in-game' && this.player() !== undefined && this.client.prediction?.lastTick !== undefined;
+    if (this.client.status !== 'in-game' || this.player() === undefined) {
+      this.inGameSince = undefined;
+      return false;
+    }
+    this.inGameSince ??= performance.now();
+    return this.client.prediction?.lastTick !== undefined || performance.now() - this.inGameSince > PREDICTION_GRACE_MS;
   }
 
   mark(): void {
@@ -117,6 +131,7 @@ export class HeadlessPlayer {
       markAt: this.markAt,
       at: wallNow(),
       frames: this.loop.frames - (this.base?.frames ?? 0),
+      predicting: c.prediction?.lastTick !== undefined,
       stalls,
       maxStallMs: stalls.reduce((m, g) => Math.max(m, g.excessMs), 0),
       snapshotTicks: [...this.probe.snapshotTicks],

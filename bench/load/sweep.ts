@@ -37,6 +37,7 @@ try {
       fps,
       framesPerSec: c.framesPerSec,
       serverTicks: round((run.measuredMs / 1000) * run.server.tickRate, 0),
+      inputsLost: c.inputsMissing + c.ticksBeforeAnyInput,
       inputsMissing: c.inputsMissing,
       unexplainedMissing: c.unexplained.length,
       inputsLate: c.inputsLate,
