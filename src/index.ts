@@ -66,10 +66,13 @@ export type {
   ServerTransport,
   ServerTransportHandler,
   TimerHandle,
+  TransportStats,
 } from './core/transport.ts';
 export { DEFAULT_RPC_MAX_BYTES, MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './core/wire.ts';
 export { conditionClient, LinkConditioner } from './transport/conditioner.ts';
-export type { ConditionedClientTransport, ConditionerOptions, LinkOptions } from './transport/conditioner.ts';
+export type { ConditionedClientTransport, ConditionerOptions, LinkOptions, LinkStats } from './transport/conditioner.ts';
+export { conditionServer } from './transport/condition-server.ts';
+export type { ConditionedServerTransport, PeerLinkOptions, ServerConditionerOptions } from './transport/condition-server.ts';
 export { LoopbackNetwork } from './transport/loopback.ts';
 export { realTimeScheduler, VirtualScheduler } from './transport/scheduler.ts';
 
