@@ -7,6 +7,7 @@ export type { AccumulatorOptions } from './core/accumulator.ts';
 export { BitReader, BitWriter } from './core/bits.ts';
 export { createClient, NetClient } from './core/client.ts';
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './core/client.ts';
+export type { Correction, CorrectionCause } from './core/corrections.ts';
 export type { NetworkTime } from './core/network-time.ts';
 export { ClientPrediction } from './core/prediction.ts';
 export type { Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
