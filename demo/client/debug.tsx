@@ -15,6 +15,7 @@
 //   modes                      → [{ id, type, mode, t }] prediction switches, in order
 //   frames                     → frames rendered so far
 //   fps()                      → frames per second over the last 2 s of rendered frames
+//   longFrames                 → [{ t, ms }] every frame that came more than 100 ms after the previous one (stalls)
 //   corrections                → [{ ghostId, type, local, tick, fromTick, distance, cause, detail, t }]
 //                                every correction of a predicted ghost's shown transform, with its cause
 //   net()                      → { rttMs, jitterMs, interpolationDelayTicks, timeScale, clockJumps,
@@ -84,6 +85,8 @@ interface DebugEvent {
 /** Frame times kept for `fps()`: enough for 2 s at 240 fps. */
 const FRAME_TIMES = 512;
 const FPS_WINDOW_MS = 2000;
+/** A frame this long after the previous one is recorded in `longFrames`. */
+const LONG_FRAME_MS = 100;
 
 /** Mount inside the <Canvas> when DEBUG is true. */
 export function DemoDebugHook(): ReactNode {
@@ -125,6 +128,7 @@ export function DemoDebugHook(): ReactNode {
       modes,
       frames: 0,
       frameTimes,
+      longFrames: [] as { t: number; ms: number }[],
       corrections,
       fps: () => {
         const now = performance.now();
@@ -185,11 +189,14 @@ export function DemoDebugHook(): ReactNode {
   }, [client, camera, canvas]);
 
   useFrame(() => {
-    const api = (window as unknown as { __demo?: { frames: number; frameTimes: number[]; grenadeColours: Record<number, string[]> } }).__demo;
+    const api = (window as unknown as { __demo?: { frames: number; frameTimes: number[]; longFrames: { t: number; ms: number }[]; grenadeColours: Record<number, string[]> } }).__demo;
     if (!api) return;
     api.frames++;
+    const now = performance.now();
+    const previous = api.frameTimes[api.frameTimes.length - 1];
+    if (previous !== undefined && now - previous > LONG_FRAME_MS) api.longFrames.push({ t: now, ms: now - previous });
     if (api.frameTimes.length >= FRAME_TIMES) api.frameTimes.shift();
-    api.frameTimes.push(performance.now());
+    api.frameTimes.push(now);
     for (const g of client.world.query('grenade')) {
       const list = (api.grenadeColours[g.components.spawnId] ??= []);
       const c = grenadeColour(g);

@@ -8,6 +8,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { Server as IoServer } from 'socket.io';
 import { conditionServer, createServer, realTimeScheduler } from '../../src/index.ts';
@@ -56,11 +57,17 @@ function serveStatic(url: string, res: ServerResponse): boolean {
   return true;
 }
 
+/** How late the event loop ran (a starved process, a blocking call): its maximum is reported, and reset, by each /healthz. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
 const http = createHttpServer((req, res) => {
   if (req.url === '/healthz') {
     const stats = server.stats;
+    const loopDelayMaxMs = loopDelay.max / 1e6;
+    loopDelay.reset();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: true, connections: server.connections.size, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns }));
+    res.end(JSON.stringify({ ok: true, connections: server.connections.size, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns, loopDelayMaxMs }));
     return;
   }
   if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(req.url ?? '/', res)) return;
