@@ -75,8 +75,11 @@ describe('engines over socket.io', () => {
   });
 });
 
-/** Five RPC echoes through the server: each round trip in ms. */
-async function echoes(server: Awaited<ReturnType<typeof setup>>['server'], client: NetClient<ChatProtocol>): Promise<number[]> {
+/** Join as `name`, then five RPC echoes through the server; with 40 ms each way, each must take 80 ms at least. */
+async function expectEchoesDelayed(server: Awaited<ReturnType<typeof setup>>['server'], client: NetClient<ChatProtocol>, name: string): Promise<void> {
+  await waitFor(() => client.status === 'connected', 'handshake');
+  client.join({ name, token: '' });
+  await waitFor(() => client.status === 'in-game', 'join');
   server.onRpc('say', (conn, { text }) => server.send(conn, 'said', { from: 0, text }));
   const rtts: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -88,20 +91,16 @@ async function echoes(server: Awaited<ReturnType<typeof setup>>['server'], clien
     rtts.push(performance.now() - sent);
     off();
   }
-  return rtts;
+  // 40 ms up + 40 ms down = 80 ms at least; the server tick and the 2 ms pump add a little.
+  for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(79);
+  expect(Math.min(...rtts)).toBeLessThan(80 + 200);
 }
 
 describe('link conditioner in real time around socket.io', () => {
   it('on the server: delays both directions of every peer; a server close still tells the client why', async () => {
     const { server, addClient } = await setup((t) => conditionServer(t, { seed: 5, up: { latencyMs: 40 }, down: { latencyMs: 40 } }, realTimeScheduler));
     const client = addClient();
-    await waitFor(() => client.status === 'connected', 'handshake');
-    client.join({ name: 'far', token: '' });
-    await waitFor(() => client.status === 'in-game', 'join');
-    const rtts = await echoes(server, client);
-    // 40 ms up + 40 ms down = 80 ms at least; the server tick and the 2 ms pump add a little.
-    for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(79);
-    expect(Math.min(...rtts)).toBeLessThan(80 + 200);
+    await expectEchoesDelayed(server, client, 'far');
     server.close('maintenance'); // the Close message is 40 ms behind: the graceful close delivers it first
     await waitFor(() => client.status === 'closed', 'the client to learn of the close');
     expect(client.state.closeReason).toBe('maintenance');
@@ -111,12 +110,6 @@ describe('link conditioner in real time around socket.io', () => {
     const { server, addClient } = await setup();
     const link = { up: { latencyMs: 40 }, down: { latencyMs: 40 } };
     const client = addClient((t) => conditionClient(t, { seed: 3, ...link }, realTimeScheduler));
-    await waitFor(() => client.status === 'connected', 'handshake');
-    client.join({ name: 'slow', token: '' });
-    await waitFor(() => client.status === 'in-game', 'join');
-    const rtts = await echoes(server, client);
-    // 40 ms up + 40 ms down = 80 ms at least; the server tick and the 2 ms pump add a little.
-    for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(79);
-    expect(Math.min(...rtts)).toBeLessThan(80 + 200);
+    await expectEchoesDelayed(server, client, 'slow');
   });
 });
