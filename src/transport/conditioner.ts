@@ -209,6 +209,7 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
     },
     send(data, channel) {
       if (conn === null || conn.closed || !conn.open) return;
+      upLine.deliverDue(); // what is due leaves now, in order, even if its timer is late (a busy page)
       const times = up.schedule(scheduler.now(), channel);
       if (times.length === 0) return;
       const copy = data.slice(); // the caller may reuse `data` before the delayed send

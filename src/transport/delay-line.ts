@@ -1,7 +1,8 @@
 // DelayLine: the timers behind the link conditioner (conditioner.ts, condition-server.ts).
 // It holds the packets of one direction of one link until the time the
-// LinkConditioner gave them, then hands them to a sink, and can tell when it has
-// delivered everything (a graceful close waits for that).
+// LinkConditioner gave them, then hands them to a sink (at their timer, or earlier
+// when the owner asks for what is due), and can tell when it has delivered everything
+// (a graceful close waits for that).
 
 import type { Channel, Scheduler, TimerHandle } from '../core/transport.ts';
 
@@ -17,7 +18,8 @@ export class DelayLine {
   private head = 0;
   private fifoTimer: TimerHandle | null = null;
   private flushing = false;
-  private readonly timers = new Set<TimerHandle>();
+  /** Unreliable packets waiting, by their timer. */
+  private readonly timers = new Map<TimerHandle, { at: number; data: Uint8Array }>();
   private epoch = 0;
   private onIdle: (() => void) | null = null;
 
@@ -33,20 +35,46 @@ export class DelayLine {
       if (this.fifoTimer === null && !this.flushing) this.fifoTimer = this.scheduler.setTimeout(this.flush, wait);
       return;
     }
+    const handle = this.scheduler.setTimeout(() => this.deliverUnreliable(handle), wait);
+    this.timers.set(handle, { at, data });
+  }
+
+  /**
+   * Deliver now every packet whose time has come, without waiting for its timer: on a busy
+   * page timers run late (a frame or more), while the caller runs every frame.
+   */
+  deliverDue(): void {
+    const now = this.scheduler.now();
+    const head = this.fifo[this.head];
+    if (head !== undefined && head.at <= now && !this.flushing) {
+      if (this.fifoTimer !== null) this.scheduler.clearTimeout(this.fifoTimer);
+      this.flush();
+    }
+    if (this.timers.size === 0) return;
+    const due: [TimerHandle, number][] = [];
+    for (const [handle, p] of this.timers) if (p.at <= now) due.push([handle, p.at]);
+    due.sort((a, b) => a[1] - b[1]);
+    for (const [handle] of due) {
+      if (!this.timers.has(handle)) continue; // delivering one closed the link
+      this.scheduler.clearTimeout(handle);
+      this.deliverUnreliable(handle);
+    }
+  }
+
+  private deliverUnreliable(handle: TimerHandle): void {
+    const p = this.timers.get(handle);
+    if (p === undefined) return;
+    this.timers.delete(handle);
     const epoch = this.epoch;
-    const handle = this.scheduler.setTimeout(() => {
-      this.timers.delete(handle);
-      this.sink(data, 'unreliable');
-      if (this.epoch === epoch) this.checkIdle();
-    }, wait);
-    this.timers.add(handle);
+    this.sink(p.data, 'unreliable');
+    if (this.epoch === epoch) this.checkIdle();
   }
 
   /** Drop every packet not yet delivered (and a pending `drain` callback). */
   cancel(): void {
     this.epoch++;
     this.onIdle = null;
-    for (const handle of this.timers) this.scheduler.clearTimeout(handle);
+    for (const handle of this.timers.keys()) this.scheduler.clearTimeout(handle);
     this.timers.clear();
     if (this.fifoTimer !== null) this.scheduler.clearTimeout(this.fifoTimer);
     this.fifoTimer = null;
