@@ -193,6 +193,36 @@ export async function throttleTo(b: Browser, targetFps: number, tolerance = 1.2)
   }
 }
 
+/**
+ * Keep the page near `targetFps` while the machine's load changes: every 5 s, re-measure and
+ * move the CPU throttling by 1.25× (down below 0.8 × target, up above 1.2 × target, never below 1×).
+ * `stop()` returns the rates used, in order.
+ */
+export function holdFps(b: Browser, targetFps: number, rate: number): { stop: () => Promise<number[]> } {
+  const rates = [rate];
+  let stopped = false;
+  const loop = (async () => {
+    const cdp = await b.cdp();
+    while (!stopped) {
+      await b.page.waitForTimeout(5000);
+      if (stopped) break;
+      const fps = await hook(b.page, (d) => d.fps());
+      const next = fps < targetFps * 0.8 ? Math.max(1, rate / 1.25) : fps > targetFps * 1.2 ? rate * 1.25 : rate;
+      if (next === rate) continue;
+      rate = Math.round(next * 4) / 4;
+      rates.push(rate);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return rates;
+    },
+  };
+}
+
 /** Keys of the demo's bindings (demo/client/netcode.ts): W A S D and the arrows. Eight directions and standing still. */
 const DIRECTIONS: readonly (readonly string[])[] = [['KeyW'], ['KeyW', 'KeyD'], ['ArrowRight'], ['KeyS', 'KeyD'], ['ArrowDown'], ['KeyS', 'KeyA'], ['KeyA'], ['ArrowUp', 'ArrowLeft'], []];
 
