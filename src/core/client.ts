@@ -188,7 +188,8 @@ export class NetClient<P extends Protocol> {
   /** Ask to join the game with the protocol's join payload (GoInGame). Resolves via status: 'in-game', or back to 'connected' with `joinError`. */
   join(payload: JoinPayload<P>): void {
     if (this.current.status !== 'connected') {
-      throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'); wait for the handshake, or you are already in game.`);
+      const why = this.current.status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : this.current.status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
+      throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'): ${why}.`);
     }
     const problem = this.protocol.join.validate(payload);
     if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}.`);
@@ -399,8 +400,11 @@ export class NetClient<P extends Protocol> {
     else if (next === 'attempt') this.open();
   }
 
-  /** Traffic counters since creation (bytes and messages each way). */
-  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0 };
+  /**
+   * Traffic counters since creation: bytes and messages each way (a Batch's parts counted one by one),
+   * transport writes made, and snapshots received.
+   */
+  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0, snapshotsIn: 0 };
 
   /** Queue a message (inside update) or write it at once (outside): at most one write per channel per frame. */
   private sendRaw(bytes: Uint8Array, channel: Channel): void {
@@ -515,6 +519,7 @@ export class NetClient<P extends Protocol> {
   /** Snapshots are unreliable: a malformed one is dropped (not acked) and reported, the connection stays. */
   private onSnapshot(data: Uint8Array): void {
     if (this.current.status !== 'in-game') return;
+    this.traffic.snapshotsIn++;
     try {
       const snap = this.ghosts.applySnapshot(data, this.receivedAt);
       if (!snap) return;
@@ -536,6 +541,7 @@ export class NetClient<P extends Protocol> {
 
   private finish(reason: string): void {
     if (this.current.status === 'closed') return;
+    this.spawns.clear(); // no server will confirm what is still waiting: each is rejected, its reverts run
     this.generation++;
     this.inbox = [];
     this.out.clear();

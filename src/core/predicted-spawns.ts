@@ -216,8 +216,12 @@ export class PredictedSpawns<P extends Protocol> {
     }
   }
 
-  /** A new session: drop everything without running reverts (the world is cleared anyway). */
+  /**
+   * The session ended (leave, a close, a resume that failed): no server will confirm the spawns still
+   * waiting, so each is rejected — its reverts run once — and everything else is forgotten.
+   */
   clear(): void {
+    for (const e of [...this.pending]) this.reject(e);
     this.pending.length = 0;
     this.matched.length = 0;
     this.orphans.length = 0;

@@ -58,6 +58,13 @@ export class ServerInputs<P extends Protocol> {
     return this.queues.get(networkId)?.stats;
   }
 
+  /** The link of `networkId` dropped (true) or it resumed (false): while suspended nothing counts as missing or is warned about. */
+  setSuspended(networkId: number, suspended: boolean): void {
+    const queue = this.queues.get(networkId);
+    if (queue) queue.suspended = suspended;
+    if (!suspended) this.health.delete(networkId); // a fresh window after the resume
+  }
+
   /** How early the stored inputs of `networkId` arrived (ServerInputQueue.arrivals). */
   arrivals(networkId: number): Readonly<Uint32Array> | undefined {
     return this.queues.get(networkId)?.arrivals;
@@ -69,6 +76,7 @@ export class ServerInputs<P extends Protocol> {
    */
   checkHealth(nowMs: number, ticksPerWindow: number, warn: (message: string) => void, name: (networkId: number) => string): void {
     for (const [networkId, queue] of this.queues) {
+      if (queue.suspended) continue;
       const s = queue.stats;
       let h = this.health.get(networkId);
       if (!h) this.health.set(networkId, (h = { since: nowMs, late: s.late, missing: s.missing, warnedAt: -Infinity }));

@@ -20,7 +20,7 @@ import { Sessions, type JoinDecision } from './server-sessions.ts';
 import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './tick.ts';
-import type { Channel, PeerId, ServerTransport, TimerHandle } from './transport.ts';
+import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind } from './wire.ts';
 
@@ -112,11 +112,13 @@ export class NetServer<P extends Protocol> {
         opened: (c, resumed) => {
           if (!resumed) this.inputs.open(c.networkId);
           if (resumed) {
+            this.inputs.setSuspended(c.networkId, false);
             if (c.inGame) this.ghosts.attach(c);
             this.events.emit('resume', c);
           } else this.events.emit('connect', c);
         },
         suspended: (c, reason) => {
+          this.inputs.setSuspended(c.networkId, true);
           this.ghosts.detach(c);
           this.events.emit('suspend', c, reason);
         },
@@ -274,6 +276,11 @@ export class NetServer<P extends Protocol> {
    */
   interpolationViewOf(connection: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
     return this.inputs.viewAt(connection.networkId, tick) ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
+  }
+
+  /** What the transport dropped for one connection (socket.io: unreliable messages under backpressure); undefined when it keeps no stats. */
+  transportStats(connection: Connection<JoinPayload<P>>): TransportStats | undefined {
+    return this.transport.peerStats?.(connection.peer);
   }
 
   /** How early one connection's inputs arrived: bucket i counts inputs stored i ticks before their tick ran. */

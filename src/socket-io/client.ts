@@ -80,7 +80,9 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       });
       socket.on('r', (...args: unknown[]) => onData(current, 'reliable', args));
       socket.on('u', (...args: unknown[]) => onData(current, 'unreliable', args));
-      socket.on('connect_error', (err: Error) => finish(current, `connect_error: ${err.message}`));
+      socket.on('connect_error', (err: Error) =>
+        finish(current, `react-netcode: could not connect to ${url} (socket.io path '${path}'): ${err.message}; check the URL and path, and that the game server is running (a first connection is not retried).`),
+      );
       socket.on('disconnect', (reason: string) => finish(current, reason));
       socket.connect();
     },
