@@ -134,11 +134,11 @@ export function codeBits(v: number): number {
 
 /** Write uint32 `v` with the prefix code (see SNAPSHOT_CODE_WIDTHS). */
 export function putCode(sink: BitSink, v: number): void {
-  if (v < START[1]!) {
-    sink.put(0, 1); // the common case: zero
+  if (v < CODE_TABLE_SIZE) {
+    sink.put(CODE_VALUE[v]!, CODE_LENGTH[v]!); // small values (the common case): from the table
     return;
   }
-  for (let i = 1; i < LAST; i++) {
+  for (let i = 5; i < LAST; i++) {
     if (v < START[i + 1]!) {
       // i one-bits, a zero, then the offset: one put (at most 7 + 20 bits).
       sink.put(((v - START[i]!) << (i + 1)) | ((1 << i) - 1), i + 1 + WIDTHS[i]!);
