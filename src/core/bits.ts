@@ -54,25 +54,33 @@ export const codes = new Uint32Array(4);
 
 /** Encode into `codes`; returns false for NaN / zero / infinite length. */
 export function encodeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
+  return encodeQuatInto(x, y, z, w, bits, codes, 0);
+}
+
+/** Encode into out[o..o + 3] (index, then the three codes); returns false for NaN / zero / infinite length. */
+export function encodeQuatInto(x: number, y: number, z: number, w: number, bits: number, out: Uint32Array | Int32Array, o: number): boolean {
   const len = Math.sqrt(x * x + y * y + z * z + w * w);
   if (!(len > 0 && len < Infinity)) return false;
   qc[0] = x;
   qc[1] = y;
   qc[2] = z;
   qc[3] = w;
-  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z), aw = Math.abs(w);
-  // Component i is the first largest when it beats every earlier one and no later one beats it.
-  const c01 = +(ay > ax), c02 = +(az > ax), c03 = +(aw > ax), c12 = +(az > ay), c13 = +(aw > ay), c23 = +(aw > az);
-  const idx = (c01 & (c12 ^ 1) & (c13 ^ 1)) | ((c02 & c12 & (c23 ^ 1)) << 1) | ((c03 & c13 & c23) * 3);
+  const idx = largestIndex(Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(w));
   const max = (1 << (bits - 1)) - 1;
   // (±max) / √½ / len, as (max / √½ / len) · ±1: the same double.
   const k = (max / Math.SQRT1_2 / len) * (1 - 2 * +(qc[idx]! < 0));
   const clamp = !(len > 1e-140 && len < 1e140);
-  codes[0] = idx;
-  codes[1] = quatCode(qc[+(idx === 0)]! * k, max, clamp);
-  codes[2] = quatCode(qc[1 + +(idx <= 1)]! * k, max, clamp);
-  codes[3] = quatCode(qc[2 + +(idx <= 2)]! * k, max, clamp);
+  out[o] = idx;
+  out[o + 1] = quatCode(qc[+(idx === 0)]! * k, max, clamp);
+  out[o + 2] = quatCode(qc[1 + +(idx <= 1)]! * k, max, clamp);
+  out[o + 3] = quatCode(qc[2 + +(idx <= 2)]! * k, max, clamp);
   return true;
+}
+
+/** Index of the first largest of four magnitudes: i wins when it beats every earlier one and no later one beats it. */
+function largestIndex(ax: number, ay: number, az: number, aw: number): number {
+  const c01 = +(ay > ax), c02 = +(az > ax), c03 = +(aw > ax), c12 = +(az > ay), c13 = +(aw > ay), c23 = +(aw > az);
+  return (c01 & (c12 ^ 1) & (c13 ^ 1)) | ((c02 & c12 & (c23 ^ 1)) << 1) | ((c03 & c13 & c23) * 3);
 }
 
 /** round(p) (Math.round's), clamped to [-max, max] when `clamp`, plus max. Each |p| <= max·(1 + ε) when the length is exact. */

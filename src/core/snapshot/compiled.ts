@@ -5,13 +5,13 @@
 // compiled once per distinct source and shared by every encoder, so a call site that
 // calls a generated function stays monomorphic across encoders (rooms).
 
-import { encodeQuat, codes as QUAT_CODES, utf8Length } from '../bits.ts';
+import { encodeQuatInto, utf8Length } from '../bits.ts';
 import { isPredicted, SMALL_RESIDUAL } from './body.ts';
 import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, COMBO_LENGTH, COMBO_VALUE, codeBits, putCode } from './codes.ts';
 import type { BodyWriter, Quantizer, TypeKernel } from './kernels.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedBits, orderedFinite, type FieldSlot, type TypeLayout } from './layout.ts';
 
-const helpers = { orderedBits, orderedFinite, encodeQuat, QC: QUAT_CODES, utf8Length, codeBits, putCode };
+const helpers = { orderedBits, orderedFinite, encodeQuatInto, utf8Length, codeBits, putCode };
 const compiled = new Map<string, unknown>();
 
 /** `new Function(...params, source)` called with `args`, once per distinct key (the source and every value it captures). */
@@ -47,8 +47,7 @@ function fieldCode(layout: TypeLayout, i: number): string {
     case K_STR:
       return `{ const t = ${get}; if (typeof t !== 'string' || t.length > ${s.maxLength} || h.utf8Length(t) < 0) ${fail} strs[so + ${s.slot}] = t; }`;
     case K_QUAT:
-      return `{ const q = ${get}; if (typeof q !== 'object' || q === null || !h.encodeQuat(q.x, q.y, q.z, q.w, ${s.bits})) ${fail}
-        ${[0, 1, 2, 3].map((k) => `${at(k)} = h.QC[${k}];`).join(' ')} }`;
+      return `{ const q = ${get}; if (typeof q !== 'object' || q === null || !h.encodeQuatInto(q.x, q.y, q.z, q.w, ${s.bits}, row, o + ${s.slot})) ${fail} }`;
     case K_FQ:
     case K_FR: {
       // Quantized: |r| <= 2^31 − 1 (NaN and ±Infinity fail too), tested on the int32 it is stored as, without a branch.

@@ -117,7 +117,11 @@ export class EncodePass {
     if (this.hint.length < ghosts.length) this.hint = new Int32Array(Math.max(64, ghosts.length * 2)).fill(-1);
     c.n = 0;
     this.ensure(states);
-    this.stream[0] = this.stream[1] = this.cache.sink.bitLength;
+    // The stream starts at the bit phase the records have in the message when every ghost is sent and none despawned,
+    // so that the message copies it as whole bytes. The pad bits belong to no body.
+    const sink = this.cache.sink;
+    sink.put(0, (MSG_HEADER_BITS + 1 + codeBits(ghosts.length) - sink.bitLength) & 7);
+    this.stream[0] = this.stream[1] = sink.bitLength;
     this.streamId = -1;
     this.run.p0 = this.run.p1 = -1;
     const stamp = ++this.stamp;
@@ -128,7 +132,11 @@ export class EncodePass {
       const id = g.id;
       if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
       prevId = id;
-      const d = this.resolve(g, i);
+      // The ghost's dense index: the one this position had last time, else resolved (and allocated when new).
+      let d = this.hint[i]!;
+      if (d >= 0 && d < store.used && store.id[d] === id && store.destroyed[d] === 0 && store.typeId[d] === g.typeId && store.owner[d] === g.owner) {
+        if (store.curOk[d] !== 1 || store.curTick[d] !== (tick | 0)) store.current(d, tick, g.values);
+      } else d = this.resolve(g, i);
       if (this.seen.length < store.cap) this.ensure(states);
       const gs = states.g;
       const go = d * G_STRIDE;
@@ -190,13 +198,14 @@ export class EncodePass {
   /** Record k's header fields and body: from the cache, or written now (against b0 or the defaults, and b1 when it is shorter). */
   private body(k: number, d: number, layout: TypeLayout, view: number, flags: number, b0: number, b1: number, age0: number, age1: number): void {
     const { c, cache, store } = this;
-    const spawn = (flags & F_SPAWN) !== 0;
-    c.typeId[k] = layout.typeId;
-    c.owner[k] = store.owner[d]!;
-    c.spawnAge[k] = spawn ? Math.max(0, (this.tick - store.spawnTick[d]!) | 0) : 0;
     c.age0[k] = age0;
+    if ((flags & F_SPAWN) !== 0) {
+      c.typeId[k] = layout.typeId;
+      c.owner[k] = store.owner[d]!;
+      c.spawnAge[k] = Math.max(0, (this.tick - store.spawnTick[d]!) | 0);
+    }
     const viewKey = layout.viewDependent ? view + 1 : 0;
-    const key = spawn ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
+    const key = (flags & F_SPAWN) !== 0 ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
     const hit = cache.find(d, key);
     if (hit >= 0) {
       this.stream[1] = -1; // not written here: not in the stream
@@ -206,40 +215,43 @@ export class EncodePass {
       c.age1[k] = (c.flags[k]! & F_B1) !== 0 ? age1 : 0;
       return;
     }
-    const e0 = b0 * store.cap + d;
+    const cap = store.cap, e = store.curSlot[d]! * cap + d, e0 = b0 * cap + d;
     const b0row = b0 >= 0 ? store.hist : layout.defaultRow;
     const b0o = b0 >= 0 ? e0 * store.stride : 0;
     const b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
     const b0so = b0 >= 0 ? e0 * store.sstride : 0;
-    const b1o = b1 >= 0 ? (b1 * store.cap + d) * store.stride : -1;
-    const e = store.curSlot[d]! * store.cap + d;
+    const b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
     const write = this.kernels[layout.typeId]!.body[view]!;
     const sink = cache.sink;
-    const stream = this.stream[1] === sink.bitLength;
-    if (!stream) this.stream[1] = -1;
-    // In the stream the header comes first: guess whether the body will use the prediction, and write it again if not.
-    let used = b1 >= 0 && this.usedB1[d] === 1;
     const start = sink.bitLength;
-    const { p0, p1 } = this.run;
+    const stream = this.stream[1] === start;
+    if (!stream) this.stream[1] = -1;
+    // In the stream the header comes first: guess whether the body uses the prediction (as this ghost's last one did).
+    let used = b1 >= 0 && this.usedB1[d] === 1;
     c.flags[k] = flags;
-    for (let attempt = 0; ; attempt++) {
+    c.age1[k] = used ? age1 : 0;
+    const run = this.run, p0 = run.p0, p1 = run.p1;
+    if (stream) writeRecordHeader(sink, c, k, this.streamId, run);
+    let off = sink.bitLength;
+    if (write(sink, store.hist, e * store.stride, b0row, b0o, b1o, age0, age1, store.histStrs, e * store.sstride, b0s, b0so) !== used) {
+      used = !used;
       c.age1[k] = used ? age1 : 0;
-      if (stream) writeRecordHeader(sink, c, k, this.streamId, this.run);
-      c.off[k] = sink.bitLength;
-      const usedNow = write(sink, store.hist, e * store.stride, b0row, b0o, b1o, age0, age1, store.histStrs, e * store.sstride, b0s, b0so);
-      const again = stream && usedNow !== used && attempt === 0;
-      used = usedNow;
-      if (!again) break;
-      sink.rewind(start);
-      this.run.p0 = p0;
-      this.run.p1 = p1;
+      if (stream) {
+        // Wrong guess: the header names other baselines. Write the record again.
+        sink.rewind(start);
+        run.p0 = p0;
+        run.p1 = p1;
+        writeRecordHeader(sink, c, k, this.streamId, run);
+        off = sink.bitLength;
+        write(sink, store.hist, e * store.stride, b0row, b0o, b1o, age0, age1, store.histStrs, e * store.sstride, b0s, b0so);
+      }
     }
     this.usedB1[d] = used ? 1 : 0;
     if (used) flags |= F_B1;
-    c.age1[k] = used ? age1 : 0;
-    c.len[k] = sink.bitLength - c.off[k]!;
+    c.off[k] = off;
+    c.len[k] = sink.bitLength - off;
     c.flags[k] = flags;
-    cache.add(d, key, c.off[k]!, c.len[k]!, flags);
+    cache.add(d, key, off, c.len[k]!, flags);
     if (stream) {
       this.stream[1] = sink.bitLength;
       this.streamId = c.id[k]!;

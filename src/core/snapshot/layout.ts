@@ -4,7 +4,7 @@
 // per tick (one function per field kind below); deltas are taken between rows; the
 // client turns rows back into values (materialize). Quaternions use bits.ts's codes.
 
-import { codes as QUAT_CODES, decodeQuat, encodeQuat, utf8Length } from '../bits.ts';
+import { codes as QUAT_CODES, decodeQuat, encodeQuatInto, utf8Length } from '../bits.ts';
 import { NetcodeError, WireError } from '../errors.ts';
 import type { Field, Quat } from '../field.ts';
 import type { GhostEntry, Protocol } from '../protocol.ts';
@@ -182,9 +182,7 @@ function quantizeFloats(s: FieldSlot, v: unknown, row: Int32Array, o: number): b
 /** Quaternions: bits.ts encodeQuat's smallest-three codes (index of the largest component, then three codes). */
 function quantizeQuat(s: FieldSlot, v: unknown, row: Int32Array, o: number): boolean {
   const q = v as Quat | null;
-  if (typeof q !== 'object' || q === null || !encodeQuat(q.x, q.y, q.z, q.w, s.bits)) return false;
-  for (let k = 0; k < 4; k++) row[o + k] = QUAT_CODES[k]!;
-  return true;
+  return typeof q === 'object' && q !== null && encodeQuatInto(q.x, q.y, q.z, q.w, s.bits, row, o);
 }
 
 /** Integers, booleans and enums: one slot. */
