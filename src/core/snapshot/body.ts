@@ -76,7 +76,10 @@ function bodyBits(view: readonly FieldSlot[], z: Float64Array): number {
  * Against b0 alone, or, when `base.b1` is set, against the linear prediction if its
  * residuals are all small or it is shorter. Returns true when the prediction was used.
  */
-export function writeBody(sink: BitSink, view: readonly FieldSlot[], cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines, z: BodyScratch): boolean {
+export function writeBody(
+  sink: BitSink, view: readonly FieldSlot[], cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines,
+  z: BodyScratch,
+): boolean {
   const { b0, b0o, b1, b1o, dt0, dt1 } = base;
   const { za, zb } = z;
   let big = 0;
@@ -130,12 +133,19 @@ const scratchQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
  * Client side: read a body into out[oo..] / os[oso..] (a full row: baseline b0
  * copied, then changed fields applied). Validates every value; throws WireError.
  */
-export function readBody(r: BitReader, view: readonly FieldSlot[], slotCount: number, stringCount: number, out: Int32Array, oo: number, os: string[], oso: number, base: Baselines): void {
+export function readBody(
+  r: BitReader, view: readonly FieldSlot[], slotCount: number, stringCount: number, out: Int32Array, oo: number, os: string[], oso: number,
+  base: Baselines,
+): void {
   const { b0, b0o, b1, b1o, dt0, dt1 } = base;
   for (let j = 0; j < slotCount; j++) out[oo + j] = b0[b0o + j]!;
   for (let j = 0; j < stringCount; j++) os[oso + j] = base.b0s[base.b0so + j]!;
   // Predicted slots start at the prediction, changed or not.
-  if (b1 !== null) for (const s of view) for (let k = 0; k < s.slots; k++) if (isPredicted(s, k)) out[oo + s.slot + k] = predict(b0[b0o + s.slot + k]!, b1[b1o + s.slot + k]!, dt0, dt1);
+  if (b1 !== null) {
+    for (const s of view) {
+      for (let k = 0, j = s.slot; k < s.slots; k++, j++) if (isPredicted(s, k)) out[oo + j] = predict(b0[b0o + j]!, b1[b1o + j]!, dt0, dt1);
+    }
+  }
   const changed = r.readBits(1) === 1;
   for (const s of view) {
     const pos = r.bitPosition;

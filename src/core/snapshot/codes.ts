@@ -1,6 +1,6 @@
 // Bit-level helpers under the snapshot codec: a 32-bit accumulator in front of a
-// BitWriter (one writeBits call per 32 bits on the hot path), the prefix code used
-// for every unsigned integer in a snapshot, raw bit copies, zigzag and CRC-16.
+// BitWriter (one writeBits call per 32 bits on the hot path), the prefix code used for
+// every unsigned integer in a snapshot (SNAPSHOT_CODE_WIDTHS), bit copies, zigzag, CRC-16.
 
 import type { BitReader, BitWriter } from '../bits.ts';
 import { WireError } from '../errors.ts';
@@ -22,35 +22,6 @@ for (let i = 0; i < 5; i++) {
     CODE_VALUE[v] = ((v - START[i]!) << (i + 1)) | ((1 << i) - 1);
     CODE_LENGTH[v] = i + 1 + WIDTHS[i]!;
   }
-}
-
-/**
- * A changed bit and the codes of m small values (each 0..7) as one put: for the index
- * x = v0 | v1 << 3 | … (m = 2..4), COMBO_VALUE[m][x] holds the bits (LSB first) of "0"
- * when every value is 0, else "1" then each value's prefix code, and COMBO_LENGTH[m][x]
- * their count (at most 1 + 4 · 7 = 29). The body writers send a vector or quaternion
- * whose residuals are all small (the steady state of moving ghosts) with one put.
- */
-export const COMBO_VALUE: readonly Int32Array[] = [];
-export const COMBO_LENGTH: readonly Uint8Array[] = [];
-for (let m = 0; m <= 4; m++) {
-  const size = m < 2 ? 0 : 1 << (3 * m);
-  const value = new Int32Array(size);
-  const length = new Uint8Array(size);
-  for (let x = 1; x < size; x++) {
-    let bits = 1;
-    let v = 1;
-    for (let j = 0; j < m; j++) {
-      const c = (x >>> (3 * j)) & 7;
-      v |= CODE_VALUE[c]! << bits;
-      bits += CODE_LENGTH[c]!;
-    }
-    value[x] = v;
-    length[x] = bits;
-  }
-  length[0] = size > 0 ? 1 : 0;
-  (COMBO_VALUE as Int32Array[]).push(value);
-  (COMBO_LENGTH as Uint8Array[]).push(length);
 }
 
 /** Buffers bits in a 32-bit accumulator and hands whole words to a BitWriter. */
@@ -132,7 +103,7 @@ export function codeBits(v: number): number {
   return LAST + WIDTHS[LAST]!;
 }
 
-/** Write uint32 `v` with the prefix code (see SNAPSHOT_CODE_WIDTHS). */
+/** Write uint32 `v` with the prefix code: i one-bits, a zero (below the last bucket), then v − START[i] in WIDTHS[i] bits. */
 export function putCode(sink: BitSink, v: number): void {
   if (v < CODE_TABLE_SIZE) {
     sink.put(CODE_VALUE[v]!, CODE_LENGTH[v]!); // small values (the common case): from the table
@@ -140,7 +111,6 @@ export function putCode(sink: BitSink, v: number): void {
   }
   for (let i = 5; i < LAST; i++) {
     if (v < START[i + 1]!) {
-      // i one-bits, a zero, then the offset: one put (at most 7 + 20 bits).
       sink.put(((v - START[i]!) << (i + 1)) | ((1 << i) - 1), i + 1 + WIDTHS[i]!);
       return;
     }
@@ -175,27 +145,9 @@ for (let n = 0; n < 256; n++) {
   CRC_TABLE[n] = c & 0xffff;
 }
 
-// Slicing-by-8: CRC_k[n] is the CRC state after byte n followed by k zero bytes (from
-// state 0). The CRC is linear, so eight bytes b0..b7 on state crc give
-// CRC_7[(crc >> 8) ^ b0] ^ CRC_6[(crc & 0xff) ^ b1] ^ CRC_5[b2] ^ … ^ CRC_0[b7]: eight
-// independent lookups instead of a chain of eight (the same CRC, ~4× faster).
-const CRC_0 = CRC_TABLE, CRC_1 = new Uint16Array(256), CRC_2 = new Uint16Array(256), CRC_3 = new Uint16Array(256);
-const CRC_4 = new Uint16Array(256), CRC_5 = new Uint16Array(256), CRC_6 = new Uint16Array(256), CRC_7 = new Uint16Array(256);
-const CRC_SLICES = [CRC_0, CRC_1, CRC_2, CRC_3, CRC_4, CRC_5, CRC_6, CRC_7];
-for (let k = 1; k < 8; k++) {
-  const from = CRC_SLICES[k - 1]!, to = CRC_SLICES[k]!;
-  for (let n = 0; n < 256; n++) to[n] = ((from[n]! << 8) & 0xffff) ^ CRC_TABLE[from[n]! >>> 8]!;
-}
-
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes [start, end): detects every burst error up to 16 bits. */
 export function crc16(data: Uint8Array, start: number, end: number): number {
   let crc = 0xffff;
-  let i = start;
-  for (; i + 8 <= end; i += 8) {
-    crc =
-      CRC_7[(crc >>> 8) ^ data[i]!]! ^ CRC_6[(crc & 0xff) ^ data[i + 1]!]! ^ CRC_5[data[i + 2]!]! ^ CRC_4[data[i + 3]!]! ^
-      CRC_3[data[i + 4]!]! ^ CRC_2[data[i + 5]!]! ^ CRC_1[data[i + 6]!]! ^ CRC_0[data[i + 7]!]!;
-  }
-  for (; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
+  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
   return crc;
 }

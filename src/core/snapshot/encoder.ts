@@ -79,8 +79,9 @@ export class SnapshotEncoder {
 
   createConnectionState(networkId: number): ConnectionSnapshotState {
     if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw usage(`networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
-    if (this.nursery === undefined || this.nursery.states.hasEncoded || this.nursery.members.length === 0) this.nursery = this.groups.create();
-    return new ConnectionSnapshotState(networkId, this.nursery);
+    let n = this.nursery;
+    if (n === undefined || n.states.hasEncoded || n.members.length === 0) n = this.nursery = this.groups.create();
+    return new ConnectionSnapshotState(networkId, n);
   }
 
   /** The connection is gone: release what it held (destroyed ghosts it still knew are freed). */
@@ -92,7 +93,7 @@ export class SnapshotEncoder {
     state.disposed = true;
   }
 
-  /** Start server tick `tick`: acks received so far are applied, the per-tick body cache cleared. `encode` calls it when the tick changes. */
+  /** Start server tick `tick`: acks received so far are applied, the per-tick body cache cleared. `encode` calls it at a new tick. */
   beginTick(tick: Tick): void {
     this.tick = tick >>> 0;
     this.hasTick = true;
@@ -119,7 +120,7 @@ export class SnapshotEncoder {
     if (d !== undefined && ghostId === ghostId >>> 0) this.store.destroy(d);
   }
 
-  /** Handle a SnapshotAck body: the client decoded `newestTick` and every tick − 1 − i whose mask bit i is set. Applied at the next tick. */
+  /** Handle a SnapshotAck body: the client decoded `newestTick` and each tick − 1 − i whose mask bit i is set. Applied at the next tick. */
   ack(state: ConnectionSnapshotState, newestTick: Tick, mask: number): void {
     if (state.disposed) return;
     // The mask repeats the last 32 acks every time: keep only those that can still change something.
@@ -165,6 +166,8 @@ export class SnapshotEncoder {
   private lead(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array {
     if (g.members.length > 1) (g.pre ??= new GhostStates()).copyRecords(g.states);
     g.children.length = 0;
+    // Bodies are remembered for other encodes of the tick only when there can be any.
+    this.pass.cacheBodies = this.groups.list.length > 1;
     const msg = this.pass.encode(g.states, state.networkId, g, ghosts, options.predicted, options.inputs);
     g.keep(msg, this.tick);
     g.shareable = !g.isViewOwner(state.networkId);
@@ -176,7 +179,9 @@ export class SnapshotEncoder {
   }
 
   /** `g`'s message of this tick for `state`, when it may have it: same arguments, and neither it nor the lead sees other fields. */
-  private follow(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array | undefined {
+  private follow(
+    state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions,
+  ): Uint8Array | undefined {
     if (!g.hasMsg || g.tick !== this.tick || !g.shareable || g.isViewOwner(state.networkId)) return undefined;
     if (g.ghosts !== ghosts || g.inputs !== options.inputs || g.predicted !== options.predicted) return undefined;
     this.groups.move(state, g, g.epoch);

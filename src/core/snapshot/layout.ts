@@ -206,7 +206,9 @@ function quantizeScalar(s: FieldSlot, v: unknown, row: Int32Array, o: number): b
  * The reference quantizer: `values` into row[off..] and strs[soff..], one function per
  * field kind. Returns -1, or the index in `fields` of the first value that cannot be sent.
  */
-export function quantizeRow(fields: readonly FieldSlot[], values: Record<string, unknown>, row: Int32Array, off: number, strs: string[], soff: number): number {
+export function quantizeRow(
+  fields: readonly FieldSlot[], values: Record<string, unknown>, row: Int32Array, off: number, strs: string[], soff: number,
+): number {
   for (let i = 0; i < fields.length; i++) {
     const s = fields[i]!;
     const v = values[s.key];
@@ -217,14 +219,18 @@ export function quantizeRow(fields: readonly FieldSlot[], values: Record<string,
       continue;
     }
     const o = off + s.slot;
-    const ok = kind === K_FQ || kind === K_FR ? quantizeFloats(s, v, row, o) : kind === K_QUAT ? quantizeQuat(s, v, row, o) : quantizeScalar(s, v, row, o);
+    const ok = kind === K_FQ || kind === K_FR ? quantizeFloats(s, v, row, o)
+      : kind === K_QUAT ? quantizeQuat(s, v, row, o)
+      : quantizeScalar(s, v, row, o);
     if (!ok) return i;
   }
   return -1;
 }
 
 /** Write the fields of `view` from row[off..] / strs[soff..] into `out` (vectors and quaternions in place). Rows must be valid. */
-export function materialize(view: readonly FieldSlot[], row: Int32Array, off: number, strs: readonly string[], soff: number, out: Record<string, unknown>): void {
+export function materialize(
+  view: readonly FieldSlot[], row: Int32Array, off: number, strs: readonly string[], soff: number, out: Record<string, unknown>,
+): void {
   for (let i = 0; i < view.length; i++) {
     const s = view[i]!;
     const o = off + s.slot;

@@ -1,14 +1,15 @@
-// Scratch of the snapshot encoder, reused by every encode: one row per ghost offered
-// to the connection being encoded (what record it would get, its body in the per-tick
-// arena, priority, estimated size, whether it was chosen), its despawns, and the
-// per-tick body cache shared by every connection.
+// Scratch of the snapshot encoder, reused by every encode: one row per record of the
+// connection being encoded (header fields, body bits in the per-tick arena, priority,
+// size estimate, chosen or not), its despawns, and the per-tick body cache.
 
 import { BitWriter } from '../bits.ts';
 import { BitSink } from './codes.ts';
 import type { IdList, RecordList } from './message.ts';
 
-function fresh<A extends Int32Array | Uint8Array | Float64Array>(a: A, n: number): A {
-  return new (a.constructor as new (n: number) => A)(n);
+function grown<A extends Int32Array | Uint8Array | Float64Array>(a: A, n: number): A {
+  const b = new (a.constructor as new (n: number) => A)(n);
+  b.set(a.subarray(0, Math.min(a.length, n)));
+  return b;
 }
 
 export class Records implements RecordList {
@@ -25,32 +26,28 @@ export class Records implements RecordList {
   age1 = new Int32Array(0);
   off = new Int32Array(0);
   len = new Int32Array(0);
-  /** Estimated record bits (id gap to the previous candidate, explicit baselines). */
+  /** Estimated record bits (id gap to the previous record, explicit baselines). */
   bits = new Int32Array(0);
   prio = new Float64Array(0);
   sel = new Uint8Array(0);
 
-  /** Make room for `n` records (contents are not kept). */
+  /** Make room for `n` records. */
   reserve(n: number): void {
     if (this.dense.length >= n) return;
     const cap = Math.max(64, n, this.dense.length * 2);
     for (const k of ['dense', 'id', 'flags', 'typeId', 'owner', 'spawnAge', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'] as const) {
-      (this[k] as Int32Array) = fresh(this[k] as Int32Array, cap);
+      (this[k] as Int32Array) = grown(this[k] as Int32Array, cap);
     }
   }
 }
 
-/** Despawns of the current connection: keys id · 2^21 + dense, sorted by id. */
+/** Despawns of the current connection: keys id · 2^21 + dense index, sorted by id. */
 export class Despawns implements IdList {
   n = 0;
   keys = new Float64Array(64);
 
   push(id: number, d: number): void {
-    if (this.n === this.keys.length) {
-      const next = new Float64Array(this.n * 2);
-      next.set(this.keys);
-      this.keys = next;
-    }
+    if (this.n === this.keys.length) this.keys = grown(this.keys, this.n * 2);
     this.keys[this.n++] = id * 2 ** 21 + d;
   }
 
@@ -90,17 +87,8 @@ export class BodyCache {
 
   ensure(cap: number): void {
     if (this.stamp.length >= cap) return;
-    const grow = <A extends Int32Array | Uint8Array>(a: A, n: number): A => {
-      const b = fresh(a, n);
-      b.set(a);
-      return b;
-    };
-    this.stamp = grow(this.stamp, cap);
-    this.count = grow(this.count, cap);
-    this.keys = grow(this.keys, cap * WAYS);
-    this.off = grow(this.off, cap * WAYS);
-    this.len = grow(this.len, cap * WAYS);
-    this.flags = grow(this.flags, cap * WAYS);
+    [this.stamp, this.count, this.keys] = [grown(this.stamp, cap), grown(this.count, cap), grown(this.keys, cap * WAYS)];
+    [this.off, this.len, this.flags] = [grown(this.off, cap * WAYS), grown(this.len, cap * WAYS), grown(this.flags, cap * WAYS)];
   }
 
   /** Forget every body (a new tick). */

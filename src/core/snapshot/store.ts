@@ -1,8 +1,8 @@
-// Server-side ghost store of the snapshot encoder, shared by all connections: ghost
-// id → dense index; a ring of the last SNAPSHOT_GHOST_HISTORY rows each ghost was SENT
-// with (to anyone), which every connection's baselines point into; and its current
-// quantized row (once per tick), kept in the ring slot after the head, so sending it
-// only moves the head (no copy). Rows live in flat typed-array arenas.
+// Server-side ghost store of the snapshot encoder, shared by all connections: ghost id
+// → dense index; a ring of the last SNAPSHOT_GHOST_HISTORY rows each ghost was SENT with
+// (to anyone), which every connection's baselines point into; and its current quantized
+// row (once per tick), kept in the ring slot after the head, so sending it only moves
+// the head (no copy). Rows live in flat typed-array arenas.
 
 import { NetcodeError } from '../errors.ts';
 import { isNewer, type Tick } from '../tick.ts';
@@ -26,7 +26,7 @@ export class GhostStore {
   used = 0;
   readonly ids = new Map<number, number>();
   private readonly free: number[] = [];
-  /** Slots that may become free: freed at the next tick, so states cloned within a tick can still take them back. */
+  /** Slots that may become free: freed at the next tick, so states split off within a tick can still refer to them. */
   private readonly maybeFree: number[] = [];
   id = new Uint32Array(0);
   typeId = new Int32Array(0);
@@ -36,11 +36,11 @@ export class GhostStore {
   /** Connection states whose state for the ghost is not NONE. */
   refs = new Int32Array(0);
   destroyed = new Uint8Array(0);
-  /** The current row is ring slot `curSlot` (the one after the head until it is sent), quantized at `curTick` when `curOk`. */
+  /** The current row is ring slot `curSlot` (the one after the head until sent), quantized at `curTick` when `curOk`. */
   curOk = new Uint8Array(0);
   curTick = new Int32Array(0);
   curSlot = new Int32Array(0);
-  /** 1 when the current row equals the newest sent row (the ring head, sent at `headTick`; `runStart`: first tick of its run of equal rows). */
+  /** 1: the current row equals the newest sent one (the ring head, sent at `headTick`; `runStart`: first tick of its run of equal rows). */
   eqHead = new Uint8Array(0);
   head = new Int32Array(0);
   headTick = new Int32Array(0);
@@ -65,9 +65,10 @@ export class GhostStore {
   private grow(min: number): void {
     const cap = Math.max(64, this.cap * 2, min);
     if (cap > MAX_DENSE) throw new NetcodeError('usage', `react-netcode: more than ${MAX_DENSE} ghosts in the snapshot encoder; forget() destroyed ghosts.`);
-    [this.id, this.typeId, this.owner, this.spawnTick] = [grow(this.id, cap), grow(this.typeId, cap), grow(this.owner, cap), grow(this.spawnTick, cap)];
-    [this.refs, this.destroyed, this.curOk, this.curTick] = [grow(this.refs, cap), grow(this.destroyed, cap), grow(this.curOk, cap), grow(this.curTick, cap)];
-    [this.curSlot, this.eqHead, this.head] = [grow(this.curSlot, cap), grow(this.eqHead, cap), grow(this.head, cap)];
+    [this.id, this.typeId, this.owner] = [grow(this.id, cap), grow(this.typeId, cap), grow(this.owner, cap)];
+    [this.spawnTick, this.refs, this.destroyed] = [grow(this.spawnTick, cap), grow(this.refs, cap), grow(this.destroyed, cap)];
+    [this.curOk, this.curTick, this.curSlot] = [grow(this.curOk, cap), grow(this.curTick, cap), grow(this.curSlot, cap)];
+    [this.eqHead, this.head] = [grow(this.eqHead, cap), grow(this.head, cap)];
     [this.headTick, this.runStart] = [grow(this.headTick, cap), grow(this.runStart, cap)];
     // Slot-major arrays are laid out by capacity: move each slot's block.
     const old = this.cap;
@@ -76,16 +77,16 @@ export class GhostStore {
       for (let slot = 0; slot < H && old > 0; slot++) b.set(a.subarray(slot * old * per, (slot + 1) * old * per), slot * cap * per);
       return b;
     };
-    this.entryTick = relayout(this.entryTick, 1);
-    this.entryOk = relayout(this.entryOk, 1);
-    this.hist = relayout(this.hist, this.stride);
+    [this.entryTick, this.entryOk, this.hist] = [relayout(this.entryTick, 1), relayout(this.entryOk, 1), relayout(this.hist, this.stride)];
     const strs: string[] = new Array<string>(cap * H * this.sstride).fill('');
-    for (let slot = 0; slot < H; slot++) for (let i = 0; i < old * this.sstride; i++) strs[slot * cap * this.sstride + i] = this.histStrs[slot * old * this.sstride + i]!;
+    for (let slot = 0; slot < H; slot++) {
+      for (let i = 0; i < old * this.sstride; i++) strs[slot * cap * this.sstride + i] = this.histStrs[slot * old * this.sstride + i]!;
+    }
     this.histStrs = strs;
     this.cap = cap;
   }
 
-  /** The dense index of the live ghost `id`, or -1; `hint` is tried first (a remembered index). */
+  /** The dense index of the live ghost `id`, or -1; `hint` (a remembered index) is tried first. */
   find(id: number, hint: number): number {
     if (hint >= 0 && hint < this.used && this.id[hint] === id && this.destroyed[hint] === 0) return hint;
     return this.ids.get(id) ?? -1;
@@ -103,9 +104,7 @@ export class GhostStore {
     this.typeId[d] = typeId;
     this.owner[d] = owner;
     this.spawnTick[d] = spawnTick >>> 0;
-    this.refs[d] = 0;
-    this.destroyed[d] = 0;
-    this.curOk[d] = 0;
+    this.refs[d] = this.destroyed[d] = this.curOk[d] = 0;
     this.head[d] = H - 1;
     this.clearRing(d);
     return d;
@@ -130,30 +129,26 @@ export class GhostStore {
     if (--this.refs[d]! === 0 && this.destroyed[d] === 1) this.maybeFree.push(d);
   }
 
-  /** Start of a tick: slots of destroyed ghosts nobody refers to become reusable. */
+  /** Start of a tick (after the groups' splits): slots of destroyed ghosts nobody refers to become reusable. */
   flushFree(): void {
     for (const d of this.maybeFree) if (this.refs[d] === 0 && this.destroyed[d] === 1 && !this.free.includes(d)) this.free.push(d);
     this.maybeFree.length = 0;
   }
 
   /**
-   * Quantize the ghost's `values` for `tick` into its current row (once per tick): the
-   * ring slot after the head, whose old row (the oldest one kept) is dropped first.
-   * Throws WireError on a value its field cannot send.
+   * Quantize the ghost's `values` for `tick` into its current row (once per tick): the ring
+   * slot after the head, whose old row (the oldest one kept) is dropped first. Throws
+   * WireError on a value its field cannot send.
    */
   current(d: number, tick: Tick, values: Record<string, unknown>): void {
     if (this.curOk[d] === 1 && this.curTick[d] === (tick | 0)) return;
-    const typeId = this.typeId[d]!;
-    const layout = this.layouts[typeId]!;
+    const layout = this.layouts[this.typeId[d]!]!;
     const h = this.head[d]!;
     const slot = h + 1 === H ? 0 : h + 1;
-    const e = slot * this.cap + d;
-    const co = e * this.stride;
-    const so = e * this.sstride;
-    this.curOk[d] = 0;
-    this.entryOk[e] = 0;
+    const e = slot * this.cap + d, co = e * this.stride, so = e * this.sstride;
+    this.curOk[d] = this.entryOk[e] = 0;
     this.curSlot[d] = slot;
-    if (!this.kernels[typeId]!.quantize(values, this.hist, co, this.histStrs, so)) {
+    if (!this.kernels[layout.typeId]!.quantize(values, this.hist, co, this.histStrs, so)) {
       const bad = quantizeRow(layout.fields, values, this.hist, co, this.histStrs, so);
       if (bad >= 0) throw badValue(this.id[d]!, layout.name, layout.fields[bad]!, values);
       throw new NetcodeError('usage', `react-netcode: ghost ${this.id[d]} (${layout.name}) has values its fields cannot send; check them with the ghost codec's validate().`);
@@ -163,15 +158,9 @@ export class GhostStore {
     // Equal to the newest sent row?
     const eh = h * this.cap + d;
     let eq = this.entryOk[eh] === 1;
-    const hist = this.hist;
-    for (let i = 0, eo = eh * this.stride, n = layout.slotCount; eq && i < n; i++) eq = hist[co + i] === hist[eo + i];
+    for (let i = 0, eo = eh * this.stride; eq && i < layout.slotCount; i++) eq = this.hist[co + i] === this.hist[eo + i];
     for (let i = 0, eso = eh * this.sstride; eq && i < layout.stringCount; i++) eq = this.histStrs[so + i] === this.histStrs[eso + i];
     this.eqHead[d] = eq ? 1 : 0;
-  }
-
-  /** Offset of the current row in `hist` (after `current` for this tick; valid until the store grows); the same ×sstride/stride for strings. */
-  curOffset(d: number): number {
-    return (this.curSlot[d]! * this.cap + d) * this.stride;
   }
 
   /** Ring slot of the sent row for `tick` (the current row, quantized for `tick`), making it the head the first time. */
