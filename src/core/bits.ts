@@ -58,7 +58,9 @@ export function encodeQuat(x: number, y: number, z: number, w: number, bits: num
 }
 
 /** Encode into out[o..o + 3] (index, then the three codes); returns false for NaN / zero / infinite length. */
-export function encodeQuatInto(x: number, y: number, z: number, w: number, bits: number, out: Uint32Array | Int32Array, o: number): boolean {
+export function encodeQuatInto(
+  x: number, y: number, z: number, w: number, bits: number, out: Uint32Array | Int32Array, o: number,
+): boolean {
   const len = Math.sqrt(x * x + y * y + z * z + w * w);
   if (!(len > 0 && len < Infinity)) return false;
   qc[0] = x;

@@ -20,7 +20,9 @@ interface Entry extends PredictedSpawnInfo {
 export interface PredictedSpawnOptions {
   /** Default classification window: spawn ticks less than this apart match (default 5). */
   windowTicks?: number;
-  /** An unmatched predicted spawn is destroyed once the interpolation tick passes its spawn tick plus this (default 4 snapshot intervals). */
+  /**
+   * An unmatched predicted spawn is destroyed once the interpolation tick passes its spawn tick plus this (default 4 snapshot intervals).
+   */
   graceTicks?: number;
 }
 
@@ -64,7 +66,10 @@ export class PredictedSpawns<P extends Protocol> {
     }
   }
 
-  /** Use `classify` for new ghosts of `type` (e.g. spawnIdClassifier()); undefined restores the protocol's or the default. Returns the previous one. */
+  /**
+   * Use `classify` for new ghosts of `type` (e.g. spawnIdClassifier()); undefined restores the protocol's or the default. Returns the
+   * previous one.
+   */
   setClassifier(type: string, classify: SpawnClassifier | undefined): SpawnClassifier | undefined {
     const before = this.classifiers.get(type);
     if (classify) this.classifiers.set(type, classify);

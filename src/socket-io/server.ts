@@ -10,6 +10,7 @@ import { toBytes } from './client.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler } from '../core/transport.ts';
 
 export interface SocketIoServerTransportOptions {
+  // eslint-disable-next-line max-len -- long line left for the rewrite of this file (issue 17 lint pass)
   /** Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and `maxHttpBufferSize` are then the app's. */
   io?: Server;
   /** Otherwise create a Server listening on this port (0 = ephemeral; default 0). */
@@ -38,6 +39,7 @@ function portOf(io: Server): number {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
+// eslint-disable-next-line max-lines-per-function -- long function left for the rewrite of this file (issue 17 lint pass)
 export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
@@ -52,6 +54,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   } else {
     const http = createServer();
     // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
+    // eslint-disable-next-line max-len -- long line left for the rewrite of this file (issue 17 lint pass)
     io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024 });
     readyPromise = new Promise((resolve, reject) => {
       http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
