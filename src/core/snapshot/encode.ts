@@ -173,12 +173,13 @@ export class EncodePass {
 
   /**
    * The next record: ghost d against ring slots b0 (-1: the type's defaults) and b1 (-1: no prediction), ages age0 and
-   * age1; its body from the cache or written now. Then its size estimate (id gap to the previous record, explicit baselines).
+   * age1; its body from the cache, or written into the arena (in the stream, after its header) and cached. Then its size
+   * estimate (id gap to the previous record, explicit baselines).
    */
   private record(
     d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, flags: number, b0: number, b1: number, age0: number, age1: number,
   ): void {
-    const { c, cache, store } = this;
+    const { c, cache, store, run } = this;
     const k = c.n++;
     c.dense[k] = d;
     c.id[k] = g.id;
@@ -192,63 +193,59 @@ export class EncodePass {
     const viewKey = layout.viewDependent ? view + 1 : 0;
     const key = (flags & F_SPAWN) !== 0 ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
     const hit = cache.find(d, key);
+    const sink = cache.sink;
+    const start = sink.bitLength;
     if (hit >= 0) {
       this.stream[1] = -1; // not written here: not in the stream
       c.off[k] = cache.off[hit]!;
       c.len[k] = cache.len[hit]!;
-      c.flags[k] = cache.flags[hit]!;
-      c.age1[k] = (c.flags[k]! & F_B1) !== 0 ? age1 : 0;
-    } else this.write(k, d, layout, view, key, flags, b0, b1, age0, age1);
+      flags = c.flags[k] = cache.flags[hit]!;
+      c.age1[k] = (flags & F_B1) !== 0 ? age1 : 0;
+    } else {
+      const cap = store.cap, e = store.curSlot[d]! * cap + d, e0 = b0 * cap + d;
+      const co = e * store.stride, cso = e * store.sstride, b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
+      const b0row = b0 >= 0 ? store.hist : layout.defaultRow, b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
+      const b0o = b0 >= 0 ? e0 * store.stride : 0, b0so = b0 >= 0 ? e0 * store.sstride : 0;
+      const body = this.kernels[layout.typeId]!.body[view]!;
+      const stream = this.stream[1] === start;
+      if (!stream) this.stream[1] = -1;
+      // In the stream the header comes first: guess whether the body uses the prediction (as this ghost's last one did).
+      let used = b1 >= 0 && this.usedB1[d] === 1;
+      c.flags[k] = flags;
+      c.age1[k] = used ? age1 : 0;
+      const p0 = run.p0, p1 = run.p1;
+      if (stream) writeRecordHeader(sink, c, k, this.streamId, run);
+      let off = sink.bitLength;
+      if (body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so) !== used) {
+        used = !used;
+        c.age1[k] = used ? age1 : 0;
+        if (stream) {
+          // A wrong guess: the header names other baselines. Write the record again.
+          sink.rewind(start);
+          run.p0 = p0;
+          run.p1 = p1;
+          writeRecordHeader(sink, c, k, this.streamId, run);
+          off = sink.bitLength;
+          body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so);
+        }
+      }
+      this.usedB1[d] = used ? 1 : 0;
+      if (used) flags |= F_B1;
+      c.flags[k] = flags;
+      c.off[k] = off;
+      const end = sink.bitLength;
+      c.len[k] = end - off;
+      if (this.cacheBodies) cache.add(d, key, off, end - off, flags);
+      if (stream) {
+        this.stream[1] = end;
+        this.streamId = g.id;
+      }
+    }
     const gap = k === 0 ? g.id : g.id - c.id[k - 1]! - 1;
     const header = (flags & F_SPAWN) !== 0
       ? spawnFieldBits(c.typeId[k]!, c.owner[k]!, c.spawnAge[k]!)
       : 1 + codeBits(age0) + (age0 !== 0 ? codeBits(c.age1[k]!) : 0);
     c.bits[k] = codeBits(gap) + 1 + header + c.len[k]!;
-  }
-
-  /** Write record k's body into the arena (in the stream, after its header) and cache it. */
-  private write(
-    k: number, d: number, layout: TypeLayout, view: number, key: number, flags: number, b0: number, b1: number, age0: number, age1: number,
-  ): void {
-    const { c, cache, store, run } = this;
-    const cap = store.cap, e = store.curSlot[d]! * cap + d, e0 = b0 * cap + d;
-    const co = e * store.stride, cso = e * store.sstride, b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
-    const b0row = b0 >= 0 ? store.hist : layout.defaultRow, b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
-    const b0o = b0 >= 0 ? e0 * store.stride : 0, b0so = b0 >= 0 ? e0 * store.sstride : 0;
-    const body = this.kernels[layout.typeId]!.body[view]!;
-    const sink = cache.sink;
-    const start = sink.bitLength;
-    const stream = this.stream[1] === start;
-    if (!stream) this.stream[1] = -1;
-    // In the stream the header comes first: guess whether the body uses the prediction (as this ghost's last one did).
-    let used = b1 >= 0 && this.usedB1[d] === 1;
-    c.flags[k] = flags;
-    c.age1[k] = used ? age1 : 0;
-    const p0 = run.p0, p1 = run.p1;
-    if (stream) writeRecordHeader(sink, c, k, this.streamId, run);
-    let off = sink.bitLength;
-    if (body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so) !== used) {
-      used = !used;
-      c.age1[k] = used ? age1 : 0;
-      if (stream) {
-        // A wrong guess: the header names other baselines. Write the record again.
-        sink.rewind(start);
-        run.p0 = p0;
-        run.p1 = p1;
-        writeRecordHeader(sink, c, k, this.streamId, run);
-        off = sink.bitLength;
-        body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so);
-      }
-    }
-    this.usedB1[d] = used ? 1 : 0;
-    c.flags[k] = used ? flags | F_B1 : flags;
-    c.off[k] = off;
-    c.len[k] = sink.bitLength - off;
-    if (this.cacheBodies) cache.add(d, key, off, c.len[k]!, c.flags[k]!);
-    if (stream) {
-      this.stream[1] = sink.bitLength;
-      this.streamId = c.id[k]!;
-    }
   }
 
   /** Room for every ghost of the store in `states` and the per-ghost scratch. */

@@ -6,7 +6,7 @@ import { BitWriter } from '../bits.ts';
 import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
 import { MessageKind } from '../wire.ts';
-import { BitSink, codeBits, copyBits, crc16, putCode } from './codes.ts';
+import { BitSink, CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, copyBits, crc16, putCode } from './codes.ts';
 import type { SnapshotInput } from './encoder.ts';
 import { F_SPAWN } from './format.ts';
 
@@ -49,16 +49,23 @@ export class RecordRun {
 
 /** The record header of `c`'s record k, after the record of id `prevId` (-1: the first): id gap, spawn bit and fields, or baselines. */
 export function writeRecordHeader(sink: BitSink, c: RecordList, k: number, prevId: number, run: RecordRun): void {
-  putCode(sink, c.id[k]! - prevId - 1);
-  if ((c.flags[k]! & F_SPAWN) !== 0) {
+  const gap = c.id[k]! - prevId - 1;
+  const a0 = c.age0[k]!;
+  const a1 = c.age1[k]!;
+  const spawn = (c.flags[k]! & F_SPAWN) !== 0;
+  if (!spawn && a0 === run.p0 && a1 === run.p1 && gap < CODE_TABLE_SIZE) {
+    // The common case: the gap and "same baselines" in one put.
+    sink.put(CODE_VALUE[gap]! | (0b10 << CODE_LENGTH[gap]!), CODE_LENGTH[gap]! + 2);
+    return;
+  }
+  putCode(sink, gap);
+  if (spawn) {
     sink.put(1, 1);
     putCode(sink, c.typeId[k]!);
     putCode(sink, c.owner[k]!);
     putCode(sink, c.spawnAge[k]!);
     return;
   }
-  const a0 = c.age0[k]!;
-  const a1 = c.age1[k]!;
   if (a0 === run.p0 && a1 === run.p1) sink.put(0b10, 2);
   else {
     sink.put(0, 2);
