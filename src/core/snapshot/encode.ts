@@ -152,8 +152,9 @@ export class EncodePass {
         const t0 = gs[go + G_A0T]!;
         // The client has the current state: no record until a refresh is due (or the ghost is predicted).
         if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
+        // The prediction from two baselines extrapolates at most 8 of their intervals (a 250 ms round trip at 20 Hz is 5).
         const age0 = (tick - t0) | 0, dt1 = (t0 - gs[go + G_A1T]!) | 0;
-        const lin = layout.hasLin && store.has(d, gs[go + G_A1S]!, gs[go + G_A1T]! >>> 0) && dt1 > 0 && age0 <= 4 * dt1;
+        const lin = layout.hasLin && store.has(d, gs[go + G_A1S]!, gs[go + G_A1T]! >>> 0) && dt1 > 0 && age0 <= 8 * dt1;
         this.record(d, g, layout, nid, F_B0, gs[go + G_A0S]!, lin ? gs[go + G_A1S]! : -1, age0, lin ? dt1 : 0);
       }
       const k = c.n - 1;
