@@ -95,11 +95,8 @@ export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: numbe
 
 /** Bits the prefix code of `v` (uint32) takes. */
 export function codeBits(v: number): number {
-  if (v < CODE_TABLE_SIZE) {
-    const bits = CODE_LENGTH[v];
-    if (bits !== undefined) return bits;
-  }
-  for (let i = 0; i < LAST; i++) if (v < START[i + 1]!) return i + 1 + WIDTHS[i]!;
+  if (v < CODE_TABLE_SIZE) return CODE_LENGTH[v] ?? 1;
+  for (let i = 5; i < LAST; i++) if (v < START[i + 1]!) return i + 1 + WIDTHS[i]!;
   return LAST + WIDTHS[LAST]!;
 }
 

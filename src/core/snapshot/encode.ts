@@ -6,7 +6,8 @@
 
 import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
-import { codeBits } from './codes.ts';
+import { BitWriter } from '../bits.ts';
+import { codeBits, copyBits } from './codes.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
 import { F_B0, F_B1, F_SPAWN } from './format.ts';
 import * as S from './ghost-states.ts';
@@ -46,6 +47,8 @@ export class EncodePass {
   private readonly stream: [number, number] = [0, 0];
   private streamId = -1;
   private readonly run = new RecordRun();
+  /** A body being moved behind a rewritten header. */
+  private readonly moved = new BitWriter(256);
 
   constructor(
     protocol: Protocol,
@@ -221,13 +224,16 @@ export class EncodePass {
         used = !used;
         c.age1[k] = used ? age1 : 0;
         if (stream) {
-          // A wrong guess: the header names other baselines. Write the record again.
+          // A wrong guess: the header names other baselines. Keep the body's bits, write the header again, then them.
+          const len = sink.bitLength - off;
+          sink.flush();
+          this.moved.reset().appendBits(cache.w.view(), off, len);
           sink.rewind(start);
           run.p0 = p0;
           run.p1 = p1;
           writeRecordHeader(sink, c, k, this.streamId, run);
           off = sink.bitLength;
-          body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so);
+          copyBits(sink, this.moved.view(), 0, len);
         }
       }
       this.usedB1[d] = used ? 1 : 0;
