@@ -95,7 +95,7 @@ export class EncodePass {
     inputs?: readonly SnapshotInput[],
   ): Uint8Array {
     const { c, gone, msg, selector } = this;
-    group.viewOwnerCount = 0;
+    group.viewOwners.length = 0;
     const inputBits = msg.inputs(inputs);
     this.collect(states, nid, group, ghosts, predicted);
     const despawnCount = this.despawns(states);

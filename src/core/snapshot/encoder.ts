@@ -170,7 +170,7 @@ export class SnapshotEncoder {
     this.pass.cacheBodies = this.groups.list.length > 1;
     const msg = this.pass.encode(g.states, state.networkId, g, ghosts, options.predicted, options.inputs);
     g.keep(msg, this.tick);
-    g.shareable = !g.isViewOwner(state.networkId);
+    g.shareable = !g.viewOwners.includes(state.networkId);
     g.ghosts = ghosts;
     g.inputs = options.inputs;
     g.predicted = options.predicted;
@@ -182,7 +182,7 @@ export class SnapshotEncoder {
   private follow(
     state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions,
   ): Uint8Array | undefined {
-    if (!g.hasMsg || g.tick !== this.tick || !g.shareable || g.isViewOwner(state.networkId)) return undefined;
+    if (!g.hasMsg || g.tick !== this.tick || !g.shareable || g.viewOwners.includes(state.networkId)) return undefined;
     if (g.ghosts !== ghosts || g.inputs !== options.inputs || g.predicted !== options.predicted) return undefined;
     this.groups.move(state, g, g.epoch);
     return g.view;

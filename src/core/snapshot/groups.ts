@@ -29,8 +29,7 @@ export class Group {
   inputs: unknown = undefined;
   predicted: unknown = undefined;
   /** Owners of view-dependent ghosts in the message: such an owner sees other fields. */
-  viewOwners = new Float64Array(8);
-  viewOwnerCount = 0;
+  readonly viewOwners: number[] = [];
   /** Groups split off at `tick` from `pre` (members with the same arguments join them). */
   readonly children: Group[] = [];
 
@@ -44,18 +43,7 @@ export class Group {
   }
 
   addViewOwner(owner: number): void {
-    if (this.isViewOwner(owner)) return;
-    if (this.viewOwnerCount === this.viewOwners.length) {
-      const next = new Float64Array(this.viewOwnerCount * 2);
-      next.set(this.viewOwners);
-      this.viewOwners = next;
-    }
-    this.viewOwners[this.viewOwnerCount++] = owner;
-  }
-
-  isViewOwner(networkId: number): boolean {
-    for (let i = 0; i < this.viewOwnerCount; i++) if (this.viewOwners[i] === networkId) return true;
-    return false;
+    if (!this.viewOwners.includes(owner)) this.viewOwners.push(owner);
   }
 }
 
@@ -129,7 +117,7 @@ export class Groups {
     g.epoch = 0;
     g.hasMsg = false;
     g.ghosts = g.inputs = g.predicted = undefined;
-    g.viewOwnerCount = 0;
+    g.viewOwners.length = 0;
     g.children.length = 0;
     this.list.push(g);
     return g;
