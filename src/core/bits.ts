@@ -217,7 +217,7 @@ export class BitWriter {
    * Append `len` bits of `src` starting at its bit `pos` (laid out as this writer lays
    * them out), unchecked: the snapshot's record copy. Once the destination is at a byte
    * boundary, each whole byte is two shifted source bytes, or, when the source is at the
-   * same bit phase (the steady path lays its records out so), a plain byte copy.
+   * same bit phase (the snapshot encoder lays its record stream out so), a plain byte copy.
    */
   appendBits(src: Uint8Array, pos: number, len: number): void {
     if (len <= 0) return;

@@ -89,7 +89,10 @@ export class SnapshotEncoder {
     if (state.disposed) return;
     const g = state.group;
     g.members.splice(g.members.indexOf(state), 1);
-    if (g.members.length === 0) this.groups.remove(g);
+    if (g.members.length === 0) {
+      this.groups.remove(g);
+      if (this.nursery === g) this.nursery = undefined;
+    }
     state.disposed = true;
   }
 
