@@ -101,12 +101,14 @@ export class NetClient<P extends Protocol> {
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.reconnect = new Reconnector(options);
-    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.sendRaw(bytes, channel), options.inputsPerPacket, options.maxInputRepeatTicks);
+    const send = (bytes: Uint8Array, channel: Channel): void => this.sendRaw(bytes, channel);
+    this.inputs = new ClientInput(options.protocol, this.ghosts, send, options.inputsPerPacket, options.maxInputRepeatTicks);
     this.input = this.inputs.buffer;
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
     this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
-    this.ghosts.rawInputProvider = (ghost, tick) => (ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined);
+    this.ghosts.rawInputProvider = (ghost, tick) =>
+      ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined;
     const prediction = this.prediction;
     this.corrections = new CorrectionLog(
       {
@@ -125,7 +127,8 @@ export class NetClient<P extends Protocol> {
     prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
     this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
     this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
-    this.switcher = new ModeSwitcher(this.ghosts, (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>, () => this.prediction?.invalidate());
+    const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
+    this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
   }
 
   /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
@@ -185,7 +188,10 @@ export class NetClient<P extends Protocol> {
     this.open();
   }
 
-  /** Ask to join the game with the protocol's join payload (GoInGame). Resolves via status: 'in-game', or back to 'connected' with `joinError`. */
+  /**
+   * Ask to join the game with the protocol's join payload (GoInGame). Resolves via status: 'in-game', or
+   * back to 'connected' with `joinError`.
+   */
   join(payload: JoinPayload<P>): void {
     if (this.current.status !== 'connected') {
       const why = this.current.status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : this.current.status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
@@ -243,7 +249,8 @@ export class NetClient<P extends Protocol> {
       this.receiveStage(now);
       if (this.current.status === 'reconnecting') this.retry();
       if (this.current.status !== 'in-game') return;
-      const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt); // a clock that steps back renders as a zero-length frame
+      // A clock that steps back renders as a zero-length frame.
+      const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt);
       if (dt > STALL_MS) this.lastStallAt = now;
       this.clock.observeFrame(dt);
       this.lastFrameAt = now;
@@ -254,7 +261,9 @@ export class NetClient<P extends Protocol> {
       this.sendStage(now);
       this.corrections.resolve(now);
       this.ghosts.frame(now, predicting);
-      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.prediction.maxRollback);
+      const p = this.prediction;
+      const timeline = this.ghosts.timeline;
+      if (p?.lastTick !== undefined) this.spawns.expire(timeline.tick, timeline.newestSnapshotTick, p.lastTick, p.maxRollback);
       if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
       this.switcher.update(now);
       updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);

@@ -17,6 +17,13 @@ export interface InterpolationView {
   fraction: number;
 }
 
+/** What one Input packet brought: its snapshot ack and the newest input (sanitized, as stored). */
+export interface ReceivedInput {
+  ackTick: Tick;
+  ackMask: number;
+  newest: Values<Schema> | undefined;
+}
+
 /** Input health is checked over windows of this length; a connection is warned about at most once per window. */
 const HEALTH_WINDOW_MS = 5000;
 /** A window in which more than this share of a connection's ticks ran without its input is worth a warning. */
@@ -131,7 +138,7 @@ export class ServerInputs<P extends Protocol> {
    * tick `currentTick`; returns the packet's ack and the newest input, or undefined if the
    * connection is not in game. Throws WireError on malformed data.
    */
-  receive(connection: Connection, r: BitReader, currentTick: Tick): { ackTick: Tick; ackMask: number; newest: Values<Schema> | undefined } | undefined {
+  receive(connection: Connection, r: BitReader, currentTick: Tick): ReceivedInput | undefined {
     const packet = decodeInputPacket(r, this.protocol.input as never, this.packet);
     r.expectEnd();
     if (!connection.inGame) return undefined;

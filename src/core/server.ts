@@ -74,7 +74,8 @@ export class NetServer<P extends Protocol> {
     this.events = new Emitter((e) => this.log('error', `react-netcode: a server event listener threw: ${String(e)}`));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
-    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: Math.min(CATCH_UP_BURST, backlog), maxBacklogSteps: backlog });
+    const burst = Math.min(CATCH_UP_BURST, backlog);
+    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: burst, maxBacklogSteps: backlog });
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
@@ -275,10 +276,14 @@ export class NetServer<P extends Protocol> {
    * newest packet carried. Lag compensation rewinds to this.
    */
   interpolationViewOf(connection: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
-    return this.inputs.viewAt(connection.networkId, tick) ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
+    const view = this.inputs.viewAt(connection.networkId, tick);
+    return view ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
   }
 
-  /** What the transport dropped for one connection (socket.io: unreliable messages under backpressure); undefined when it keeps no stats. */
+  /**
+   * What the transport dropped for one connection (socket.io: unreliable messages under backpressure);
+   * undefined when it keeps no stats.
+   */
   transportStats(connection: Connection<JoinPayload<P>>): TransportStats | undefined {
     return this.transport.peerStats?.(connection.peer);
   }
@@ -398,7 +403,14 @@ export class NetServer<P extends Protocol> {
       const stats = this.inputs.stats(connection.networkId);
       this.sendRaw(
         connection,
-        this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: this.inputs.margin(connection.networkId), inputsLate: stats?.late ?? 0, inputsMissing: stats?.missing ?? 0 }),
+        this.encoder.pong({
+          echoMs,
+          serverTick: this.currentTick,
+          serverFraction: this.acc.fraction,
+          inputMarginTicks: this.inputs.margin(connection.networkId),
+          inputsLate: stats?.late ?? 0,
+          inputsMissing: stats?.missing ?? 0,
+        }),
         'unreliable',
       );
     } else if (kind === MessageKind.SnapshotAck) {

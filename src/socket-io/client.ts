@@ -11,7 +11,10 @@ import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
   path?: string;
-  /** Extra socket.io-client options. `transports` defaults to ['websocket']; `autoConnect`, `reconnection` and `forceNew` are owned by the transport. */
+  /**
+   * Extra socket.io-client options. `transports` defaults to ['websocket']; `autoConnect`, `reconnection`
+   * and `forceNew` are owned by the transport.
+   */
   socket?: Partial<ManagerOptions & SocketOptions>;
   /** Unreliable messages are dropped (counted in `stats`) while more than this many bytes wait to be written (default 64 KiB). */
   maxBufferedBytes?: number;

@@ -12,7 +12,10 @@ import type { Channel, PeerId, ServerTransport, ServerTransportHandler, Transpor
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 
 export interface SocketIoServerTransportOptions {
-  /** Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and `maxHttpBufferSize` are then the app's. */
+  /**
+   * Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and
+   * `maxHttpBufferSize` are then the app's.
+   */
   io?: Server;
   /** Otherwise create a Server listening on this port (0 = ephemeral; default 0). */
   port?: number;
@@ -22,7 +25,10 @@ export interface SocketIoServerTransportOptions {
   path?: string;
   /** Larger messages disconnect their sender (default 64 KiB). */
   maxMessageBytes?: number;
-  /** Unreliable messages to a peer are dropped (counted in `peerStats`) while more than this many bytes wait to be written to it (default 64 KiB). */
+  /**
+   * Unreliable messages to a peer are dropped (counted in `peerStats`) while more than this many bytes
+   * wait to be written to it (default 64 KiB).
+   */
   maxBufferedBytes?: number;
 }
 
@@ -42,27 +48,38 @@ function portOf(io: Server): number {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
+/** The io Server to use (the app's, or one listening on its own HTTP server) and when it is ready. */
+type Opened = { io: Server; readyPromise: Promise<{ port: number }> };
+
+function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: number): Opened {
+  if (options.io !== undefined) return { io: options.io, readyPromise: Promise.resolve({ port: portOf(options.io) }) };
+  const http = createServer();
+  // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
+  const maxHttpBufferSize = Math.ceil((maxMessageBytes * 4) / 3) + 1024;
+  const io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize });
+  const readyPromise = new Promise<{ port: number }>((resolve, reject) => {
+    http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
+    http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
+  });
+  readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
+  return { io, readyPromise };
+}
+
+/** Why a received event is not acceptable (null: it is). */
+function violationOf(event: string, channel: Channel | null, data: Uint8Array | null, maxMessageBytes: number): string | null {
+  if (channel === null) return `unknown event '${event}' (only 'r' and 'u' are accepted)`;
+  if (data === null) return `non-binary payload on '${event}' (send a Uint8Array)`;
+  if (data.byteLength > maxMessageBytes) return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+  return null;
+}
+
 export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
     throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}.`);
   }
   const owned = options.io === undefined;
-  let readyPromise: Promise<{ port: number }>;
-  let io: Server;
-  if (options.io !== undefined) {
-    io = options.io;
-    readyPromise = Promise.resolve({ port: portOf(io) });
-  } else {
-    const http = createServer();
-    // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
-    io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024 });
-    readyPromise = new Promise((resolve, reject) => {
-      http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
-      http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
-    });
-    readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
-  }
+  const { io, readyPromise } = openServer(options, maxMessageBytes);
 
   let handler: ServerTransportHandler | null = null;
   let closed = false;
@@ -93,10 +110,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     socket.onAny((event: string, ...args: unknown[]) => {
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
       const data = args.length === 1 ? toBytes(args[0]) : null;
-      let violation: string | null = null;
-      if (channel === null) violation = `unknown event '${event}' (only 'r' and 'u' are accepted)`;
-      else if (data === null) violation = `non-binary payload on '${event}' (send a Uint8Array)`;
-      else if (data.byteLength > maxMessageBytes) violation = `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+      const violation = violationOf(event, channel, data, maxMessageBytes);
       if (violation !== null || channel === null || data === null) {
         drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`)?.disconnect(true);
         return;
