@@ -21,8 +21,8 @@ export { consoleLogger, Emitter } from './core/emitter.ts';
 export type { Logger, LogLevel } from './core/emitter.ts';
 export { isNetcodeError, NetcodeError, WireError } from './core/errors.ts';
 export type { NetcodeErrorCode } from './core/errors.ts';
-export { field } from './core/field.ts';
-export type { Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
+export { DEFAULT_MAX_PRESSES_PER_TICK, field } from './core/field.ts';
+export type { EventOptions, Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
 export { HistoryBuffer } from './core/history.ts';
 export { defineProtocol, fnv1a32, ghost, isSnapshotTick, rpc } from './core/protocol.ts';
 export type {

@@ -40,10 +40,12 @@ export class ServerInputs<P extends Protocol> {
   constructor(
     private readonly protocol: P,
     private readonly maxRepeatTicks: number,
+    private readonly maxLeadTicks: number,
   ) {}
 
   open(networkId: number): void {
-    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks }));
+    // decodeInputPacket sanitizes: the queue stores what it is given.
+    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, maxLeadTicks: this.maxLeadTicks, sanitize: false }));
     this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
   }
 
@@ -120,8 +122,9 @@ export class ServerInputs<P extends Protocol> {
 
   /**
    * Decode an Input message body (reader after the kind byte) from `connection` at server
-   * tick `currentTick`; returns the packet's ack and the newest input, or undefined if the
-   * connection is not in game. Throws WireError on malformed data.
+   * tick `currentTick`; returns the packet's ack and the connection's newest stored input
+   * (sanitized, as systems see it), or undefined if the connection is not in game. Throws
+   * WireError on malformed data.
    */
   receive(connection: Connection, r: BitReader, currentTick: Tick): { ackTick: Tick; ackMask: number; newest: Values<Schema> | undefined } | undefined {
     const packet = decodeInputPacket(r, this.protocol.input as never, this.packet);
@@ -143,6 +146,6 @@ export class ServerInputs<P extends Protocol> {
         views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
       }
     }
-    return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: packet.inputs[0]?.values };
+    return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: queue.newestValues };
   }
 }

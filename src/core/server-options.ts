@@ -43,6 +43,11 @@ export interface ServerOptions<P extends Protocol> {
   maxSpawnsPerOwnerPerTick?: number;
   /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */
   maxInputRepeatTicks?: number;
+  /**
+   * Inputs for ticks this far (ms) or more ahead of the server's tick are dropped and counted as
+   * `early` (default 1000: a client's lead is RTT/2 + slack, so this honours RTTs up to ~1.8 s).
+   */
+  maxInputLeadMs?: number;
   log?: Logger;
 }
 

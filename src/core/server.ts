@@ -73,7 +73,9 @@ export class NetServer<P extends Protocol> {
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
-    this.inputs = new ServerInputs(options.protocol, options.maxInputRepeatTicks ?? 8);
+    const repeat = options.maxInputRepeatTicks ?? 8;
+    // The queue holds 128 ticks: a lead beyond capacity − repeat − 2 cannot be stored anyway.
+    this.inputs = new ServerInputs(options.protocol, repeat, Math.min(128 - repeat - 2, Math.max(1, Math.ceil((options.maxInputLeadMs ?? 1000) / options.protocol.stepMs))));
     this.ghosts = new ServerGhosts(
       options.protocol,
       {

@@ -82,4 +82,17 @@ describe('neutralInto / copyEvents', () => {
     const local = compileSchema({ a: field.u8(), b: field.u8({ replicated: false }) });
     expect(inputLayout(local).wire.map((e) => e.key)).toEqual(['a']);
   });
+
+  it('caps presses per tick at the field’s maxPerTick (default 32) and counts each capped field', () => {
+    const capped = compileSchema({ jump: field.event(), fire: field.event({ maxPerTick: 2 }) });
+    const counter = { clamped: 0 };
+    const out = capped.defaults();
+    toTickInput(capped, { jump: 0x7fff_ffff, fire: 3 }, { jump: 0, fire: 0 }, out, counter);
+    expect(out).toEqual({ jump: 32, fire: 2 }); // 2^31 − 1 → 32, 3 → 2
+    expect(counter.clamped).toBe(2);
+    toTickInput(capped, { jump: 40, fire: 2 }, { jump: 8, fire: 0 }, out, counter);
+    expect(out).toEqual({ jump: 32, fire: 2 }); // exactly at the caps: 40 − 8 = 32, 2 − 0 = 2
+    expect(counter.clamped).toBe(2);
+    expect(() => field.event({ maxPerTick: 0 })).toThrow(/maxPerTick 0 is invalid/);
+  });
 });

@@ -1,0 +1,70 @@
+// A hand-driven client over the loopback: it speaks the protocol byte by byte (Hello,
+// Join, anything the test builds), so tests can send what no NetClient would, and it
+// records what the server sends back. Runs inside a Stepper's network.
+import { BitReader, BitWriter } from '../../src/core/bits.ts';
+import { MessageEncoder, readKind, readPong, readReason, type Pong } from '../../src/core/messages.ts';
+import { forEachMessage } from '../../src/core/outbox.ts';
+import type { Protocol } from '../../src/core/protocol.ts';
+import type { Channel, ClientTransport } from '../../src/core/transport.ts';
+import { MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
+import type { LoopbackNetwork } from '../../src/transport/loopback.ts';
+
+export interface RawPeer {
+  readonly transport: ClientTransport;
+  /** Kinds of every message received (Batch parts one by one). */
+  readonly kinds: number[];
+  /** The reason of a Close, Refuse or JoinRefused, when one came. */
+  readonly reasons: string[];
+  readonly pongs: Pong[];
+  readonly closed: () => string | undefined;
+  readonly opened: () => boolean;
+  send(bytes: Uint8Array, channel?: Channel): void;
+  hello(protocol: Protocol): void;
+  ping(): void;
+  /** Send the protocol's join payload (`values` written with the join schema, not validated). */
+  join(protocol: Protocol, values: Record<string, unknown>): void;
+}
+
+export function rawMessage(build: (w: BitWriter) => void): Uint8Array {
+  const w = new BitWriter();
+  build(w);
+  return w.toBytes();
+}
+
+export function rawPeer(network: LoopbackNetwork): RawPeer {
+  const transport = network.createClient();
+  const reader = new BitReader();
+  const kinds: number[] = [];
+  const reasons: string[] = [];
+  const pongs: Pong[] = [];
+  let closed: string | undefined;
+  let open = false;
+  transport.connect({
+    onOpen: () => (open = true),
+    onMessage: (data) =>
+      forEachMessage(data, (m) => {
+        const kind = readKind(reader, m);
+        kinds.push(kind);
+        if (kind === MessageKind.Close || kind === MessageKind.Refuse || kind === MessageKind.JoinRefused) reasons.push(readReason(reader));
+        if (kind === MessageKind.Pong) pongs.push(readPong(reader, { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0, inputsLate: 0, inputsMissing: 0 }));
+      }),
+    onClose: (reason) => (closed = reason),
+  });
+  const encoder = new MessageEncoder();
+  return {
+    transport,
+    kinds,
+    reasons,
+    pongs,
+    closed: () => closed,
+    opened: () => open,
+    send: (bytes, channel = 'reliable') => transport.send(bytes, channel),
+    hello: (protocol) => transport.send(encoder.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0 }), 'reliable'),
+    ping: () => transport.send(encoder.ping(0), 'unreliable'),
+    join: (protocol, values) => {
+      const w = encoder.custom(MessageKind.Join);
+      protocol.join.write(w, values as never);
+      transport.send(w.toBytes(), 'reliable');
+    },
+  };
+}
