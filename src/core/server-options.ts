@@ -2,6 +2,7 @@
 
 import type { Connection } from './connection.ts';
 import type { Logger } from './emitter.ts';
+import type { NetcodeError } from './errors.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
 import type { Relevancy } from './server-ghosts.ts';
 import type { JoinDecision } from './server-sessions.ts';
@@ -64,5 +65,13 @@ export type ServerEvents<P extends Protocol> = {
   leave: (connection: Connection<JoinPayload<P>>, reason: string) => void;
   /** After each simulated tick. */
   tick: (tick: Tick) => void;
+  /**
+   * Something failed and was contained; the server went on (docs/security.md, "Containment"):
+   * a system threw (SystemError: that system was skipped for the tick), an app callback threw
+   * (HandlerError: an RPC handler, onJoin, relevancy, importance), a ghost held a value its
+   * field cannot send (reset to the default), or react-netcode itself failed ('internal').
+   * `connection` is the one it concerns, when there is one. Also logged, rate-limited.
+   */
+  error: (error: NetcodeError, connection: Connection<JoinPayload<P>> | undefined) => void;
 };
 

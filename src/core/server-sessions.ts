@@ -66,6 +66,11 @@ export class Sessions<P extends Protocol> {
     return this.pending.has(peer);
   }
 
+  /** Refused (told why) and waiting out its linger: what it sends is ignored. */
+  isRefused(peer: PeerId): boolean {
+    return this.refused.has(peer);
+  }
+
   /** A Hello from a pending peer (reader positioned after the kind byte). */
   hello(peer: PeerId, r: BitReader, now: number): void {
     if (!this.pending.has(peer)) return;

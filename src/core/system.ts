@@ -15,7 +15,7 @@
 // system draws the same numbers on the server and in client prediction whatever other
 // (server-only) systems drew before it.
 
-import { NetcodeError } from './errors.ts';
+import { describeError, NetcodeError } from './errors.ts';
 import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
 import type { Tick } from './tick.ts';
@@ -109,15 +109,14 @@ export function defineSystems<P extends Protocol>(protocol: P, systems: readonly
   return Object.freeze([...systems]);
 }
 
-/** A system's error, rethrown with its name and tick; the original is `cause`. */
+/** A system's error, with its name and tick; the original is `cause`. */
 export class SystemError extends NetcodeError {
   constructor(
     readonly system: string,
     readonly tick: Tick,
     cause: unknown,
   ) {
-    const detail = cause instanceof Error ? cause.message.replace(/^react-netcode: /, '') : String(cause);
-    super('usage', `react-netcode: system "${system}" threw at tick ${tick}: ${detail}`);
+    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}`);
     this.name = 'SystemError';
     this.cause = cause;
   }
@@ -147,6 +146,12 @@ export interface SystemHooks<P extends Protocol> {
   interpolationView?(ghost: Ghost<P>, tick: Tick): { tick: Tick; fraction: number } | undefined;
   /** Backs ctx.revertIfRejected. */
   revertIfRejected?(ghost: Ghost<P>, revert: () => void): void;
+  /**
+   * A system threw. With this hook the runner reports the SystemError here, skips the rest of
+   * that system for this run (what it spawned or despawned before throwing still applies) and
+   * goes on with the next system; without it, `run` rethrows the SystemError.
+   */
+  onError?(error: SystemError): void;
 }
 
 export interface RunFlags {
@@ -256,7 +261,8 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
 /**
  * Runs systems for one tick and stage (see the execution order at the top of this
  * module). Structural changes are deferred to the end of each system; a system that
- * throws is rethrown as a SystemError after its changes so far are applied.
+ * throws becomes a SystemError after its changes so far are applied: reported to
+ * `hooks.onError` (and the next system runs), or rethrown when there is no such hook.
  */
 export class SystemRunner<P extends Protocol> {
   readonly #world: World<P>;
@@ -301,7 +307,10 @@ export class SystemRunner<P extends Protocol> {
           def.run(this.#world, ctx);
         } catch (error) {
           this.#flush();
-          throw new SystemError(def.name, tick, error);
+          const failure = new SystemError(def.name, tick, error);
+          if (this.#hooks.onError === undefined) throw failure;
+          this.#hooks.onError(failure);
+          continue;
         }
         this.#flush();
       }
