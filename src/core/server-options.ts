@@ -34,6 +34,20 @@ export interface ServerOptions<P extends Protocol> {
   idQuarantineMs?: number;
   /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */
   handshakeTimeoutMs?: number;
+  /**
+   * Limits on what one peer may cost (docs/security.md), counted as the transport delivers:
+   * messages (a Batch's parts count one each) and bytes per second, each a bucket holding one
+   * second's worth. Excess is dropped and counted (`limitStats`); a peer still over a limit
+   * after `rateLimitGraceMs` is closed. Defaults: 1000 messages/s, 256 KiB/s, 2000 ms — a 240 Hz
+   * client sends ~250 messages and ~30 KB a second. Infinity turns a limit off.
+   */
+  maxMessagesPerSecond?: number;
+  maxBytesPerSecond?: number;
+  rateLimitGraceMs?: number;
+  /** Most peers awaiting their Hello at once (default 64); more are refused at once (before accepting, on socket.io). */
+  maxPendingPeers?: number;
+  /** Most new peers per second (a bucket of one second's worth; default 100); more are refused likewise. */
+  maxHandshakesPerSecond?: number;
   /** Most ticks one `update` may run to catch up (default 8); more is an overrun, logged. */
   maxCatchUpTicks?: number;
   /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */

@@ -13,7 +13,9 @@ import { boundsProblem } from './payload.ts';
 import { MessageEncoder, readKind, readPing } from './messages.ts';
 import { forEachMessage } from './outbox.ts';
 import { ServerOutbox } from './server-outbox.ts';
+import { ServerInbox } from './server-inbox.ts';
 import { ServerInputs } from './server-inputs.ts';
+import { DEFAULT_PEER_LIMITS, type PeerLimitStats } from './peer-limits.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
@@ -35,14 +37,13 @@ export type { ServerEvents, ServerOptions } from './server-options.ts';
 /** The "fell behind" warning is logged at most this often. */
 const BEHIND_WARNING_INTERVAL_MS = 5000;
 
-type Inbound = { kind: 'connect'; peer: PeerId } | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel } | { kind: 'disconnect'; peer: PeerId; reason: string };
 
 export class NetServer<P extends Protocol> {
   readonly protocol: P;
   readonly events: Emitter<ServerEvents<P>>;
   private readonly sessions: Sessions<P>;
   private readonly ghosts: ServerGhosts<P>;
-  private inbox: Inbound[] = [];
+  private readonly inbox: ServerInbox;
   private readonly transport: ServerTransport;
   /** Every message to a peer goes through here: batched per tick (one write per channel per peer). */
   private readonly out: ServerOutbox;
@@ -133,6 +134,29 @@ export class NetServer<P extends Protocol> {
       },
       this.log,
     );
+    const d = DEFAULT_PEER_LIMITS;
+    this.inbox = new ServerInbox(
+      {
+        messagesPerSecond: positive(options.maxMessagesPerSecond ?? d.messagesPerSecond, 'maxMessagesPerSecond'),
+        bytesPerSecond: positive(options.maxBytesPerSecond ?? d.bytesPerSecond, 'maxBytesPerSecond'),
+        persistMs: positive(options.rateLimitGraceMs ?? d.persistMs, 'rateLimitGraceMs'),
+        maxPending: positive(options.maxPendingPeers ?? d.maxPending, 'maxPendingPeers'),
+        handshakesPerSecond: positive(options.maxHandshakesPerSecond ?? d.handshakesPerSecond, 'maxHandshakesPerSecond'),
+      },
+      {
+        now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
+        pendingPeers: () => this.sessions.pendingPeers,
+        refuse: (peer, reason) => {
+          this.limitedLog.log('warn', 'refused peer', `${reason} (refused peer ${peer})`, this.timeMs);
+          this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
+          this.transport.disconnect(peer, reason);
+        },
+        dropped: (peer) => {
+          const connection = this.sessions.byPeer.get(peer);
+          if (connection) connection.stats.droppedMessages++;
+        },
+      },
+    );
   }
 
   /** The authoritative world (read it freely; change it from systems or with spawn/despawn). */
@@ -158,11 +182,7 @@ export class NetServer<P extends Protocol> {
   listen(): this {
     if (this.listening) return this;
     this.listening = true;
-    this.transport.listen({
-      onConnect: (peer) => this.inbox.push({ kind: 'connect', peer }),
-      onMessage: (peer, data, channel) => this.inbox.push({ kind: 'message', peer, data, channel }),
-      onDisconnect: (peer, reason) => this.inbox.push({ kind: 'disconnect', peer, reason }),
-    });
+    this.transport.listen(this.inbox.handler);
     return this;
   }
 
@@ -365,19 +385,40 @@ export class NetServer<P extends Protocol> {
 
   private receive(): void {
     // Handlers may queue more events (e.g. a kick disconnecting a peer): take a fixed batch.
-    const batch = this.inbox;
-    this.inbox = [];
+    const batch = this.inbox.take();
     for (const event of batch) {
       try {
         if (event.kind === 'connect') this.sessions.peerConnected(event.peer, this.timeMs);
         else if (event.kind === 'disconnect') {
           this.out.forget(event.peer);
+          this.inbox.limits.forget(event.peer);
           this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
-        } else this.onMessage(event.peer, event.data, event.channel);
+        } else if (event.kind === 'limit') this.closeFlooder(event.peer);
+        else this.onMessage(event.peer, event.data, event.channel);
       } catch (error) {
         this.report(asNetcodeError(error, `handling a ${event.kind} event of peer ${event.peer}`));
       }
     }
+  }
+
+  /** A peer stayed over its message or byte rate past the grace: close it, saying why. */
+  private closeFlooder(peer: PeerId): void {
+    const o = this.inbox.limits.options;
+    const reason = `react-netcode: closed for sending more than ${o.messagesPerSecond} messages or ${o.bytesPerSecond} bytes a second for ${o.persistMs} ms (maxMessagesPerSecond / maxBytesPerSecond).`;
+    const connection = this.sessions.byPeer.get(peer);
+    this.limitedLog.log('warn', 'rate limit', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''})`, this.timeMs);
+    if (connection) this.sessions.close(connection, reason, true, this.timeMs);
+    else this.sessions.refuse(peer, reason, this.timeMs);
+  }
+
+  /** What the per-peer limits dropped, for one connection's current link (undefined once it is gone). */
+  limitStats(connection: Connection<JoinPayload<P>>): PeerLimitStats | undefined {
+    return this.inbox.limits.stats(connection.peer);
+  }
+
+  /** Totals of the per-peer limits: messages and bytes dropped, peers refused at connect, peers closed for flooding. */
+  get limitTotals(): Readonly<{ droppedMessages: number; droppedBytes: number; refusedPeers: number; closedPeers: number }> {
+    return this.inbox.limits.totals;
   }
 
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */
@@ -524,6 +565,11 @@ export class NetServer<P extends Protocol> {
 }
 
 /** "message kind Join (4)", or "unknown message kind 200". */
+function positive(value: number, name: string): number {
+  if (!(value > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number > 0 (Infinity turns the limit off), got ${String(value)}.`);
+  return value;
+}
+
 function kindName(kind: number): string {
   const name = MESSAGE_KIND_NAMES[kind];
   return name === undefined ? `unknown message kind ${kind}` : `message kind ${name} (${kind})`;

@@ -2,7 +2,9 @@
 // ServerTransport interface the server engine talks to. Event 'r' carries the
 // reliable channel, event 'u' the unreliable one; both are plain emits — an
 // unreliable message is dropped (and counted) only under backpressure (backpressure.ts).
-import { createServer } from 'node:http';
+// New connections are admitted in engine.io's `allowRequest`, before any socket exists,
+// when the server engine says it takes one (pending handshakes and rate under their caps).
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
@@ -24,6 +26,8 @@ export interface SocketIoServerTransportOptions {
   maxMessageBytes?: number;
   /** Unreliable messages to a peer are dropped (counted in `peerStats`) while more than this many bytes wait to be written to it (default 64 KiB). */
   maxBufferedBytes?: number;
+  /** When creating the Server: an engine.io connection that has not joined socket.io's namespace after this long is closed (socket.io's `connectTimeout`; default 10,000 ms, socket.io's own is 45,000). */
+  connectTimeoutMs?: number;
 }
 
 export interface SocketIoServerTransport extends ServerTransport {
@@ -36,6 +40,13 @@ export interface SocketIoServerTransport extends ServerTransport {
 
 const DEFAULT_PATH = '/netcode';
 const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** The part of engine.io's Server this transport uses. */
+interface EngineLike {
+  opts: { allowRequest?: (req: IncomingMessage, fn: (err: string | null | undefined, success: boolean) => void) => void };
+  on(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
+  off(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
+}
 
 function portOf(io: Server): number {
   const address = (io.httpServer as { address?: () => AddressInfo | string | null } | undefined)?.address?.();
@@ -55,8 +66,10 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     readyPromise = Promise.resolve({ port: portOf(io) });
   } else {
     const http = createServer();
+    // A TCP connection that never sends its request headers is dropped after 10 s (Node: 60 s).
+    http.headersTimeout = 10_000;
     // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
-    io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024 });
+    io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024, connectTimeout: options.connectTimeoutMs ?? 10_000 });
     readyPromise = new Promise((resolve, reject) => {
       http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
       http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
@@ -70,6 +83,20 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
   const peers = new Map<PeerId, Socket>();
   const stats = new Map<PeerId, TransportStats>();
+  /** engine.io connections admitted that have not reached `onConnection` yet (or closed first). */
+  const opening = new Set<object>();
+  const engine = io.engine as EngineLike | undefined;
+  const previous = engine?.opts.allowRequest;
+  if (engine !== undefined) {
+    // Refuse before accepting: no engine.io socket, no socket.io socket, no onConnect.
+    engine.opts.allowRequest = (req, fn) => {
+      if (closed || handler === null) return fn('react-netcode: the server is not accepting connections', false);
+      if (handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
+      if (previous !== undefined) previous(req, fn);
+      else fn(null, true);
+    };
+    engine.on('connection', onEngineConnection);
+  }
 
   /** Forget `peer` and report it once; returns the socket if it was still known. */
   const drop = (peer: PeerId, reason: string): Socket | undefined => {
@@ -82,7 +109,13 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     return socket;
   };
 
+  function onEngineConnection(raw: { once(event: 'close', fn: () => void): void }): void {
+    opening.add(raw);
+    raw.once('close', () => opening.delete(raw));
+  }
+
   const onConnection = (socket: Socket): void => {
+    opening.delete(socket.conn);
     if (handler === null || closed) {
       socket.disconnect(true);
       return;
@@ -135,6 +168,11 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       for (const peer of [...peers.keys()]) drop(peer, 'server closed')?.disconnect(true);
       handler = null;
       io.off('connection', onConnection);
+      if (engine !== undefined) {
+        engine.off('connection', onEngineConnection);
+        if (previous !== undefined) engine.opts.allowRequest = previous;
+        else delete engine.opts.allowRequest;
+      }
       if (owned) void io.close();
     },
   };
