@@ -16,6 +16,7 @@
 // (server-only) systems drew before it.
 
 import { describeError, NetcodeError } from './errors.ts';
+import { neutralInput } from './input/events.ts';
 import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
 import type { Tick } from './tick.ts';
@@ -44,7 +45,7 @@ export interface SystemContext<P extends Protocol> {
   readonly isResimulating: boolean;
   /** True on ticks the server sends snapshots at (the same ticks on every peer; see isSnapshotTick in the protocol). */
   readonly isSnapshotTick: boolean;
-  /** The input of `ghost`'s owner for this tick; neutral (schema defaults, frozen) when it has no owner or no input. Event fields read as presses in this tick. */
+  /** The input of `ghost`'s owner for this tick; neutral (schema defaults, sanitized, frozen) when it has no owner or no input. Event fields read as presses in this tick. */
   input(ghost: Ghost<P>): InputValues<P>;
   /** The running count of an event field of `ghost`'s owner at this tick (InputEvent's absolute count, e.g. for spawnId). 0 when unknown. */
   inputCount(ghost: Ghost<P>, field: string): number;
@@ -196,7 +197,7 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     this.dt = 1 / world.protocol.tickRate;
     this.isServer = world.isServer;
     this.isClient = !world.isServer;
-    this.#neutral = deepFreeze(world.protocol.input.defaults() as InputValues<P>);
+    this.#neutral = deepFreeze(neutralInput(world.protocol.input) as InputValues<P>);
   }
 
   get localNetworkId(): number {

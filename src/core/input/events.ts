@@ -4,6 +4,7 @@
 
 import { DEFAULT_MAX_PRESSES_PER_TICK, type Field } from '../field.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
+import { sanitizeInput } from './sanitize.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ export interface InputLayout {
   readonly wire: readonly InputFieldEntry[];
   readonly events: readonly InputFieldEntry[];
   readonly values: readonly InputFieldEntry[];
-  /** Schema defaults, never handed out: the source of `neutral` values. */
+  /** Schema defaults, sanitized (a default below a field's `min` reads as the min), never handed out: the source of `neutral` values. */
   readonly defaults: Loose;
 }
 
@@ -44,8 +45,15 @@ export function inputLayout<S extends Schema>(codec: SchemaCodec<S>): InputLayou
       defaults: codec.defaults() as Loose,
     };
     layouts.set(codec, layout);
+    // A neutral input obeys the bounds like any other (sanitizeInput reads the layout set above).
+    sanitizeInput(codec, layout.defaults as Values<S>);
   }
   return layout;
+}
+
+/** A fresh neutral input: the schema defaults, sanitized — what systems see without an input. */
+export function neutralInput<S extends Schema>(codec: SchemaCodec<S>): Values<S> {
+  return codec.copy(inputLayout(codec).defaults as Values<S>, codec.defaults());
 }
 
 /**

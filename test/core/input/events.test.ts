@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { field } from '../../../src/core/field.ts';
-import { copyEvents, eventDelta, inputLayout, neutralInto, toTickInput } from '../../../src/core/input/events.ts';
+import { copyEvents, eventDelta, inputLayout, neutralInput, neutralInto, toTickInput } from '../../../src/core/input/events.ts';
 import { compileSchema } from '../../../src/core/schema.ts';
 
 const codec = compileSchema({
@@ -94,5 +94,13 @@ describe('neutralInto / copyEvents', () => {
     expect(out).toEqual({ jump: 32, fire: 2 }); // exactly at the caps: 40 − 8 = 32, 2 − 0 = 2
     expect(counter.clamped).toBe(2);
     expect(() => field.event({ maxPerTick: 0 })).toThrow(/maxPerTick 0 is invalid/);
+  });
+
+  it('a neutral input obeys the bounds: the defaults are sanitized (u8 min 1 → 1, not 0)', () => {
+    const bounded = compileSchema({ gear: field.u8({ min: 1, max: 5 }), move: field.vec2(), jump: field.event() });
+    expect(neutralInput(bounded)).toEqual({ gear: 1, move: { x: 0, y: 0 }, jump: 0 });
+    const v = { gear: 4, move: { x: 1, y: 0 }, jump: 7 };
+    neutralInto(bounded, v);
+    expect(v).toEqual({ gear: 1, move: { x: 0, y: 0 }, jump: 7 }); // presses kept
   });
 });
