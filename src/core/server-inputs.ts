@@ -35,7 +35,8 @@ export class ServerInputs<P extends Protocol> {
   /** Per connection: the interpolation view of each input tick. */
   private readonly views = new Map<number, HistoryBuffer<InterpolationView>>();
   private readonly packet = createDecodedInputPacket<Schema>();
-  private readonly tickInputs = new Map<number, Values<Schema>>();
+  /** Per connection: the input of the tick computed last (systems read it many times a tick). */
+  private readonly tickInputs = new Map<number, { tick: Tick | undefined; values: Values<Schema>; out: Values<Schema> }>();
 
   constructor(
     private readonly protocol: P,
@@ -95,13 +96,21 @@ export class ServerInputs<P extends Protocol> {
     return this.queues.get(networkId)?.marginTicks ?? 0;
   }
 
-  /** What systems see for `networkId` at `tick`: events as presses in that tick. */
+  /**
+   * What systems see for `networkId` at `tick`: events as presses in that tick. Computed once
+   * per tick however many systems call ctx.input, and copied out on each call, so a system
+   * that writes into what it got never changes what the next one reads.
+   */
   tickInput(networkId: number, tick: Tick): Record<string, unknown> | undefined {
     const queue = this.queues.get(networkId);
     if (!queue) return undefined;
-    let out = this.tickInputs.get(networkId);
-    if (!out) this.tickInputs.set(networkId, (out = this.protocol.input.defaults() as Values<Schema>));
-    return queue.tickInput(tick, out) as Record<string, unknown>;
+    let slot = this.tickInputs.get(networkId);
+    if (!slot) this.tickInputs.set(networkId, (slot = { tick: undefined, values: this.protocol.input.defaults() as Values<Schema>, out: this.protocol.input.defaults() as Values<Schema> }));
+    if (slot.tick !== tick) {
+      queue.tickInput(tick, slot.values);
+      slot.tick = tick;
+    }
+    return this.protocol.input.copy(slot.values as never, slot.out as never) as Record<string, unknown>;
   }
 
   /** Where `networkId` showed interpolated ghosts when it sampled its input for `tick` (newest known at or before it). */

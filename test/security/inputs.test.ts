@@ -148,4 +148,23 @@ describe('one truth for inputs', () => {
     expect(margin).toBeGreaterThanOrEqual(48);
     expect(margin).toBeLessThanOrEqual(50);
   });
+
+  it('a system that writes into the input it got does not change what the next system reads', () => {
+    const order: number[] = [];
+    const tamper = defineSystems(protocol, [
+      system.server('tamper', (world, ctx) => {
+        for (const p of world.query('player')) ctx.input(p).move.x = 99;
+      }),
+      system.server('read', (world, ctx) => {
+        for (const p of world.query('player')) order.push(ctx.input(p).move.x);
+      }),
+    ]);
+    const s = createStepper({ protocol, systems: tamper, clients: 1, log: () => {} });
+    s.server.events.on('join', (c) => s.server.spawn('player', {}, { owner: c.networkId }));
+    s.joinAll({ name: 'good' });
+    s.clients[0]!.client.input.current.move.x = 0.5;
+    s.tick(20);
+    expect(order.length).toBeGreaterThan(10);
+    expect(order.slice(-5)).toEqual([0.5, 0.5, 0.5, 0.5, 0.5]);
+  });
 });
