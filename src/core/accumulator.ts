@@ -1,15 +1,22 @@
 // Fixed-step accumulator: turns an injected monotonic clock into whole simulation
-// ticks. Used by the server loop and each client frame. Catch-up after a stall is
-// clamped (the backlog is dropped and counted as an overrun) so a frozen tab or a
-// GC pause never triggers an unbounded burst of ticks.
+// ticks. Used by the server loop. After a stall each advance returns a bounded burst
+// of ticks and keeps a bounded backlog for the next ones; time beyond the backlog bound
+// is dropped and counted as an overrun, so a frozen process never triggers an unbounded
+// burst of ticks.
 
 import { NetcodeError } from './errors.ts';
 
 export interface AccumulatorOptions {
   /** Length of one tick in milliseconds (1000 / tickRate). */
   stepMs: number;
-  /** Most ticks one `advance` may return; any backlog beyond is dropped. Default 8. */
+  /** Most ticks one `advance` may return. Default 8. */
   maxStepsPerAdvance?: number;
+  /**
+   * Most ticks kept due after a stall (≥ maxStepsPerAdvance): the backlog beyond maxStepsPerAdvance
+   * is returned by the next advances; beyond this bound it is dropped. Default maxStepsPerAdvance
+   * (nothing carried over).
+   */
+  maxBacklogSteps?: number;
   /** Initial time scale (1 = real time). Clients nudge it within 0.9–1.1 for clock sync. */
   timeScale?: number;
 }
@@ -17,6 +24,7 @@ export interface AccumulatorOptions {
 export class FixedStepAccumulator {
   readonly stepMs: number;
   readonly maxStepsPerAdvance: number;
+  readonly maxBacklogSteps: number;
   /** Multiplies elapsed time. Clamped to (0, 4]. */
   timeScale: number;
   /** How many times catch-up was clamped (ticks were dropped). */
@@ -32,6 +40,7 @@ export class FixedStepAccumulator {
     }
     this.stepMs = options.stepMs;
     this.maxStepsPerAdvance = Math.max(1, Math.floor(options.maxStepsPerAdvance ?? 8));
+    this.maxBacklogSteps = Math.max(this.maxStepsPerAdvance, Math.floor(options.maxBacklogSteps ?? this.maxStepsPerAdvance));
     this.timeScale = options.timeScale ?? 1;
   }
 
@@ -50,14 +59,14 @@ export class FixedStepAccumulator {
     this.accumulated += elapsed * scale;
     // The epsilon absorbs float error: 1000 ms of 1000/60 ms steps is 60 ticks, not 59.999….
     let steps = Math.floor(this.accumulated / this.stepMs + 1e-9);
-    if (steps > this.maxStepsPerAdvance) {
+    if (steps > this.maxBacklogSteps) {
+      // Beyond the backlog bound: that much time is gone for good (only the fraction of a tick stays).
       this.overruns++;
-      this.droppedSteps += steps - this.maxStepsPerAdvance;
-      steps = this.maxStepsPerAdvance;
-      // Keep only the fraction of a tick: the dropped backlog is gone for good.
-      this.accumulated = Math.max(0, this.accumulated % this.stepMs);
-      return steps;
+      this.droppedSteps += steps - this.maxBacklogSteps;
+      this.accumulated = Math.max(0, this.accumulated % this.stepMs) + this.maxBacklogSteps * this.stepMs;
+      steps = this.maxBacklogSteps;
     }
+    if (steps > this.maxStepsPerAdvance) steps = this.maxStepsPerAdvance; // the rest stays due
     this.accumulated = Math.max(0, this.accumulated - steps * this.stepMs);
     return steps;
   }
@@ -65,6 +74,11 @@ export class FixedStepAccumulator {
   /** Progress towards the next tick in [0, 1): used to interpolate between the last two ticks when rendering. */
   get fraction(): number {
     return Math.min(0.999999, this.accumulated / this.stepMs);
+  }
+
+  /** Whole ticks due now and not yet returned (a backlog being caught up). */
+  get backlog(): number {
+    return Math.floor(this.accumulated / this.stepMs + 1e-9);
   }
 
   /** Milliseconds until the next tick is due at the current scale (for scheduling a timer). */

@@ -37,6 +37,8 @@ export class ClientInput<P extends Protocol> {
     private readonly ghosts: ClientGhosts<P>,
     private readonly send: (bytes: Uint8Array, channel: Channel) => void,
     private readonly inputsPerPacket = DEFAULT_INPUTS_PER_PACKET,
+    /** The server's maxInputRepeatTicks: prediction of a tick without input mirrors what the server does. */
+    private readonly maxRepeatTicks = 8,
   ) {
     this.codec = protocol.input as unknown as SchemaCodec<InputSchema<P>>;
     this.buffer = new InputBuffer(this.codec);
@@ -52,9 +54,13 @@ export class ClientInput<P extends Protocol> {
     this.framesSent = this.frameCursor = 0;
   }
 
-  /** `ctx.input(ghost)` in prediction: our own input for our ghosts, the last replicated input (presses zeroed) for other players'. */
+  /**
+   * `ctx.input(ghost)` in prediction: our own input for our ghosts (for a tick we never committed, the
+   * server's policy for a missing input: the previous one repeated, then neutral), the last replicated
+   * input (presses zeroed) for other players'.
+   */
   inputFor(ghost: Ghost, tick: Tick, localNetworkId: number | undefined): Record<string, unknown> | undefined {
-    if (ghost.owner === localNetworkId) return this.buffer.has(tick) ? (this.buffer.tickInput(tick, this.scratch as never) as Record<string, unknown>) : undefined;
+    if (ghost.owner === localNetworkId) return this.buffer.predictedInput(tick, this.maxRepeatTicks, this.scratch as never) as Record<string, unknown> | undefined;
     const remote = this.remote.get(ghost.owner);
     if (!remote) return undefined;
     const out = this.protocol.input.copy(remote, this.scratch) as Record<string, unknown>;

@@ -43,6 +43,12 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
   clock?: Omit<ClockSyncOptions, 'tickRate'>;
   /** Inputs carried by each input packet (redundancy, default 4). */
   inputsPerPacket?: number;
+  /**
+   * The server's `maxInputRepeatTicks` (default 8, as the server's): a tick for which no input was
+   * committed (after a stall) is predicted as the server runs it — the previous input repeated for
+   * this many ticks, then neutral.
+   */
+  maxInputRepeatTicks?: number;
   /** Ping period for clock sync (default 100 ms). */
   pingIntervalMs?: number;
   /**

@@ -73,9 +73,11 @@ export class NetClient<P extends Protocol> {
   readonly inputReports = new InputReports();
   /** Every correction of a predicted ghost's shown transform, with its cause. */
   readonly corrections: CorrectionLog;
-  private readonly clockJumps: Tick[] = [];
+  private readonly clockJumps: { from: Tick; to: Tick }[] = [];
   private readonly delayChanges: Tick[] = [];
   private seenJumps = 0;
+  /** The last frame that came more than STALL_MS after the one before (client clock). */
+  private lastStallAt = -Infinity;
   private seenDelay = 0;
   /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
   readonly clock: ClockSync;
@@ -108,7 +110,7 @@ export class NetClient<P extends Protocol> {
     };
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.reconnect = new Reconnector(options);
-    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.sendRaw(bytes, channel), options.inputsPerPacket);
+    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.sendRaw(bytes, channel), options.inputsPerPacket, options.maxInputRepeatTicks);
     this.input = this.inputs.buffer;
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
@@ -250,6 +252,8 @@ export class NetClient<P extends Protocol> {
       if (this.current.status === 'reconnecting') this.retry();
       if (this.current.status !== 'in-game') return;
       const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt); // a clock that steps back renders as a zero-length frame
+      if (dt > STALL_MS) this.lastStallAt = now;
+      this.clock.observeFrame(dt);
       this.lastFrameAt = now;
       this.clock.update(now);
       this.noteClockChanges();
@@ -258,7 +262,7 @@ export class NetClient<P extends Protocol> {
       this.sendStage(now);
       this.corrections.resolve(now);
       this.ghosts.frame(now, predicting);
-      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.options.prediction ? (this.options.prediction.maxRollbackTicks ?? 64) : 64);
+      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.prediction.maxRollback);
       if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
       this.switcher.update(now);
       updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
@@ -290,7 +294,9 @@ export class NetClient<P extends Protocol> {
     const c = this.clock;
     if (c.jumps !== this.seenJumps) {
       this.seenJumps = c.jumps;
-      remember(this.clockJumps, c.predictedTick);
+      const after = c.predictedTick;
+      const before = tickAdd(after, -Math.round(c.lastJumpTicks));
+      remember(this.clockJumps, tickDiff(after, before) >= 0 ? { from: before, to: after } : { from: after, to: before });
     }
     if (c.inputDelayTicks !== this.seenDelay) {
       this.seenDelay = c.inputDelayTicks;
@@ -300,8 +306,16 @@ export class NetClient<P extends Protocol> {
 
   /** Stages 3 and 4: commit the input of every tick to predict, roll back and simulate. */
   private predictStage(): void {
-    this.prediction!.advance(this.clock.predictedTick, this.beforeTick);
+    const c = this.clock;
+    // Inputs for ticks the server will have simulated before they can arrive are not committed
+    // (only after a stall or a clock jump): the server runs those ticks without our input and the
+    // prediction mirrors what it does; presses go into the first input that arrives in time.
+    this.onTimeTick = tickAdd(Math.floor(c.serverTick) >>> 0, Math.ceil(c.rttMs / 2 / c.stepMs) + 1);
+    this.prediction!.advance(c.predictedTick, this.beforeTick, undefined, this.input.newestTick);
   }
+
+  /** The oldest tick whose input can still reach the server in time (this frame). */
+  private onTimeTick: Tick = 0;
 
   /**
    * Before predicting `tick`: sample and commit the input of tick + inputDelayTicks. Beyond the
@@ -312,6 +326,7 @@ export class NetClient<P extends Protocol> {
    */
   private readonly beforeTick = (tick: Tick): void => {
     const inputTick = tickAdd(tick, this.clock.inputDelayTicks);
+    if (tickDiff(inputTick, this.onTimeTick) < 0) return; // it would arrive late: the server runs it without input
     const newest = this.input.newestTick;
     if (newest !== undefined && tickDiff(inputTick, newest) <= 0) return; // already committed
     const first = newest !== undefined && tickDiff(inputTick, newest) <= MAX_DELAY_GAP ? tickAdd(newest, 1) : inputTick;
@@ -441,10 +456,15 @@ export class NetClient<P extends Protocol> {
         const at = this.receivedAt;
         const sentAt = at - ((Math.round(at) - pong.echoMs) >>> 0);
         this.clock.onPong(sentAt, at, pong.serverTick, pong.serverFraction);
+        const missingBefore = this.inputReports.missing;
         this.inputReports.onPong(pong.inputsLate, pong.inputsMissing, pong.serverTick);
-        // The server reports the margin of our newest input: stale while paused and until
+        // The server reports on our inputs (margin, missing ticks): stale while paused and until
         // inputs sent after the resume have made a round trip.
-        if (!this.paused && this.now >= this.marginHoldUntil) this.clock.onInputMargin(pong.inputMarginTicks);
+        if (!this.paused && this.now >= this.marginHoldUntil) {
+          this.clock.onInputMargin(pong.inputMarginTicks);
+          // Inputs the server missed because this client stalled are not packet loss: no extra slack.
+          if (at - this.lastStallAt > 2 * this.clock.rttMs + 500) this.clock.onInputsMissing(this.inputReports.missing - missingBefore, at);
+        }
         return;
       }
       case MessageKind.Welcome:
@@ -534,13 +554,16 @@ export class NetClient<P extends Protocol> {
   }
 }
 
+/** A frame this long after the previous one is a stall (the inputs the server misses meanwhile are not loss). */
+const STALL_MS = 250;
+
 /** An input-delay rise fills at most this many ticks with the same input (beyond: a gap, as after a stall). */
 const MAX_DELAY_GAP = 8;
 
-/** Keep the newest 8 ticks of a change log. */
-function remember(list: Tick[], tick: Tick): void {
+/** Keep the newest 8 entries of a change log. */
+function remember<T>(list: T[], entry: T): void {
   if (list.length >= 8) list.shift();
-  list.push(tick);
+  list.push(entry);
 }
 
 export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P> {

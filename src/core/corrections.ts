@@ -22,8 +22,9 @@ export interface CorrectionContext {
   readonly reports: InputReports;
   /** Newest range of ticks the frame cap skipped. */
   readonly lastSkip: { from: Tick; to: Tick } | undefined;
-  /** Predicted ticks at which the clock jumped or the input delay changed (newest last). */
-  readonly clockJumps: readonly Tick[];
+  /** Predicted-tick ranges the clock jumped across (from, to; from ≤ to), newest last. */
+  readonly clockJumps: readonly { from: Tick; to: Tick }[];
+  /** Predicted ticks at which the input delay changed, newest last. */
   readonly delayChanges: readonly Tick[];
 }
 
@@ -78,14 +79,17 @@ export class CorrectionLog {
     const to = r.tick;
     const of = (cause: CorrectionCause, detail: string): Correction => ({ ...r, cause, detail });
     if (lastSkip && !isNewer(lastSkip.from, to) && isNewer(tickAdd(lastSkip.to, 1), from)) {
-      return of('stall', `a stalled frame skipped ticks ${lastSkip.from}..${lastSkip.to}: they were not predicted and the server ran them without our input`);
+      return of('stall', `prediction skipped ticks ${lastSkip.from}..${lastSkip.to} after a stall (of this client, or of the server's snapshots): the server ran them without our input`);
     }
     const problems = reports.within(tickAdd(from, 1), to);
     if (problems) {
       if (problems.late > 0) return of('input-late', `the server got ${problems.late} of our inputs after their tick (${problems.missing} ticks ran without one) in ticks ${from + 1}..${to}: raise clock slack or check the link`);
       return of('input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
     }
-    for (const t of clockJumps) if (within(t, from, to)) return of('clock-jump', `the prediction clock jumped at tick ${t}`);
+    for (const j of clockJumps) {
+      // A jump across ticks [j.from, j.to] explains a window that overlaps it or lies after it within the rollback.
+      if (!isNewer(j.from, to) && !isNewer(from, tickAdd(j.to, 64))) return of('clock-jump', `the prediction clock jumped across ticks ${j.from}..${j.to} (the server's clock stepped, e.g. after it stalled)`);
+    }
     for (const t of delayChanges) if (within(t, from, to)) return of('input-delay', `the input delay changed at tick ${t}`);
     if (!r.local) return of('remote', 'the ghost is not driven by our input: another player, or contact with one, moved it differently');
     return of('unexplained', 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight');

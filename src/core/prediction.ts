@@ -19,10 +19,17 @@ import type { Ghost } from './world.ts';
 
 export type RollbackPolicy = 'always' | 'check';
 
+/** Default deepest rollback: 2 s of 60 Hz ticks, within the 128 ticks of input the client keeps. */
+export const DEFAULT_MAX_ROLLBACK_TICKS = 120;
+
 export interface PredictionOptions {
   /** 'always' resimulates on every new snapshot; 'check' only when a field is beyond its tolerance (default 'check'). */
   rollback?: RollbackPolicy;
-  /** Deepest rollback in ticks (default 64); beyond it a ghost snaps to its confirmed state. */
+  /**
+   * Deepest rollback in ticks (default 120: 2 s at 60 Hz, the ticks of input a client keeps); beyond
+   * it a ghost snaps to its confirmed state without resimulation. Deep rollbacks happen only after a
+   * stall (the server's or the client's), when prediction ran far ahead of the newest snapshot.
+   */
   maxRollbackTicks?: number;
   /** Error smoothing options (default 100 ms, 1 mm minimum, 2 m teleport). */
   correction?: CorrectionOptions;
@@ -84,6 +91,8 @@ export interface PredictionStats {
   mispredictions: number;
   /** Ticks a frame skipped because more were due than maxTicksPerFrame (stalls). */
   skippedTicks: number;
+  /** Frames in which prediction held because it was maxRollbackTicks past the newest snapshot (snapshots stopped). */
+  heldFrames: number;
 }
 
 /** Per predicted ghost: its own predicted history and render state. */
@@ -109,12 +118,13 @@ function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefin
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
-  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0 };
+  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0, heldFrames: 0 };
   /** True while resimulating (NetworkTime.isResimulating). */
   resimulating = false;
   private readonly states = new Map<number, Predicted>();
   private readonly policy: RollbackPolicy;
-  private readonly maxRollback: number;
+  /** Deepest rollback (ticks): `maxRollbackTicks`. */
+  readonly maxRollback: number;
   private readonly maxTicksPerFrame: number;
   /** The newest range of ticks skipped by the per-frame cap (inclusive), for explaining corrections. */
   lastSkip: { from: Tick; to: Tick } | undefined;
@@ -132,7 +142,7 @@ export class ClientPrediction<P extends Protocol> {
     private readonly log: (message: string) => void = () => {},
   ) {
     this.policy = options.rollback ?? 'check';
-    this.maxRollback = options.maxRollbackTicks ?? 64;
+    this.maxRollback = options.maxRollbackTicks ?? DEFAULT_MAX_ROLLBACK_TICKS;
     this.maxTicksPerFrame = options.maxTicksPerFrame ?? 30;
     if (!Number.isInteger(this.maxTicksPerFrame) || this.maxTicksPerFrame < 1) {
       throw new NetcodeError('usage', `react-netcode: prediction.maxTicksPerFrame must be an integer >= 1 (got ${String(options.maxTicksPerFrame)}); the default is 30.`);
@@ -227,8 +237,16 @@ export class ClientPrediction<P extends Protocol> {
    * new, then simulate every tick after the last one for real (each once, first time).
    * `beforeTick(t)` commits and sends the input of t before it is simulated.
    */
-  advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame): number {
+  advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame, committedThrough?: Tick): number {
     const list = this.collect();
+    // Never run more than maxRollbackTicks past the newest snapshot (no snapshots for that long: the
+    // server or the link stalled): every later rollback stays resimulatable, and no input is committed
+    // for ticks the server could not queue. Prediction holds; it skips ahead when snapshots resume.
+    const snap = this.ghosts.timeline.newestSnapshotTick;
+    if (snap !== undefined && tickDiff(targetTick, snap) > this.maxRollback) {
+      targetTick = tickAdd(snap, this.maxRollback);
+      this.stats.heldFrames++;
+    }
     if (this.skipping && this.lastTick !== undefined) {
       this.skipping = false;
       this.lastTick = tickAdd(targetTick, -1);
@@ -243,19 +261,23 @@ export class ClientPrediction<P extends Protocol> {
       this.lastTick = tickAdd(targetTick, -1);
       for (const s of list) this.record(s, this.lastTick);
     }
+    // A stall (more ticks due than a frame may run): never fall behind. Restart from the server's
+    // newest state when it is past our prediction, simulate the ticks whose input is committed (sent:
+    // with input delay a few ticks ahead of prediction) so each press the server has not answered
+    // yet is predicted once, then skip to the newest maxTicksPerFrame ticks.
+    let skipAfter: Tick | undefined;
+    let keep = 0;
+    if (tickDiff(targetTick, this.lastTick) > maxTicksPerFrame) {
+      this.restartFromSnapshot(list);
+      const last = this.lastTick;
+      keep = committedThrough === undefined ? 0 : Math.max(0, Math.min(tickDiff(targetTick, last), tickDiff(committedThrough, last)));
+      if (keep > 0) skipAfter = tickAdd(last, keep);
+      else if (tickDiff(targetTick, last) > maxTicksPerFrame) this.skipTo(tickAdd(targetTick, -maxTicksPerFrame));
+    }
     this.rollback(list);
     let ran = 0;
-    const due = tickDiff(targetTick, this.lastTick);
-    if (due > maxTicksPerFrame) {
-      // A stall: simulate only the newest maxTicksPerFrame ticks, so prediction never falls
-      // behind. The skipped ticks get no input (the server repeats the last one, then goes
-      // neutral); presses of the stall are counted in the next committed input.
-      const skipTo = tickAdd(targetTick, -maxTicksPerFrame);
-      this.lastSkip = { from: tickAdd(this.lastTick, 1), to: skipTo };
-      this.stats.skippedTicks += due - maxTicksPerFrame;
-      this.lastTick = skipTo;
-    }
-    while (tickDiff(targetTick, this.lastTick) > 0 && ran < maxTicksPerFrame) {
+    const budget = maxTicksPerFrame + keep;
+    while (tickDiff(targetTick, this.lastTick) > 0 && ran < budget) {
       const t = tickAdd(this.lastTick, 1);
       beforeTick(t);
       for (const s of list) {
@@ -267,8 +289,64 @@ export class ClientPrediction<P extends Protocol> {
       for (const s of this.collect()) if (s.rec.ghost.alive) this.record(s, t);
       this.lastTick = t;
       ran++;
+      if (t === skipAfter) {
+        skipAfter = undefined;
+        if (tickDiff(targetTick, t) > maxTicksPerFrame) this.skipTo(tickAdd(targetTick, -maxTicksPerFrame));
+      }
     }
     return ran;
+  }
+
+  /**
+   * After a stall, when the server's newest snapshot is past everything we predicted: every predicted
+   * ghost confirmed at that tick restarts from its confirmed state (a correction, smoothed, whose
+   * cause is 'stall'), and prediction goes on from that tick.
+   */
+  private restartFromSnapshot(list: readonly Predicted[]): void {
+    const last = this.lastTick!;
+    const snap = this.ghosts.timeline.newestSnapshotTick;
+    if (snap === undefined || tickDiff(snap, last) <= 0) return;
+    for (const s of list) {
+      const confirmed = s.rec.confirmedTick === snap ? s.rec.history.get(snap) : undefined;
+      if (!confirmed) continue;
+      const components = s.rec.ghost.components as Record<string, unknown>;
+      const before = s.position ? { ...(components[s.position] as Vec3) } : undefined;
+      const beforeRot = s.rotation ? { ...(components[s.rotation] as Quat) } : undefined;
+      s.codec.copy(confirmed, components as Values<Schema>, true);
+      s.history.clear();
+      s.hasPrevious = false;
+      this.record(s, snap);
+      if (before && s.position) this.corrected(s, before, beforeRot, snap, last);
+    }
+    this.rolledBackTo = snap;
+    this.lastSkip = { from: tickAdd(last, 1), to: snap };
+    this.stats.skippedTicks += tickDiff(snap, last);
+    this.lastTick = snap;
+  }
+
+  /**
+   * Skip prediction ahead to `tick` (a stall): the ticks in between are never simulated for the first
+   * time; the client commits no input for ticks the server has already passed, so a press made during
+   * the stall is counted in the first input committed after it, and predicted there.
+   */
+  private skipTo(tick: Tick): void {
+    const last = this.lastTick!;
+    if (tickDiff(tick, last) <= 0) return;
+    this.lastSkip = { from: this.lastSkip && tickDiff(this.lastSkip.to, last) === 0 ? this.lastSkip.from : tickAdd(last, 1), to: tick };
+    this.stats.skippedTicks += tickDiff(tick, last);
+    this.lastTick = tick;
+  }
+
+  /** A resimulation or restart moved what a ghost shows: smooth it and report it (when above the correction's minimum). */
+  private corrected(s: Predicted, before: Vec3, beforeRot: Quat | undefined, tick: Tick, fromTick: Tick): void {
+    const components = s.rec.ghost.components as Record<string, unknown>;
+    const after = components[s.position!] as Vec3;
+    const result = s.correction.onCorrection(before, after, beforeRot, s.rotation ? (components[s.rotation] as Quat) : undefined);
+    if (result === 'ignored') return;
+    this.stats.corrections++;
+    const g = s.rec.ghost;
+    const distance = Math.hypot(before.x - after.x, before.y - after.y, before.z - after.z);
+    this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
 
   private record(s: Predicted, tick: Tick): void {
@@ -349,17 +427,7 @@ export class ClientPrediction<P extends Protocol> {
     if (!needed) return; // a catch-up changes nothing that was shown: no correction
     list.forEach((s, i) => {
       const b = before[i]!;
-      const components = s.rec.ghost.components as Record<string, unknown>;
-      if (b.pos && s.position) {
-        const after = components[s.position] as Vec3;
-        const result = s.correction.onCorrection(b.pos, after, b.rot, s.rotation ? (components[s.rotation] as Quat) : undefined);
-        if (result !== 'ignored') {
-          this.stats.corrections++;
-          const g = s.rec.ghost;
-          const distance = Math.hypot(b.pos.x - after.x, b.pos.y - after.y, b.pos.z - after.z);
-          this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick: snapTick, fromTick, distance });
-        }
-      }
+      if (b.pos && s.position) this.corrected(s, b.pos, b.rot, snapTick, fromTick);
     });
   }
 

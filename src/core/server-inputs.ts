@@ -41,12 +41,13 @@ export class ServerInputs<P extends Protocol> {
   constructor(
     private readonly protocol: P,
     private readonly maxRepeatTicks: number,
-    private readonly maxLeadTicks: number,
+    /** Undefined: the queue's whole window. */
+    private readonly maxLeadTicks: number | undefined,
   ) {}
 
   open(networkId: number): void {
     // decodeInputPacket sanitizes: the queue stores what it is given.
-    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, maxLeadTicks: this.maxLeadTicks, sanitize: false }));
+    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, ...(this.maxLeadTicks !== undefined ? { maxLeadTicks: this.maxLeadTicks } : {}), sanitize: false }));
     this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
   }
 

@@ -48,7 +48,12 @@ export interface ServerOptions<P extends Protocol> {
   maxPendingPeers?: number;
   /** Most new peers per second (a bucket of one second's worth; default 100); more are refused likewise. */
   maxHandshakesPerSecond?: number;
-  /** Most ticks one `update` may run to catch up (default 8); more is an overrun, logged. */
+  /**
+   * After a stall (a GC pause, a busy host) the server catches up the ticks it owes, 8 per loop
+   * turn, up to this many (default 2 × tickRate: 2 s, what the input queues hold ahead). The inputs
+   * clients sent for those ticks are already queued, so nothing is mispredicted. Beyond it the extra time is dropped (an overrun,
+   * logged): tick numbers stay contiguous and clients resync their clocks.
+   */
   maxCatchUpTicks?: number;
   /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
   startTick?: Tick;
@@ -60,7 +65,9 @@ export interface ServerOptions<P extends Protocol> {
   maxInputRepeatTicks?: number;
   /**
    * Inputs for ticks this far (ms) or more ahead of the server's tick are dropped and counted as
-   * `early` (default 1000: a client's lead is RTT/2 + slack, so this honours RTTs up to ~1.8 s).
+   * `early`. Default and most: the input queue's window, 118 ticks (≈ 2 s at 60 Hz) — what the
+   * catch-up after a server stall needs, since clients keep sending for the ticks it owes. A
+   * client's lead is otherwise RTT/2 + slack: lower it (e.g. 1000) if no stall needs more.
    */
   maxInputLeadMs?: number;
   log?: Logger;

@@ -34,6 +34,8 @@ import type { ServerEvents, ServerOptions } from './server-options.ts';
 
 export type { ServerEvents, ServerOptions } from './server-options.ts';
 
+/** Most ticks one loop turn runs while catching up (the rest stays due for the next turns, 1 ms later). */
+const CATCH_UP_BURST = 8;
 /** The "fell behind" warning is logged at most this often. */
 const BEHIND_WARNING_INTERVAL_MS = 5000;
 
@@ -76,13 +78,16 @@ export class NetServer<P extends Protocol> {
     this.limitedLog = new LogLimiter(this.log);
     this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
-    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: options.maxCatchUpTicks ?? 8 });
+    const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
+    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: Math.min(CATCH_UP_BURST, backlog), maxBacklogSteps: backlog });
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
     const repeat = options.maxInputRepeatTicks ?? 8;
-    // The queue holds 128 ticks: a lead beyond capacity − repeat − 2 cannot be stored anyway.
-    this.inputs = new ServerInputs(options.protocol, repeat, Math.min(128 - repeat - 2, Math.max(1, Math.ceil((options.maxInputLeadMs ?? 1000) / options.protocol.stepMs))));
+    // The queue holds 128 ticks: a lead beyond capacity − repeat − 2 (its default) cannot be stored anyway.
+    const lead = options.maxInputLeadMs;
+    if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
+    this.inputs = new ServerInputs(options.protocol, repeat, lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs)));
     this.ghosts = new ServerGhosts(
       options.protocol,
       {
@@ -224,10 +229,12 @@ export class NetServer<P extends Protocol> {
   }
 
   /**
-   * Feed the monotonic time (ms); runs every tick that is due. After a stall the catch-up is
-   * clamped to `maxCatchUpTicks`: the rest of the backlog is time the server skips, not ticks —
-   * tick numbers stay contiguous, so inputs already received for the coming ticks stay queued
-   * and run when their tick comes, and clients see the server's clock step back and resync.
+   * Feed the monotonic time (ms); runs the ticks that are due, at most 8 per call. After a stall
+   * the backlog is caught up over the next calls, up to `maxCatchUpTicks` (2 s): the inputs
+   * clients sent for those ticks are already queued, so they run as predicted. Time beyond that
+   * bound is skipped, not ticks — tick numbers stay contiguous, inputs received for coming ticks
+   * stay queued and run when their tick comes — and clients see the server's clock step back and
+   * resync. With `start()`, a pending backlog brings the next loop turn 1 ms later.
    */
   update(now: number): number {
     const gap = this.lastUpdateAt === undefined ? 0 : now - this.lastUpdateAt;
@@ -306,6 +313,15 @@ export class NetServer<P extends Protocol> {
   /** Input statistics of one connection (received, late, missing, repeated, clamped …). */
   inputStats(connection: Connection<JoinPayload<P>>) {
     return this.inputs.stats(connection.networkId);
+  }
+
+  /**
+   * Where a connection showed interpolated ghosts when it sampled its input for `tick` (default: the
+   * tick being simulated — what `ctx.interpolationView` gives a system); before any input, the view its
+   * newest packet carried. Lag compensation rewinds to this.
+   */
+  interpolationViewOf(connection: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
+    return this.inputs.viewAt(connection.networkId, tick) ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
   }
 
   /** How early one connection's inputs arrived: bucket i counts inputs stored i ticks before their tick ran. */

@@ -135,9 +135,13 @@ export function createLagCompensation<P extends Protocol>(server: NetServer<P>, 
       if (at === 0) return history.rewind(history.newestTick ?? 0, 0, rewind);
       const connection = server.connections.get(at);
       if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}.`);
-      return history.rewind(connection.interpolationTick, connection.interpolationFraction, rewind);
+      const view = server.interpolationViewOf(connection);
+      return history.rewind(view.tick, view.fraction, rewind);
     }
-    if ('networkId' in at) return history.rewind(at.interpolationTick, at.interpolationFraction, rewind);
+    if ('networkId' in at) {
+      const view = server.interpolationViewOf(at as never);
+      return history.rewind(view.tick, view.fraction, rewind);
+    }
     return history.rewind(at.tick, at.fraction, rewind);
   };
 

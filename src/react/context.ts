@@ -25,6 +25,10 @@ export interface NetStats {
   bytesOutPerSec: number;
   correctionsPerSec: number;
   resimulatedTicksPerSec: number;
+  /** Our inputs the server received after their tick had run, per second (from its Pongs). */
+  lateInputsPerSec: number;
+  /** Ticks the server ran without our input, per second: lost or late inputs (a starved or stalled page, a lossy link). */
+  missingInputsPerSec: number;
 }
 
 /** Who steps the engine each frame. */

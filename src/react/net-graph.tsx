@@ -1,5 +1,5 @@
-// <NetGraph>: a small DOM overlay (SVG) plotting RTT, bandwidth in/out and visual
-// corrections over the last seconds, from the stats history in the provider's
+// <NetGraph>: a small DOM overlay (SVG) plotting RTT, bandwidth in/out, visual
+// corrections and inputs the server went without over the last seconds, from the stats history in the provider's
 // store. It re-renders only when a stats sample lands (at most 4 times per
 // second), never per frame; put it beside the Canvas, not inside it.
 
@@ -20,7 +20,7 @@ export interface NetGraphProps {
 }
 
 interface Series {
-  readonly key: 'rtt' | 'in' | 'out' | 'corrections';
+  readonly key: 'rtt' | 'in' | 'out' | 'corrections' | 'inputs';
   readonly color: string;
   readonly value: (s: NetStatsSample) => number;
   /** Smallest full scale, so a quiet line stays near the bottom instead of filling the plot. */
@@ -33,6 +33,13 @@ const SERIES: readonly Series[] = [
   { key: 'in', color: '#81c784', value: (s) => s.bytesInPerSec, floor: 1024, label: (s) => `in ${(s.bytesInPerSec / 1024).toFixed(1)} KB/s` },
   { key: 'out', color: '#ffb74d', value: (s) => s.bytesOutPerSec, floor: 1024, label: (s) => `out ${(s.bytesOutPerSec / 1024).toFixed(1)} KB/s` },
   { key: 'corrections', color: '#e57373', value: (s) => s.correctionsPerSec, floor: 1, label: (s) => `corr ${s.correctionsPerSec.toFixed(1)}/s` },
+  {
+    key: 'inputs',
+    color: '#ce93d8',
+    value: (s) => s.missingInputsPerSec,
+    floor: 1,
+    label: (s) => `inputs late ${s.lateInputsPerSec.toFixed(1)}/s missing ${s.missingInputsPerSec.toFixed(1)}/s`,
+  },
 ];
 
 const EMPTY: readonly NetStatsSample[] = Object.freeze([]);
@@ -69,7 +76,7 @@ export function seriesPoints(samples: readonly NetStatsSample[], series: Series,
 
 /**
  * A network graph overlay: RTT (blue), bytes/s in (green) and out (orange), corrections/s
- * (red), each scaled to its own maximum over the window, with the latest values as text.
+ * (red), ticks/s the server ran without our input (violet; the label adds late inputs/s), each scaled to its own maximum over the window, with the latest values as text.
  * Data: the provider's stats history (one sample per 250 ms of step time).
  *
  * @example
@@ -84,7 +91,7 @@ export function NetGraph({ seconds = 10, width = 200, height = 60, className, st
   const last = history[history.length - 1];
   return (
     <div className={className} style={{ ...OVERLAY, ...style }} data-netgraph="">
-      <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label="Network graph: RTT, bandwidth and corrections">
+      <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label="Network graph: RTT, bandwidth, corrections and missing inputs">
         {SERIES.map((s) => (
           <polyline key={s.key} data-series={s.key} points={seriesPoints(history, s, windowMs, width, height)} fill="none" stroke={s.color} strokeWidth={1.5} />
         ))}

@@ -30,7 +30,7 @@ export interface NetcodeStoreState extends NetcodeUiState {
 /** A vanilla store that also counts its live subscriptions (leak tests read it). */
 export type NetcodeStore = StoreApi<NetcodeStoreState> & { readonly subscriberCount: number };
 
-export const ZERO_STATS: NetStats = Object.freeze({ rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0 });
+export const ZERO_STATS: NetStats = Object.freeze({ rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0, lateInputsPerSec: 0, missingInputsPerSec: 0 });
 
 /** A fresh store for one provider; `loading` until the engine calls `connect()`. */
 export function createNetcodeStore(): NetcodeStore {
@@ -62,7 +62,8 @@ export function createNetcodeStore(): NetcodeStore {
 }
 
 /**
- * Turns the client's running counters (traffic, prediction stats) into per-second
+ * Turns the client's running counters (traffic, prediction stats, the server's reports on
+ * our inputs) into per-second
  * rates over each STATS_INTERVAL_MS window. `sample(now)` returns undefined until a
  * window has passed since the previous sample.
  */
@@ -72,6 +73,8 @@ export class StatsSampler {
   private bytesOut = 0;
   private corrections = 0;
   private resimulated = 0;
+  private late = 0;
+  private missing = 0;
 
   constructor(private readonly client: NetClient<Protocol>) {}
 
@@ -90,12 +93,17 @@ export class StatsSampler {
       bytesOutPerSec: rate(c.traffic.bytesOut - this.bytesOut),
       correctionsPerSec: rate(corrections - this.corrections),
       resimulatedTicksPerSec: rate(resimulated - this.resimulated),
+      // A new session resets the server's counts: a drop below the last reading restarts the window.
+      lateInputsPerSec: rate(Math.max(0, c.inputReports.late - this.late)),
+      missingInputsPerSec: rate(Math.max(0, c.inputReports.missing - this.missing)),
     };
     this.lastAt = now;
     this.bytesIn = c.traffic.bytesIn;
     this.bytesOut = c.traffic.bytesOut;
     this.corrections = corrections;
     this.resimulated = resimulated;
+    this.late = c.inputReports.late;
+    this.missing = c.inputReports.missing;
     return out;
   }
 }

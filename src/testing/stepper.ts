@@ -7,7 +7,7 @@ import { createClient, type ClientOptions, type NetClient } from '../core/client
 import type { Logger } from '../core/emitter.ts';
 import { NetcodeError } from '../core/errors.ts';
 import type { JoinPayload, Protocol } from '../core/protocol.ts';
-import { deriveSeed } from '../core/rng.ts';
+import { deriveSeed, Rng } from '../core/rng.ts';
 import { createServer, type NetServer, type ServerOptions } from '../core/server.ts';
 import type { SystemDef } from '../core/system.ts';
 import type { ClientTransport } from '../core/transport.ts';
@@ -23,6 +23,8 @@ export interface PeerClock {
   drift?: number;
   /** How often the peer runs a frame (ms of true time): 1000/144 for a 144 Hz display, 1000/30 for 30 Hz. */
   framePeriodMs?: number;
+  /** Each frame period varies uniformly within ± this fraction of framePeriodMs (seeded; 0.5 = ±50 %). Default 0. */
+  frameJitter?: number;
 }
 
 export interface StepperClientOptions {
@@ -31,6 +33,8 @@ export interface StepperClientOptions {
   link?: { up?: LinkOptions; down?: LinkOptions };
   /** Connect as soon as it is added (default true). */
   connect?: boolean;
+  /** Timestamp received messages on arrival on the client's clock (ClientOptions.now; default true). False: at the next frame. */
+  stampOnArrival?: boolean;
   /** Extra client engine options (history length, resume grace …). */
   engine?: Omit<Partial<ClientOptions<Protocol>>, 'protocol' | 'transport' | 'systems' | 'log'>;
 }
@@ -54,6 +58,10 @@ export interface StepperPeer {
   /** Next frame, in true virtual ms. */
   nextFrameAt: number;
   frames: number;
+  /** True ms until which the peer's main thread is blocked (see `Stepper.stall`); messages arriving before are seen then. */
+  busyUntil: number;
+  /** Seeded source of frame-time jitter. */
+  readonly jitter: Rng;
 }
 
 export interface StepperClient<P extends Protocol> extends StepperPeer {
@@ -65,7 +73,9 @@ export interface StepperClient<P extends Protocol> extends StepperPeer {
 }
 
 function resolveClock(clock: PeerClock | undefined, fallbackPeriod: number): Required<PeerClock> {
-  return { offsetMs: clock?.offsetMs ?? 0, drift: clock?.drift ?? 0, framePeriodMs: clock?.framePeriodMs ?? fallbackPeriod };
+  const frameJitter = clock?.frameJitter ?? 0;
+  if (!(frameJitter >= 0 && frameJitter < 1)) throw new NetcodeError('usage', `react-netcode: PeerClock.frameJitter must be in [0, 1) (got ${String(clock?.frameJitter)}); 0.5 varies each frame by ±50 %.`);
+  return { offsetMs: clock?.offsetMs ?? 0, drift: clock?.drift ?? 0, framePeriodMs: clock?.framePeriodMs ?? fallbackPeriod, frameJitter };
 }
 
 export class Stepper<P extends Protocol> {
@@ -94,7 +104,7 @@ export class Stepper<P extends Protocol> {
       transport: this.network.server,
     } as ServerOptions<P>);
     this.server.listen();
-    this.serverPeer = { clock: resolveClock(options.serverClock, 1), nextFrameAt: 0, frames: 0 };
+    this.serverPeer = { clock: resolveClock(options.serverClock, 1), nextFrameAt: 0, frames: 0, busyUntil: 0, jitter: new Rng(deriveSeed(this.seed, 0xf7a, 0)) };
     const specs = typeof options.clients === 'number' ? Array.from({ length: options.clients }, () => ({})) : (options.clients ?? []);
     for (const spec of specs) this.addClient(spec);
   }
@@ -115,9 +125,11 @@ export class Stepper<P extends Protocol> {
     const link = options.link ? conditionClient(raw, { seed: deriveSeed(this.seed, 0xc1, index), ...options.link }, this.scheduler) : undefined;
     const transport = link ?? raw;
     const clock = resolveClock(options.clock, 1000 / 60);
+    const self: { peer?: StepperClient<P> } = {};
     const clientOptions: ClientOptions<P> = {
-      // Messages are timestamped on arrival on the client's own clock (as a browser's performance.now).
-      now: () => clock.offsetMs + this.time * (1 + clock.drift),
+      // Messages are timestamped on arrival on the client's own clock (as a browser's performance.now);
+      // while its thread is blocked (a stall), they are seen when it is free again.
+      ...(options.stampOnArrival === false ? {} : { now: () => clock.offsetMs + Math.max(this.time, self.peer?.busyUntil ?? 0) * (1 + clock.drift) }),
       ...options.engine,
       protocol: this.protocol,
       transport,
@@ -132,7 +144,10 @@ export class Stepper<P extends Protocol> {
       clock,
       nextFrameAt: this.time,
       frames: 0,
+      busyUntil: 0,
+      jitter: new Rng(deriveSeed(this.seed, 0xf7a, index + 1)),
     };
+    self.peer = peer;
     this.clients.push(peer);
     if (options.connect ?? true) peer.client.connect();
     return peer;
@@ -155,6 +170,23 @@ export class Stepper<P extends Protocol> {
     this.time = target;
     this.scheduler.advanceTo(target);
     this.network.deliver();
+  }
+
+  /**
+   * Block a peer's main thread for `ms` of true time from now (a long frame, a GC pause, a
+   * background tab): it runs no frame until then, and what arrives meanwhile is timestamped
+   * when it is free again — as a browser delivers socket events only after a long task.
+   */
+  stall(peer: StepperPeer, ms: number): void {
+    if (!(ms >= 0)) throw new NetcodeError('usage', `react-netcode: Stepper.stall needs a non-negative duration (got ${ms}).`);
+    peer.busyUntil = Math.max(peer.busyUntil, this.time + ms);
+    peer.nextFrameAt = Math.max(peer.nextFrameAt, peer.busyUntil);
+  }
+
+  /** Change a peer's frame period from its next frame on (e.g. a game dropping from 60 to 20 fps). */
+  setFramePeriod(peer: StepperPeer, framePeriodMs: number): void {
+    if (!(framePeriodMs > 0)) throw new NetcodeError('usage', `react-netcode: Stepper.setFramePeriod needs a positive period (got ${framePeriodMs}).`);
+    (peer.clock as { framePeriodMs: number }).framePeriodMs = framePeriodMs;
   }
 
   /** Advance by `n` server ticks of true time. */
@@ -183,7 +215,8 @@ export class Stepper<P extends Protocol> {
   private frame(peer: StepperPeer, run: () => void): void {
     run();
     peer.frames++;
-    peer.nextFrameAt += peer.clock.framePeriodMs;
+    const { framePeriodMs, frameJitter } = peer.clock;
+    peer.nextFrameAt += frameJitter > 0 ? framePeriodMs * (1 + frameJitter * (2 * peer.jitter.next() - 1)) : framePeriodMs;
   }
 }
 

@@ -59,6 +59,24 @@ describe('server loop', () => {
     expect(server.stats.droppedTicks).toBe(112); // 120 − 8
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^react-netcode: server tick loop fell behind; dropped 112 ticks/);
+    // Ticks cost nothing here (the clock does not move inside a tick): the process was starved, not the simulation slow.
+    expect(warnings[0]).toMatch(/starved or its timer fired late: the loop did not run for 2000 ms while ticks take 0\.00 ms/);
+    clock.fireAt(2200); // a second overrun within 5 s is counted but not logged again
+    clock.fireAt(4300);
+    expect(server.stats.overruns).toBe(2);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('tells a slow simulation apart: ticks that take most of their budget', () => {
+    const clock = manualScheduler();
+    const warnings: string[] = [];
+    // Every tick costs 20 ms of clock time (budget 16.7 ms): the loop can never keep up.
+    const systems = defineSystems(protocol, [system.server('heavy', () => void (clock.time += 20))]);
+    const server = createServer({ protocol, systems, transport: new LoopbackNetwork().server, scheduler: clock, maxCatchUpTicks: 8, log: (level, m) => level === 'warn' && warnings.push(m) });
+    server.start();
+    for (let i = 0; i < 20 && warnings.length === 0; i++) clock.fireAt(clock.time + 200);
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings[0]).toMatch(/The simulation is too slow for tickRate 60: ticks take 20\.00 ms on average/);
   });
 
   it('reports mean, p99 and max tick time', () => {

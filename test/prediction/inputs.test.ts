@@ -31,7 +31,8 @@ describe('input events', () => {
         }
       }),
     ]);
-    const { s, c, client, me, serverGhost, stats, since, confirmed } = inputRun({ link: { ...bad, loss: 0.1 }, systems, seed: 9 });
+    // No extra slack after missing inputs (maxMissSlackPackets: 0): late presses must happen, to be carried.
+    const { s, c, client, me, serverGhost, stats, since, confirmed } = inputRun({ link: { ...bad, loss: 0.1 }, systems, seed: 9, engine: { clock: { maxMissSlackPackets: 0 } } });
     const before = stats();
     const rollbacksBefore = client.prediction!.stats.rollbacks;
     expect(seen).toEqual({ server: 0, clientFirst: 0, clientResim: 0 }); // nothing pressed yet

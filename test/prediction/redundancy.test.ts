@@ -11,7 +11,8 @@ const fixed = { latencyMs: 75 }; // 150 ms RTT, no jitter, no random loss: only 
 
 /** Warm up 3 s, drop the chosen Input packets for 30 s, then 1 s without losses so every tick of the window is simulated. */
 function lose(drop: (n: number) => boolean, engine: RunOptions['engine'] = {}) {
-  const run = inputRun({ link: fixed, engine, seed: 5 });
+  // The bare mechanism: no extra slack after reports of missing inputs (maxMissSlackPackets: 0).
+  const run = inputRun({ link: fixed, engine: { ...engine, clock: { maxMissSlackPackets: 0, ...engine?.clock } }, seed: 5 });
   const { s, c, client } = run;
   const dropper = dropInputs(c, drop);
   s.advance(1000); // 3 s after prediction started: clock and input margin have settled
@@ -29,8 +30,10 @@ function lose(drop: (n: number) => boolean, engine: RunOptions['engine'] = {}) {
 
 /** No tick of the window ran without its own input, and the prediction never had to roll back. */
 function expectNoInputLost(r: { d: InputStats; sent: number; rollbacks: number }) {
-  expect(r.sent).toBeGreaterThanOrEqual(WINDOW - 2); // one packet per predicted tick ≈ one per frame (time scale ≈ 1)
-  expect(r.sent).toBeLessThanOrEqual(WINDOW + 2);
+  // One Input write per frame that predicted a tick: ≈ one per frame, less the few frames in which the
+  // slewing clock (time scale 0.9–1.1) predicted no tick.
+  expect(r.sent).toBeGreaterThanOrEqual(WINDOW - 15);
+  expect(r.sent).toBeLessThanOrEqual(WINDOW);
   expect(r.d.missing).toBe(0); // every simulated tick had its own input
   expect(r.d.late).toBe(0); // and no copy came after its tick
   expect(r.rollbacks).toBe(0); // so the server ran exactly the inputs the client predicted with
@@ -43,7 +46,8 @@ describe('input redundancy (4 inputs per packet)', () => {
   ])('default slack: a single lost Input packet never costs the server a real input — %s', (_label, k, lost) => {
     const r = lose((n) => n % k === 0);
     expect(r.client.clock.slackTicks).toBe(2); // the default minimum; no jitter to raise it
-    expect(Math.abs(r.dropped - lost)).toBeLessThanOrEqual(1); // ⌈sent / k⌉ with sent ≈ 1800
+    expect(r.dropped).toBe(Math.ceil(r.sent / k)); // every k-th write, from write 0
+    expect(Math.abs(r.dropped - lost)).toBeLessThanOrEqual(5); // ≈ 1800 / k
     expectNoInputLost(r);
   });
 
@@ -58,13 +62,13 @@ describe('input redundancy (4 inputs per packet)', () => {
   it('slack raised to 5 ticks: any run of 3 consecutive lost Input packets costs the server no real input', () => {
     const r = lose((n) => n % 8 < 3, { clock: { minSlackTicks: 5 } }); // packets 0–2 of every 8 lost
     expect(r.client.clock.slackTicks).toBe(5);
-    expect(Math.abs(r.dropped - 675)).toBeLessThanOrEqual(3); // 1800 / 8 × 3
+    expect(Math.abs(r.dropped - 675)).toBeLessThanOrEqual(8); // 1800 / 8 × 3
     expectNoInputLost(r);
   });
 
   it('contrast: at the default slack of 2 ticks, runs of 3 lost packets do cost inputs (the 4th copy comes too late)', () => {
     const r = lose((n) => n % 8 < 3);
-    expect(Math.abs(r.dropped - 675)).toBeLessThanOrEqual(3); // 1800 / 8 × 3
+    expect(Math.abs(r.dropped - 675)).toBeLessThanOrEqual(8); // 1800 / 8 × 3
     // The input of the first tick of each run arrives 3 ticks late in the 4th packet: with ≈ 2 ticks of slack it misses its tick.
     expect(r.d.missing).toBeGreaterThan(0.5 * (WINDOW / 8)); // most of the 225 runs cost an input
     expect(r.d.late).toBeGreaterThan(0);

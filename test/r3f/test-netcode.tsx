@@ -45,7 +45,7 @@ export function createTestNetcode<P extends Protocol>(protocol: P, systems: read
     closeReason: undefined,
     joinError: undefined,
     ghostsVersion: 0,
-    stats: { rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0 },
+    stats: { rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0, lateInputsPerSec: 0, missingInputsPerSec: 0 },
   }));
   const bump = (): void => store.setState((s) => ({ ghostsVersion: s.ghostsVersion + 1 }));
   client.ghosts.events.on('spawn', bump);

@@ -7,6 +7,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNetcode, NetGraph, STATS_HISTORY_SAMPLES, STATS_INTERVAL_MS, type NetcodeContextValue, type NetcodeStoreState, type NetStats } from '../../src/react/index.ts';
+import { StatsSampler } from '../../src/react/store.ts';
+import type { NetClient, Protocol } from '../../src/index.ts';
 import { arena, arenaSystems, type Arena } from '../helpers/arena.ts';
 import { createHarness, FRAME_MS, quiet } from './harness.tsx';
 
@@ -58,14 +60,39 @@ describe('useNetStats and <NetGraph>', () => {
     expect(last.rttMs).toBeGreaterThan(0);
     expect(last.rttMs).toBeLessThan(4 * FRAME_MS); // loopback: a reply within a frame or two, plus the server tick
     expect(last.correctionsPerSec).toBe(0); // balls are interpolated, nothing predicted to correct
+    expect(last.missingInputsPerSec).toBe(0); // the loopback loses nothing
+    expect(last.lateInputsPerSec).toBe(0);
     expect(last.resimulatedTicksPerSec).toBe(0);
 
     // The graph: one polyline per series, one point per sample inside the 5 s window (all 16 samples of the last 4 s, and older ones up to 5 s).
     const svg = view.container.querySelector('svg')!;
     const points = (series: string) => svg.querySelector(`polyline[data-series="${series}"]`)!.getAttribute('points')!.split(' ');
     const inWindow = history.filter((s) => s.at >= last.at - 5000).length;
-    for (const series of ['rtt', 'in', 'out', 'corrections']) expect(points(series)).toHaveLength(inWindow);
+    for (const series of ['rtt', 'in', 'out', 'corrections', 'inputs']) expect(points(series)).toHaveLength(inWindow);
+    expect(view.container.querySelector('[data-label="inputs"]')!.textContent).toBe('inputs late 0.0/s missing 0.0/s');
     expect(points('in').at(-1)!.startsWith('200.0,')).toBe(true); // the newest sample at the right edge (width 200)
     expect(view.container.querySelector('[data-label="rtt"]')!.textContent).toBe(`RTT ${last.rttMs.toFixed(0)} ms ±${last.jitterMs.toFixed(0)}`);
+  });
+});
+
+describe('StatsSampler', () => {
+  it("turns the server's running reports on our inputs into late and missing inputs per second", () => {
+    const reports = { late: 0, missing: 0 };
+    const fake = {
+      clock: { rttMs: 80, jitterMs: 4 },
+      traffic: { bytesIn: 0, bytesOut: 0 },
+      prediction: { stats: { corrections: 0, resimulatedTicks: 0 } },
+      inputReports: reports,
+    } as unknown as NetClient<Protocol>;
+    const sampler = new StatsSampler(fake);
+    sampler.sample(0);
+    reports.late = 3;
+    reports.missing = 12;
+    expect(sampler.sample(100)).toBeUndefined(); // within the 250 ms window
+    const s = sampler.sample(500)!;
+    expect(s.lateInputsPerSec).toBeCloseTo(3 / 0.5, 9); // 3 late in 0.5 s = 6/s
+    expect(s.missingInputsPerSec).toBeCloseTo(12 / 0.5, 9); // 24/s
+    reports.late = reports.missing = 0; // a new session: the server's counts restart
+    expect(sampler.sample(1000)!.missingInputsPerSec).toBe(0);
   });
 });

@@ -60,11 +60,11 @@ function input(tick: number, v: { moveX: number; aim: number; weapon: number; fi
   });
 }
 
-function arena() {
+function arena(server: { maxInputLeadMs?: number } = {}) {
   seen.server.clear();
   seen.client.clear();
   seen.fires.server = seen.fires.client = 0;
-  const s = createStepper({ protocol, systems, clients: 1, log: () => {} });
+  const s = createStepper({ protocol, systems, clients: 1, log: () => {}, server });
   s.server.events.on('join', (c) => s.server.spawn('player', {}, { owner: c.networkId }));
   s.joinAll({ name: 'good' });
   const attacker = rawPeer(s.network);
@@ -132,9 +132,9 @@ describe('one truth for inputs', () => {
   });
 
   it('inputs further ahead than maxInputLeadMs are dropped as early and do not move the reported margin', () => {
-    const { s, attacker, bad } = arena();
+    const { s, attacker, bad } = arena({ maxInputLeadMs: 1000 });
     const stats = s.server.inputStats(bad)!;
-    // Default maxInputLeadMs 1000 = 60 ticks at 60 Hz: an input 60 or more ahead is dropped. The
+    // maxInputLeadMs 1000 = 60 ticks at 60 Hz: an input 60 or more ahead is dropped. The
     // packets are handled in the server's next tick or the one after: 64 ahead stays ≥ 60, 50 stays < 60.
     attacker.send(input(s.server.currentTick + 50, { moveX: 1, aim: 0, weapon: 1, fire: 0 }), 'unreliable');
     attacker.send(input(s.server.currentTick + 64, { moveX: 1, aim: 0, weapon: 1, fire: 0 }), 'unreliable');

@@ -126,7 +126,6 @@ describe('socket.io transports', () => {
     const payloads = [bytes(64, 1), bytes(1500, 2), new Uint8Array(0), slab.subarray(100, 164)];
     for (const channel of ['reliable', 'unreliable'] as const) {
       for (const payload of payloads) {
-        // One at a time: socket.io drops a volatile packet while the transport is still busy writing.
         const serverFrom = server.events.mark();
         client.transport.send(payload, channel);
         const got = await server.events.waitFor((e) => e.kind === 'message', `server ${channel} message`, serverFrom);
@@ -140,6 +139,43 @@ describe('socket.io transports', () => {
         if (back.kind === 'message') expect(sameBytes(back.data, payload)).toBe(true);
       }
     }
+  });
+
+  it('unreliable messages written back to back in one task all arrive, both ways (no volatile drops on an idle link)', async () => {
+    // The regression: with socket.io's volatile.emit, a message right after another emit in the
+    // same task was discarded (an ack then an input: the input lost, every frame).
+    const server = await startServer();
+    const client = await connected(server);
+    const serverFrom = server.events.mark();
+    const clientFrom = client.events.mark();
+    for (let i = 0; i < 200; i++) {
+      client.transport.send(bytes(32, i), i % 3 === 0 ? 'reliable' : 'unreliable');
+      server.transport.send(client.peer, bytes(100, i), 'unreliable'); // 20 KB in all: within the 64 KiB buffer threshold
+    }
+    const messagesSince = (r: Recorder<ServerEvent> | Recorder<ClientEvent>, from: number) => r.events.slice(from).filter((e) => e.kind === 'message').length;
+    await server.events.waitFor(() => messagesSince(server.events, serverFrom) >= 200, '200 messages at the server', serverFrom);
+    await client.events.waitFor(() => messagesSince(client.events, clientFrom) >= 200, '200 messages at the client', clientFrom);
+    expect(client.transport.stats!.unreliableDropped).toBe(0);
+    expect(server.transport.peerStats!(client.peer)!.unreliableDropped).toBe(0);
+    // In order: payload i starts with byte (i · 0 · 31 + i) & 0xff = i.
+    const seeds = client.events.events.slice(clientFrom).flatMap((e) => (e.kind === 'message' ? [e.data[0]!] : []));
+    expect(seeds).toEqual(Array.from({ length: 200 }, (_, i) => i & 0xff));
+  });
+
+  it('drops unreliable messages only while more than maxBufferedBytes wait to be written, and counts them', async () => {
+    const server = await startServer({ maxBufferedBytes: 32 * 1024 });
+    const client = await connected(server);
+    const clientFrom = client.events.mark();
+    // 400 × 8 KiB in one task: the first writes fill engine.io's buffer past 32 KiB before any is
+    // flushed, then every further unreliable message is dropped; the reliable one never is.
+    for (let i = 0; i < 400; i++) server.transport.send(client.peer, bytes(8192, i), 'unreliable');
+    server.transport.send(client.peer, bytes(16, 99), 'reliable');
+    await client.events.waitFor((e) => e.kind === 'message' && e.channel === 'reliable', 'the reliable message', clientFrom);
+    const dropped = server.transport.peerStats!(client.peer)!.unreliableDropped;
+    const arrived = client.events.count((e) => e.kind === 'message' && e.channel === 'unreliable');
+    expect(dropped).toBeGreaterThan(0);
+    expect(arrived + dropped).toBe(400); // each one either delivered or counted, none lost silently
+    expect(arrived).toBeGreaterThanOrEqual(4); // 32 KiB / 8 KiB: the buffer's worth got through
   });
 
   it('hands over plain Uint8Array views that respect byteOffset, in order on the reliable channel', async () => {

@@ -9,7 +9,7 @@ import { OffsetEstimator, RttEstimator } from './estimators.ts';
 export interface ClockSyncOptions {
   /** Simulation ticks per second (the protocol's tick rate). */
   tickRate: number;
-  /** Smallest slack, in ticks. Default 2. */
+  /** Smallest slack, in ticks — or in frames when a frame spans more than one tick (so it covers that many lost input packets). Default 2. */
   minSlackTicks?: number;
   /** Slack ≥ jitterSlackSigmas · jitterMs (σ of the RTT), when that exceeds the minimum. Default 2.5. */
   jitterSlackSigmas?: number;
@@ -17,6 +17,8 @@ export interface ClockSyncOptions {
   maxPredictionMs?: number;
   /** An error (target − predictedTime) beyond this many ticks is a jump, not a time-scale change. Default 10. */
   jumpThresholdTicks?: number;
+  /** Packets of slack that reports of missing inputs may add (one per report, at most once per second; 0 turns it off). Default 3. */
+  maxMissSlackPackets?: number;
 }
 
 /** Time-scale change per tick of error: ±0.1 (the bounds) is reached at an error of 2 ticks. */
@@ -30,6 +32,13 @@ const MARGIN_ERROR_CLIP = 4;
 const MARGIN_MAX_DT_MS = 250;
 /** inputDelayTicks rises as soon as it is needed; it falls only when 1.25 ticks too many (no flicker). */
 const DELAY_HYSTERESIS = 0.25;
+/** Each report of inputs gone missing adds one packet of slack (at most once per second, up to 3); one is taken back per 20 s without. */
+const MISS_BOOST_MAX = 3;
+const MISS_BOOST_HOLD_MS = 1000;
+const MISS_BOOST_DECAY_MS = 20_000;
+/** Frame interval EWMA weight, and the longest frame a sample counts as (longer ones are stalls, not the frame rate). */
+const FRAME_ALPHA = 0.1;
+const MAX_FRAME_SAMPLE_MS = 250;
 /** Ticks and the base tick stay within 2^30 of each other; beyond, the base moves (wrap safety). */
 const REBASE_TICKS = 0x4000_0000;
 
@@ -42,8 +51,12 @@ function check(value: number, name: string, min: number, inclusive: boolean): nu
 
 /**
  * Control law (ticks; stepMs = 1000 / tickRate; all times are client ms):
- * - need = rttMs / 2 / stepMs + slackTicks + marginCorrection; slackTicks = max(minSlackTicks,
- *   jitterSlackSigmas · jitterMs / stepMs); cap = maxPredictionMs / stepMs. The excess x = need − cap
+ * - need = rttMs / 2 / stepMs + slackTicks + frameLagTicks + marginCorrection; frameTicks = mean frame
+ *   interval (observeFrame) / stepMs, EWMA 0.1, samples capped at 250 ms; frameLagTicks = max(0, frameTicks − 1);
+ *   P = max(1, frameTicks); slackTicks = max(minSlackTicks · P, jitterSlackSigmas · jitterMs / stepMs) + missSlackPackets · P,
+ *   missSlackPackets rising by one per report of missing inputs (onInputsMissing, ≤ 1/s, ≤ maxMissSlackPackets) and
+ *   falling by one per 20 s;
+ *   cap = maxPredictionMs / stepMs. The excess x = need − cap
  *   becomes inputDelayTicks = ceil(x) (rises at once, falls only once x ≤ inputDelayTicks − 1.25), and
  *   leadTicks = need − inputDelayTicks (≤ cap): prediction lead + input delay is exactly the need.
  * - target = serverTick(now) + leadTicks; error = target − predictedTime.
@@ -64,6 +77,7 @@ export class ClockSync {
   readonly jitterSlackSigmas: number;
   readonly maxPredictionMs: number;
   readonly jumpThresholdTicks: number;
+  readonly maxMissSlackPackets: number;
 
   private readonly rtt: RttEstimator;
   private readonly offset: OffsetEstimator;
@@ -75,11 +89,17 @@ export class ClockSync {
   private predictedRel = 0;
   private serverRel = 0;
   private lastNowMs: number | undefined;
+  /** Mean interval between updates (the client's frame time), ms; 0 until measured. */
+  private frameMs = 0;
   /** Pongs for pings sent before this client time are stale (set by resync() and the update after it). */
   private discardBeforeMs = -Infinity;
   private boundaryPending = false;
   private scale = 1;
   private slack: number;
+  private jitterSlack = 0;
+  private missBoost = 0;
+  private lastMissAt = -Infinity;
+  private lastDecayAt = -Infinity;
   private delay = 0;
   private lead = 0;
   private correction = 0;
@@ -95,6 +115,7 @@ export class ClockSync {
     this.jitterSlackSigmas = check(options.jitterSlackSigmas ?? 2.5, 'jitterSlackSigmas', 0, true);
     this.maxPredictionMs = check(options.maxPredictionMs ?? 500, 'maxPredictionMs', 0, true);
     this.jumpThresholdTicks = check(options.jumpThresholdTicks ?? 10, 'jumpThresholdTicks', 0, false);
+    this.maxMissSlackPackets = Math.floor(check(options.maxMissSlackPackets ?? MISS_BOOST_MAX, 'maxMissSlackPackets', 0, true));
     this.rtt = new RttEstimator(this.stepMs);
     this.offset = new OffsetEstimator(this.jumpThresholdTicks * this.stepMs);
     this.slack = this.minSlackTicks;
@@ -118,7 +139,8 @@ export class ClockSync {
     }
     this.rtt.add(receivedAtMs - sentAtMs);
     const jitterTicks = this.rtt.jitterMs / this.stepMs;
-    this.slack = Math.max(this.minSlackTicks, this.jitterSlackSigmas * jitterTicks);
+    this.jitterSlack = this.jitterSlackSigmas * jitterTicks;
+    this.slack = this.slackFor();
     const fraction = Math.min(1, Math.max(0, serverFraction));
     const tolerance = Math.max(this.stepMs, 2 * this.rtt.jitterMs);
     if (this.offset.add(sentAtMs, receivedAtMs, (rel + fraction) * this.stepMs, tolerance)) this.isSynced = true;
@@ -129,6 +151,28 @@ export class ClockSync {
     if (!this.isSynced || !Number.isFinite(marginTicks)) return;
     this.marginSum += Math.min(MARGIN_ERROR_CLIP, Math.max(-MARGIN_ERROR_CLIP, this.slack - marginTicks));
     this.marginCount++;
+  }
+
+  /**
+   * One rendered frame took `dtMs` (the client engine reports every frame). Frames that span several
+   * ticks send their inputs in one packet: the lead and the slack grow with the mean frame interval
+   * (EWMA 0.1; a sample counts at most 250 ms — longer frames are stalls, not the frame rate).
+   */
+  observeFrame(dtMs: number): void {
+    if (!(dtMs > 0) || !Number.isFinite(dtMs)) return;
+    const sample = Math.min(dtMs, MAX_FRAME_SAMPLE_MS);
+    this.frameMs = this.frameMs === 0 ? sample : this.frameMs + FRAME_ALPHA * (sample - this.frameMs);
+  }
+
+  /**
+   * The server ran `ticks` ticks without our input (reported in Pongs): lost packets beyond what the
+   * slack covers. Adds one packet of slack (at most once per second, up to maxMissSlackPackets), taken
+   * back one per 20 s.
+   */
+  onInputsMissing(ticks: number, nowMs: number): void {
+    if (!(ticks > 0) || !this.isSynced || nowMs - this.lastMissAt < MISS_BOOST_HOLD_MS) return;
+    this.lastMissAt = this.lastDecayAt = nowMs;
+    this.missBoost = Math.min(this.maxMissSlackPackets, this.missBoost + 1);
   }
 
   /** Advance to `nowMs` (client clock): move predictedTime, recompute the target, then the time scale or a jump. */
@@ -144,7 +188,12 @@ export class ClockSync {
     this.predictedRel += (elapsed / this.stepMs) * this.scale;
     this.serverRel = this.offset.serverMsAt(this.lastNowMs) / this.stepMs;
     if (this.marginCount > 0) this.integrateMargins(this.lastNowMs, elapsed);
-    const lead = this.rtt.rttMs / 2 / this.stepMs + this.slack + this.correction;
+    if (this.missBoost > 0 && this.lastNowMs - this.lastDecayAt >= MISS_BOOST_DECAY_MS) {
+      this.missBoost--;
+      this.lastDecayAt = this.lastNowMs;
+    }
+    this.slack = this.slackFor();
+    const lead = this.rtt.rttMs / 2 / this.stepMs + this.slack + this.frameLagTicks + this.correction;
     const cap = this.maxPredictionMs / this.stepMs;
     this.updateDelay(lead - cap);
     // The whole ticks of input delay cover the excess; the prediction runs the rest (≤ cap), so lead +
@@ -161,6 +210,16 @@ export class ClockSync {
       this.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, 1 + this.offset.drift + SCALE_GAIN * error));
     }
     return this;
+  }
+
+  /**
+   * Slack = max(minSlackTicks × P, jitterSlackSigmas × RTT σ in ticks) + missBoost × P, P = max(1, frame
+   * interval in ticks): one Input packet leaves per frame, so the minimum counts lost packets — 2 ticks
+   * at 60 fps, 2 frames (12 ticks) at 10 fps, where one lost packet delays its inputs by a whole frame.
+   */
+  private slackFor(): number {
+    const packet = Math.max(1, this.frameMs / this.stepMs);
+    return Math.max(this.minSlackTicks * packet, this.jitterSlack) + this.missBoost * packet;
   }
 
   /** Time-based, so the loop gain does not depend on how often the server reports; slow against the RTT, so it cannot ring. */
@@ -225,6 +284,18 @@ export class ClockSync {
   get predictedTick(): Tick { return tickAdd(this.base, Math.floor(this.predictedRel)); }
   /** Progress of predictedTime into predictedTick, in [0, 1). */
   get predictedFraction(): number { return this.predictedRel - Math.floor(this.predictedRel); }
+  /**
+   * Frame quantization, in ticks: a frame commits and sends the inputs of every tick it predicts at
+   * once, so the first of them is sent (frame − 1 tick) later than a per-tick client would send it.
+   * The lead covers that: max(0, mean frame interval / stepMs − 1); 0 at 60 fps and above.
+   */
+  get frameLagTicks(): number {
+    return Math.max(0, this.frameMs / this.stepMs - 1);
+  }
+  /** Packets of slack added after the server reported missing inputs (0–3). */
+  get missSlackPackets(): number {
+    return this.missBoost;
+  }
   /** Current adaptive slack, in ticks. */
   get slackTicks(): number { return this.slack; }
   /** Ticks of lead beyond maxPredictionMs, served as input delay: inputs sampled now are for predictedTick + inputDelayTicks. */

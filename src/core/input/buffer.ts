@@ -6,7 +6,7 @@
 import { NetcodeError } from '../errors.ts';
 import type { FieldValue } from '../field.ts';
 import type { Schema, SchemaCodec, SchemaKey, Values } from '../schema.ts';
-import type { Tick } from '../tick.ts';
+import { tickDiff, type Tick } from '../tick.ts';
 import { eventDelta, inputLayout, neutralInto, toTickInput } from './events.ts';
 import { quantizeInput, sanitizeInput } from './sanitize.ts';
 import { InputStore } from './store.ts';
@@ -90,6 +90,20 @@ export class InputBuffer<S extends Schema> {
     const current = this.store.get(tick);
     if (current === undefined) throw new NetcodeError('usage', `react-netcode: no input committed for tick ${tick}; commit(tick) before simulating it.`);
     return toTickInput(this.codec, current, this.store.before(tick), out);
+  }
+
+  /**
+   * The input prediction uses for `tick`, written into `out`: its committed input (as `tickInput`);
+   * for a tick never committed (skipped after a stall), what the server runs a tick without input
+   * with — the newest earlier input repeated for at most `maxRepeatTicks` ticks, then neutral —
+   * with no presses. Undefined before any input was committed.
+   */
+  predictedInput(tick: Tick, maxRepeatTicks: number, out: Values<S>): Values<S> | undefined {
+    if (this.store.has(tick)) return this.tickInput(tick, out);
+    const entry = this.store.atOrBefore(tick);
+    if (entry === undefined) return undefined;
+    toTickInput(this.codec, entry.values, entry.values, out); // the same counts: no presses
+    return tickDiff(tick, entry.tick) <= maxRepeatTicks ? out : neutralInto(this.codec, out);
   }
 
   /**

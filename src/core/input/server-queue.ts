@@ -49,7 +49,11 @@ export const ARRIVAL_BUCKETS = 64;
 export class ServerInputQueue<S extends Schema> {
   readonly stats: ServerInputStats = { received: 0, duplicates: 0, late: 0, early: 0, missing: 0, repeated: 0, neutral: 0, clamped: 0 };
   readonly maxRepeatTicks: number;
-  /** For the newest input tick seen so far: ticks it arrived before the server simulated it (negative = late); 0 before any. */
+  /**
+   * Ticks before its tick ran that the latest input arrived (negative = late); 0 before any. For a
+   * packet: the smallest margin of the inputs it brought first (stored, or late) — the oldest tick a
+   * client frame committed, which is the one that risks coming late when a frame spans several ticks.
+   */
   marginTicks = 0;
   /**
    * How early each stored input arrived: bucket i counts inputs stored when their tick was i ticks
@@ -103,23 +107,23 @@ export class ServerInputQueue<S extends Schema> {
   receive(tick: Tick, values: Values<S>, currentServerTick: Tick, clamped = 0): InputReceipt {
     tick >>>= 0;
     const s = this.stats;
-    // Ahead of what any client clock allows: dropped before it can move the margin.
+    // Ahead of what any client clock allows: dropped before it can move the newest tick seen or the margin.
     if (tickDiff(tick, currentServerTick) >= this.maxLead) {
       s.early++;
       return 'early';
     }
-    if (this.newestSeen === undefined || isNewer(tick, this.newestSeen)) {
-      this.newestSeen = tick;
-      this.marginTicks = tickDiff(tick, currentServerTick);
-    }
+    if (this.newestSeen === undefined || isNewer(tick, this.newestSeen)) this.newestSeen = tick;
     if (this.store.has(tick)) {
       s.duplicates++;
       return 'duplicate';
     }
+    const margin = tickDiff(tick, currentServerTick);
     if (isNewer(currentServerTick, tick) || (this.lastSimulated !== undefined && !isNewer(tick, this.lastSimulated))) {
       s.late++;
+      this.marginTicks = Math.min(margin, -1); // it arrived after its tick ran
       return 'late';
     }
+    this.marginTicks = margin;
     const entry = this.store.entryFor(tick);
     this.codec.copy(values, entry.values);
     s.clamped += clamped;
@@ -133,10 +137,14 @@ export class ServerInputQueue<S extends Schema> {
   /** Offer every input of a decoded packet; returns how many were stored. */
   receivePacket(packet: DecodedInputPacket<S>, currentServerTick: Tick): number {
     let stored = 0;
+    let min = Infinity;
     for (let i = packet.count - 1; i >= 0; i--) {
       const input = packet.inputs[i]!;
-      if (this.receive(input.tick, input.values, currentServerTick, input.clamped) === 'stored') stored++;
+      const receipt = this.receive(input.tick, input.values, currentServerTick, input.clamped);
+      if (receipt === 'stored') stored++;
+      if (receipt === 'stored' || receipt === 'late') min = Math.min(min, this.marginTicks);
     }
+    if (min !== Infinity) this.marginTicks = min;
     return stored;
   }
 

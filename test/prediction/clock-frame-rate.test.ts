@@ -1,0 +1,50 @@
+// Clock sync and interpolation measure the network, not the frame rate: messages are
+// timestamped when the transport delivers them (ClientOptions.now), so a 10 fps client
+// measures its real RTT and jitter, and a 15 fps client keeps its interpolation delay near
+// two snapshot intervals. The contrast: the same clients without `now` (arrival = the next
+// frame) see the frame time in every figure.
+import { describe, expect, it } from 'vitest';
+import { defineSystems } from '../../src/index.ts';
+import { createStepper } from '../../src/testing/index.ts';
+import { runnerProtocol, runnerSystems } from '../helpers/runner.ts';
+
+function run(fps: number, stampOnArrival: boolean) {
+  const link = { latencyMs: 50 }; // 100 ms RTT, no jitter: an idle link
+  const s = createStepper({
+    protocol: runnerProtocol,
+    systems: defineSystems(runnerProtocol, runnerSystems),
+    seed: 3,
+    log: () => {},
+    // Without arrival stamps messages count as received at the next frame.
+    clients: [{ clock: { framePeriodMs: 1000 / fps }, link: { up: link, down: link }, stampOnArrival }],
+  });
+  s.server.events.on('join', (c) => s.server.spawn('runner', {}, { owner: c.networkId }));
+  s.joinAll({ name: 'p' });
+  s.advance(8000);
+  let maxDelay = 0;
+  const c = s.clients[0]!.client;
+  for (let i = 0; i < 10 * fps; i++) {
+    s.advance(1000 / fps);
+    maxDelay = Math.max(maxDelay, c.ghosts.timeline.delayTicks);
+  }
+  return { rtt: c.clock.rttMs, jitter: c.clock.jitterMs, maxDelayMs: maxDelay * (1000 / 60) };
+}
+
+describe('clock sync at low frame rates', () => {
+  it('10 fps: RTT and jitter within one frame of the link (100 ms RTT, no jitter); without arrival stamps, off by up to a frame', () => {
+    const r = run(10, true);
+    // RTT = 100 ms of link + the server's wait for its next tick (≤ 16.7 ms) before it answers in the tick's batch.
+    expect(r.rtt).toBeGreaterThan(100);
+    expect(r.rtt).toBeLessThan(100 + 17);
+    expect(r.jitter).toBeLessThan(10); // the tick phase only (0 seen)
+    const frame = run(10, false);
+    expect(frame.rtt - r.rtt).toBeGreaterThan(50); // the wait for the next frame is added to every sample (200 vs 101 ms seen)
+  });
+
+  it('15 fps: the interpolation delay stays within two snapshot intervals (100 ms) plus one frame (67 ms)', () => {
+    const r = run(15, true);
+    expect(r.maxDelayMs).toBeLessThanOrEqual(100 + 1000 / 15); // 100 ms seen: the 2-interval minimum
+    const frame = run(15, false);
+    expect(frame.maxDelayMs).toBeGreaterThan(r.maxDelayMs); // frame-time arrival gaps read as jitter (108 vs 100 ms seen)
+  });
+});
