@@ -48,6 +48,20 @@ interface EngineLike {
   off(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
 }
 
+/** A peer that does not answer the WebSocket close handshake keeps its socket this long at most (ws itself waits 30 s). */
+const CLOSE_GRACE_MS = 1000;
+
+/** Disconnect `socket`; if its WebSocket is still open after CLOSE_GRACE_MS (a peer that never answers the close), terminate it. */
+function hangUp(socket: Socket | undefined): void {
+  if (socket === undefined) return;
+  const ws = (socket.conn as unknown as { transport?: { socket?: { readyState?: number; terminate?: () => void } } }).transport?.socket;
+  socket.disconnect(true);
+  if (ws?.terminate === undefined) return;
+  setTimeout(() => {
+    if (ws.readyState !== 3) ws.terminate!(); // 3: CLOSED
+  }, CLOSE_GRACE_MS).unref();
+}
+
 function portOf(io: Server): number {
   const address = (io.httpServer as { address?: () => AddressInfo | string | null } | undefined)?.address?.();
   return typeof address === 'object' && address !== null ? address.port : 0;
@@ -65,8 +79,9 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     io = options.io;
     readyPromise = Promise.resolve({ port: portOf(io) });
   } else {
-    const http = createServer();
-    // A TCP connection that never sends its request headers is dropped after 10 s (Node: 60 s).
+    // A TCP connection that never sends its request headers is dropped after 10 s, checked every
+    // second (Node: 60 s, checked every 30 s).
+    const http = createServer({ connectionsCheckingInterval: 1000 });
     http.headersTimeout = 10_000;
     // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
     io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024, connectTimeout: options.connectTimeoutMs ?? 10_000 });
@@ -131,7 +146,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       else if (data === null) violation = `non-binary payload on '${event}' (send a Uint8Array)`;
       else if (data.byteLength > maxMessageBytes) violation = `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
       if (violation !== null || channel === null || data === null) {
-        drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`)?.disconnect(true);
+        hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
         return;
       }
       handler?.onMessage(peer, data, channel);
@@ -160,12 +175,12 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     },
     peerStats: (peer) => stats.get(peer),
     disconnect(peer: PeerId, reason: string): void {
-      drop(peer, reason)?.disconnect(true);
+      hangUp(drop(peer, reason));
     },
     close(): void {
       if (closed) return;
       closed = true;
-      for (const peer of [...peers.keys()]) drop(peer, 'server closed')?.disconnect(true);
+      for (const peer of [...peers.keys()]) hangUp(drop(peer, 'server closed'));
       handler = null;
       io.off('connection', onConnection);
       if (engine !== undefined) {
