@@ -52,6 +52,11 @@ export class ServerGuard {
     server.events.on('error', () => void this.tallyState.errorEvents++);
   }
 
+  /** Escapes and lost ticks so far (a run against a broken server stops early on them). */
+  get failures(): number {
+    return this.tallyState.escaped + this.tallyState.ticksLost;
+  }
+
   /** Something escaped a tick or the whole process (the child's uncaughtException handler calls this too). */
   escaped(error: unknown): void {
     const t = this.tallyState;

@@ -23,6 +23,8 @@ export interface FuzzRunOptions {
   connections?: number;
   /** Packets a connection past its handshake sends per tick, each followed by a probe Ping (default 6). */
   burst?: number;
+  /** Stop early after this many escapes and lost ticks (a broken server wedges: default 100). */
+  maxFailures?: number;
 }
 
 /**
@@ -125,7 +127,7 @@ export function fuzzLoopback(options: FuzzRunOptions): FuzzReport {
   for (let i = 0; i < 600 && !good.inGame; i++) step();
   if (!good.inGame) throw new Error('react-netcode: the fuzzer’s well-behaved client could not join the loopback server.');
   let sent = 0;
-  while (sent < options.packets) {
+  while (sent < options.packets && guard.failures <= (options.maxFailures ?? 100)) {
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
       slot.round.clear();
@@ -168,7 +170,7 @@ export function fuzzLoopback(options: FuzzRunOptions): FuzzReport {
       ignored += slot.round.packets.length - handled;
     }
   }
-  for (let i = 0; i < 30; i++) step(); // the last packets are handled; the good client sees the ticks after them
+  for (let i = 0; i < 30 && guard.failures <= (options.maxFailures ?? 100); i++) step(); // the last packets are handled; the good client sees the ticks after them
   const report: FuzzReport = {
     transport: 'loopback',
     seed: options.seed,
