@@ -1,8 +1,15 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Tests that measure real time (frame rates, stalls, browsers, processes): excluded here and run
+ * by vitest.timing.config.ts after this parallel suite, one file at a time (`npm test`).
+ */
+export const TIMING_SENSITIVE = ['test/realpath/**/*.test.ts', 'test/demo/e2e.test.ts', 'test/storybook/stories.test.ts'];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE],
     setupFiles: ['test/setup.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts', 'test/**/*.test-d.tsx'] },
     environment: 'node',

@@ -1,5 +1,5 @@
 // Flood benchmark: 8 players play the fuzz game against react-netcode's server (socket.io on
-// 127.0.0.1, its own process) while a flooder in another process keeps 10,000 sockets open that
+// 127.0.0.1, in the load harness's server process, flood mode: bench/load/flood/flood-server.ts) while a flooder in another process keeps 10,000 sockets open that
 // never finish the handshake. Measured in the server process over the window: tick time
 // (p50/p99/max, every tick), RSS growth (at the end and at most), the most peers pending and
 // file descriptors open at once; and whether the players saw a snapshot gap or an error.
@@ -11,10 +11,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createSocketIoClientTransport } from '../src/socket-io/client.ts';
+import type { FloodFigures } from './load/flood/flood-server.ts';
 import { GoodClient } from './load/fuzz/good-client.ts';
+import { ServerProcess } from './load/server-control.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER = fileURLToPath(new URL('./load/flood/server.ts', import.meta.url));
 const FLOODER = fileURLToPath(new URL('./load/flood/flooder.ts', import.meta.url));
 const PLAYERS = 8;
 const SOCKETS = 10_000;
@@ -25,7 +26,6 @@ const WINDOW_MS = 12_000; // longer than handshakeTimeoutMs / connectTimeout / h
 const FD_MARGIN = 512;
 
 type Result = { case: string; system: string } & Record<string, number | string | null>;
-type ServerReport = { ticks: number; tickP50Ms: number; tickP99Ms: number; tickMaxMs: number; rssMarkMB: number; rssMaxMB: number; rssEndMB: number; pendingMax: number; fdMax: number; engineClients: number; limits: { refusedPeers: number }; overruns: number };
 type FloodReport = { attempts: number; accepted: number; refused: number; closedByServer: number; errors: number; openMax: number };
 
 /** The soft limit on open files of this process (children inherit it). */
@@ -35,8 +35,8 @@ function openFileLimit(): number {
   return Number.isFinite(soft) ? soft : 1024;
 }
 
-function child(entry: string, args: string[], gc: boolean): ChildProcess {
-  return spawn(process.execPath, [...(gc ? ['--expose-gc'] : []), '--import', 'tsx', entry, ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function flooderProcess(args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', FLOODER, ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 function next<T>(p: ChildProcess, type: string, timeoutMs = 30_000): Promise<T> {
@@ -63,8 +63,8 @@ async function ended(p: ChildProcess): Promise<void> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function runCase(name: string, flood: 'socketio' | 'tcp' | undefined, limitsOff: boolean, sockets: number): Promise<Result> {
-  const server = child(SERVER, limitsOff ? ['--limits-off'] : [], true);
-  const { port } = await next<{ port: number }>(server, 'ready');
+  const server = ServerProcess.spawn({ timeoutMs: 60_000 });
+  const port = await server.start({ mode: 'flood', limitsOff });
   const players = Array.from({ length: PLAYERS }, () => new GoodClient(createSocketIoClientTransport(`http://127.0.0.1:${port}`), () => {}, () => performance.now()));
   const frames = setInterval(() => players.forEach((p) => p.frame(performance.now())), 1000 / 60);
   let flooder: ChildProcess | undefined;
@@ -73,13 +73,12 @@ async function runCase(name: string, flood: 'socketio' | 'tcp' | undefined, limi
     while (!players.every((p) => p.inGame) && performance.now() < by) await sleep(20);
     if (!players.every((p) => p.inGame)) throw new Error('react-netcode: flood bench: the players could not join.');
     await sleep(WARM_UP_MS);
-    server.send({ type: 'mark' });
-    await next(server, 'marked');
+    await server.mark();
     const before = players.map((p) => p.report());
     let floodReport: FloodReport | undefined;
     const started = performance.now();
     if (flood) {
-      flooder = child(FLOODER, [String(port), String(sockets), String(CONCURRENCY), flood], false);
+      flooder = flooderProcess([String(port), String(sockets), String(CONCURRENCY), flood]);
       await next(flooder, 'ready');
       flooder.send({ type: 'start' });
     }
@@ -89,8 +88,7 @@ async function runCase(name: string, flood: 'socketio' | 'tcp' | undefined, limi
       flooder.send({ type: 'stop' });
       floodReport = await next<FloodReport>(flooder, 'report');
     }
-    server.send({ type: 'report' });
-    const s = await next<ServerReport>(server, 'report');
+    const s: FloodFigures = (await server.report()).flood!;
     const after = players.map((p) => p.report());
     const gaps = after.reduce((n, a, i) => n + a.snapshotGaps - before[i]!.snapshotGaps, 0);
     const errors = after.reduce((n, a, i) => n + a.stateErrors.length - before[i]!.stateErrors.length, 0);
@@ -124,8 +122,7 @@ async function runCase(name: string, flood: 'socketio' | 'tcp' | undefined, limi
       if (flooder.connected) flooder.send({ type: 'stop' });
       await ended(flooder);
     }
-    if (server.connected) server.send({ type: 'stop' });
-    await ended(server);
+    await server.exit();
   }
 }
 

@@ -321,15 +321,20 @@ export class NetClient<P extends Protocol> {
    * Before predicting `tick`: sample and commit the input of tick + inputDelayTicks. Beyond the
    * prediction cap latency becomes input delay: what is sampled now is the input of a later tick,
    * so it still reaches the server in time. Input ticks stay contiguous when the delay changes:
-   * a rise commits the same input for the tick it would skip; after a fall, ticks already
-   * committed (and sent) are never committed again.
+   * a rise commits the same input for the ticks it would skip (from onTimeTick and the predicted tick
+   * on); after a fall, ticks already committed (and sent) are never committed again.
    */
   private readonly beforeTick = (tick: Tick): void => {
     const inputTick = tickAdd(tick, this.clock.inputDelayTicks);
     if (tickDiff(inputTick, this.onTimeTick) < 0) return; // it would arrive late: the server runs it without input
     const newest = this.input.newestTick;
     if (newest !== undefined && tickDiff(inputTick, newest) <= 0) return; // already committed
-    const first = newest !== undefined && tickDiff(inputTick, newest) <= MAX_DELAY_GAP ? tickAdd(newest, 1) : inputTick;
+    // Fill from the tick after the newest committed (an input-delay rise), but never below onTimeTick
+    // (older would arrive late) nor below the tick being predicted (older ticks are not predicted for the
+    // first time any more: a press in them would never be simulated locally).
+    let first = newest === undefined ? inputTick : tickAdd(newest, 1);
+    if (tickDiff(this.onTimeTick, first) > 0) first = this.onTimeTick;
+    if (tickDiff(tick, first) > 0) first = tick;
     this.options.onInput?.(this.input.current as unknown as InputValues<P>, inputTick);
     for (let t = first; tickDiff(inputTick, t) >= 0; t = tickAdd(t, 1)) this.inputs.commit(t);
   };
@@ -556,9 +561,6 @@ export class NetClient<P extends Protocol> {
 
 /** A frame this long after the previous one is a stall (the inputs the server misses meanwhile are not loss). */
 const STALL_MS = 250;
-
-/** An input-delay rise fills at most this many ticks with the same input (beyond: a gap, as after a stall). */
-const MAX_DELAY_GAP = 8;
 
 /** Keep the newest 8 entries of a change log. */
 function remember<T>(list: T[], entry: T): void {

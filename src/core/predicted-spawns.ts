@@ -28,13 +28,19 @@ export class PredictedSpawns<P extends Protocol> {
   private readonly pending: Entry[] = [];
   /** Matched spawns, kept while their tick can still be resimulated, so a re-run ctx.spawn does not spawn twice. */
   private readonly matched: Entry[] = [];
+  /**
+   * Our ghosts that arrived from a snapshot with no predicted spawn to adopt them (after a stall the
+   * server's answer can come before the client predicted the tick): a later first-time prediction of
+   * the same spawn binds to the twin instead of spawning a second one.
+   */
+  private readonly orphans: { id: number; type: string; owner: number; spawnTick: Tick }[] = [];
   private readonly classifiers = new Map<string, SpawnClassifier>();
   private readonly fallback: SpawnClassifier;
   private readonly graceTicks: number;
   private countTick: Tick | undefined;
   private readonly ordinals = new Map<string, number>();
   /** Spawns adopted by their server twin / destroyed unmatched, since creation. */
-  readonly stats = { predicted: 0, matched: 0, rejected: 0 };
+  readonly stats = { predicted: 0, matched: 0, rejected: 0, late: 0 };
 
   constructor(
     private readonly ghosts: ClientGhosts<P>,
@@ -110,14 +116,33 @@ export class PredictedSpawns<P extends Protocol> {
 
   private lastOrdinal = 0;
 
-  /** SystemHooks.spawned: register a new predicted spawn. */
-  spawned(ghost: Ghost, tick: Tick, rebound: boolean): void {
+  /** SystemHooks.spawned: register a new predicted spawn — or, when its server twin is already here, discard it. */
+  spawned(ghost: Ghost, tick: Tick, rebound: boolean): void | 'discard' {
     if (rebound) return;
+    if (this.orphans.length > 0 && this.bindToOrphan(ghost, tick)) return 'discard';
     ghost.mode = 'predicted';
     ghost.origin = 'predicted';
     this.pending.push({ ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [] });
     this.ghosts.addLocal(ghost);
     this.stats.predicted++;
+  }
+
+  /** A first-time predicted spawn whose twin already arrived: the twin counts as matched, the new ghost never joins. */
+  private bindToOrphan(ghost: Ghost, tick: Tick): boolean {
+    const entry: Entry = { ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [] };
+    for (let i = 0; i < this.orphans.length; i++) {
+      const o = this.orphans[i]!;
+      const twin = o.type === ghost.type ? this.ghosts.record(o.id)?.ghost : undefined;
+      if (!twin || !twin.alive) continue;
+      const candidate: SpawnCandidate = { id: o.id, type: o.type, owner: o.owner, spawnTick: o.spawnTick, values: twin.components as Record<string, unknown> };
+      if (this.pick(candidate, [entry], ghost.owner) !== entry) continue;
+      this.orphans.splice(i, 1);
+      this.matched.push(entry);
+      this.stats.matched++;
+      this.stats.late++;
+      return true;
+    }
+    return false;
   }
 
   /** SystemHooks.revertIfRejected. */
@@ -145,23 +170,29 @@ export class PredictedSpawns<P extends Protocol> {
   /** A new ghost arrived in a snapshot: our predicted spawn to adopt it with, if any. */
   classify(candidate: SpawnCandidate, localNetworkId: number): Ghost | undefined {
     const ofType = this.pending.filter((e) => e.type === candidate.type && e.ghost.alive);
-    if (ofType.length === 0) return undefined;
-    let result: PredictedSpawnInfo | 'notOurs' | undefined;
-    const custom = this.classifiers.get(candidate.type);
-    try {
-      result = custom?.(candidate, ofType, localNetworkId);
-      if (result === undefined) result = this.fallback(candidate, ofType, localNetworkId);
-    } catch (error) {
-      this.onListenerError(error);
+    const result = ofType.length === 0 ? undefined : this.pick(candidate, ofType, localNetworkId);
+    const entry = result === undefined ? undefined : this.pending.find((e) => e.ghost === result.ghost);
+    if (!entry) {
+      // Ours, and nothing predicted it (yet): a later first-time prediction of it binds to it.
+      if (candidate.owner === localNetworkId && this.classifiers.has(candidate.type)) this.orphans.push({ id: candidate.id, type: candidate.type, owner: candidate.owner, spawnTick: candidate.spawnTick });
       return undefined;
     }
-    if (result === undefined || result === 'notOurs') return undefined;
-    const entry = this.pending.find((e) => e.ghost === result.ghost);
-    if (!entry) return undefined;
     this.pending.splice(this.pending.indexOf(entry), 1);
     this.matched.push(entry);
     this.stats.matched++;
     return entry.ghost;
+  }
+
+  /** The classifier's choice for `candidate` among `predicted` (a throwing classifier is reported and matches nothing). */
+  private pick(candidate: SpawnCandidate, predicted: readonly PredictedSpawnInfo[], localNetworkId: number): PredictedSpawnInfo | undefined {
+    try {
+      const custom = this.classifiers.get(candidate.type);
+      const result = custom?.(candidate, predicted, localNetworkId) ?? this.fallback(candidate, predicted, localNetworkId);
+      return result === undefined || result === 'notOurs' ? undefined : result;
+    } catch (error) {
+      this.onListenerError(error);
+      return undefined;
+    }
   }
 
   /**
@@ -179,12 +210,17 @@ export class PredictedSpawns<P extends Protocol> {
     for (let i = this.matched.length - 1; i >= 0; i--) {
       if (tickDiff(predictedTick, this.matched[i]!.spawnTick) > maxRollbackTicks) this.matched.splice(i, 1);
     }
+    for (let i = this.orphans.length - 1; i >= 0; i--) {
+      const o = this.orphans[i]!;
+      if (tickDiff(predictedTick, o.spawnTick) > maxRollbackTicks || !this.ghosts.record(o.id)) this.orphans.splice(i, 1);
+    }
   }
 
   /** A new session: drop everything without running reverts (the world is cleared anyway). */
   clear(): void {
     this.pending.length = 0;
     this.matched.length = 0;
+    this.orphans.length = 0;
   }
 
   private reject(e: Entry): void {

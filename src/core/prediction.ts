@@ -261,18 +261,17 @@ export class ClientPrediction<P extends Protocol> {
       this.lastTick = tickAdd(targetTick, -1);
       for (const s of list) this.record(s, this.lastTick);
     }
-    // A stall (more ticks due than a frame may run): never fall behind. Restart from the server's
-    // newest state when it is past our prediction, simulate the ticks whose input is committed (sent:
-    // with input delay a few ticks ahead of prediction) so each press the server has not answered
-    // yet is predicted once, then skip to the newest maxTicksPerFrame ticks.
+    // A stall (more ticks due than a frame may run): never fall behind. First simulate the ticks whose
+    // input is committed (and sent: with input delay, a few ticks ahead of prediction), so each press
+    // is predicted once; then restart from the server's newest state when it is past our prediction,
+    // and skip to the newest maxTicksPerFrame ticks.
     let skipAfter: Tick | undefined;
     let keep = 0;
-    if (tickDiff(targetTick, this.lastTick) > maxTicksPerFrame) {
-      this.restartFromSnapshot(list);
-      const last = this.lastTick;
-      keep = committedThrough === undefined ? 0 : Math.max(0, Math.min(tickDiff(targetTick, last), tickDiff(committedThrough, last)));
-      if (keep > 0) skipAfter = tickAdd(last, keep);
-      else if (tickDiff(targetTick, last) > maxTicksPerFrame) this.skipTo(tickAdd(targetTick, -maxTicksPerFrame));
+    const due = tickDiff(targetTick, this.lastTick);
+    if (due > maxTicksPerFrame) {
+      keep = committedThrough === undefined ? 0 : Math.max(0, Math.min(due, tickDiff(committedThrough, this.lastTick)));
+      if (keep > 0) skipAfter = tickAdd(this.lastTick, keep);
+      else this.afterStall(list, targetTick, maxTicksPerFrame);
     }
     this.rollback(list);
     let ran = 0;
@@ -291,10 +290,16 @@ export class ClientPrediction<P extends Protocol> {
       ran++;
       if (t === skipAfter) {
         skipAfter = undefined;
-        if (tickDiff(targetTick, t) > maxTicksPerFrame) this.skipTo(tickAdd(targetTick, -maxTicksPerFrame));
+        this.afterStall(this.collect(), targetTick, maxTicksPerFrame);
       }
     }
     return ran;
+  }
+
+  /** After a stall: restart from the newest snapshot if it is past our prediction, then skip to the newest `cap` ticks. */
+  private afterStall(list: readonly Predicted[], target: Tick, cap: number): void {
+    this.restartFromSnapshot(list);
+    if (tickDiff(target, this.lastTick!) > cap) this.skipTo(tickAdd(target, -cap));
   }
 
   /**

@@ -139,8 +139,11 @@ export interface SystemHooks<P extends Protocol> {
    * gets a ghost that never joins the world), or undefined for the normal path.
    */
   interceptSpawn?(type: string, owner: number, tick: Tick, flags: { isFirstTimeFullyPredictingTick: boolean; isResimulating: boolean }): Ghost<P> | null | undefined;
-  /** Called after a spawn the engine let through (or re-bound), with its init values applied. */
-  spawned?(ghost: Ghost<P>, tick: Tick, rebound: boolean): void;
+  /**
+   * Called after a spawn the engine let through (or re-bound), with its init values applied. Returning
+   * 'discard' keeps a new ghost out of the world (predicted spawning: its server twin is already there).
+   */
+  spawned?(ghost: Ghost<P>, tick: Tick, rebound: boolean): void | 'discard';
   /** Backs ctx.inputCount: the owner's input for `tick` with running counts (not per-tick presses). */
   rawInput?(ghost: Ghost<P>, tick: Tick): Record<string, unknown> | undefined;
   /** Backs ctx.interpolationView. */
@@ -226,7 +229,7 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     const ghost = this.world.create(type, intercepted === null ? 0 : this.hooks.allocateId(), owner, this.tick, init);
     if (intercepted === null) return ghost; // refused: never joins the world
     this.spawned.push(ghost as unknown as Ghost<P>);
-    this.hooks.spawned?.(ghost as unknown as Ghost<P>, this.tick, false);
+    if (this.hooks.spawned?.(ghost as unknown as Ghost<P>, this.tick, false) === 'discard') this.spawned.pop();
     return ghost;
   }
 

@@ -1,54 +1,23 @@
-// The fuzzer over real socket.io on 127.0.0.1, the server in its own process
-// (server-child.ts). Fuzzing connections run concurrently, each a loop: connect, reach the
+// The fuzzer over real socket.io on 127.0.0.1, the server in its own process (the load
+// harness's server process in fuzz mode: fuzz-server.ts). Fuzzing connections run concurrently, each a loop: connect, reach the
 // state drawn for it (pending, connected, in game) with valid messages, then rounds of
 // generated packets, each followed by a probe Ping whose Pong says it was handled; a
 // round ends when every probe came back or the connection closed, so each close is
 // attributed to its packet. A well-behaved client plays alongside on a 60 Hz frame loop.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Rng } from '../../../src/core/rng.ts';
 import { MessageKind } from '../../../src/core/wire.ts';
 import { createSocketIoClientTransport } from '../../../src/socket-io/client.ts';
+import { ServerProcess } from '../server-control.ts';
 import { FuzzGenerator } from './generate.ts';
 import { GoodClient } from './good-client.ts';
 import { PROBE_BASE, Round, tallyRound, type FuzzRunOptions } from './loopback.ts';
 import { FuzzPeer } from './peer.ts';
 import { fuzzProtocol } from './protocol.ts';
-import { emptyRows, emptyVariants, mergeServer, type FuzzReport, type ServerTally } from './report.ts';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CHILD = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+import { emptyRows, emptyVariants, mergeServer, type FuzzReport } from './report.ts';
 
 /** Longest wait for a reply (the machine may be loaded: 3× the usual). */
 const WAIT_MS = 5000;
-
-function startChild(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('react-netcode: the fuzz server process did not start within 30 s; is the machine overloaded?')), 30_000);
-    child.once('exit', (code) => reject(new Error(`react-netcode: the fuzz server process exited (code ${String(code)}) before it was ready.`)));
-    child.on('message', (m: { type: string; port?: number }) => {
-      if (m.type !== 'ready') return;
-      clearTimeout(timer);
-      resolve({ child, port: m.port! });
-    });
-  });
-}
-
-function ask(child: ChildProcess): Promise<ServerTally> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('react-netcode: the fuzz server process did not report within 20 s.')), 20_000);
-    const on = (m: { type: string; tally?: ServerTally }) => {
-      if (m.type !== 'report') return;
-      clearTimeout(timer);
-      child.off('message', on);
-      resolve(m.tally!);
-    };
-    child.on('message', on);
-    child.send({ type: 'report' });
-  });
-}
 
 /** Wait until `done()` or the peer closes or `ms` pass (each change of the peer re-checks). */
 async function until(peer: FuzzPeer, done: () => boolean, ms = WAIT_MS): Promise<boolean> {
@@ -63,7 +32,8 @@ async function until(peer: FuzzPeer, done: () => boolean, ms = WAIT_MS): Promise
 
 export async function fuzzSocketIo(options: FuzzRunOptions): Promise<FuzzReport> {
   const started = performance.now();
-  const { child, port } = await startChild();
+  const child = ServerProcess.spawn({ timeoutMs: 60_000 });
+  const port = await child.start({ mode: 'fuzz' });
   const url = `http://127.0.0.1:${port}`;
   const generator = new FuzzGenerator(fuzzProtocol, options.seed);
   const rng = new Rng(options.seed ^ 0x5eed);
@@ -124,7 +94,7 @@ export async function fuzzSocketIo(options: FuzzRunOptions): Promise<FuzzReport>
     };
     await Promise.all(Array.from({ length: options.connections ?? 32 }, worker));
     await new Promise((r) => setTimeout(r, 500)); // the good client sees the ticks after the last packets
-    const server = await ask(child);
+    const server = (await child.report()).fuzz!;
     const report: FuzzReport = {
       transport: 'socket.io',
       seed: options.seed,
@@ -144,10 +114,6 @@ export async function fuzzSocketIo(options: FuzzRunOptions): Promise<FuzzReport>
   } finally {
     clearInterval(frames);
     good.client.leave('fuzz over');
-    child.send({ type: 'stop' });
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => (child.kill('SIGKILL'), resolve()), 5000);
-      child.once('exit', () => (clearTimeout(timer), resolve()));
-    });
+    await child.exit();
   }
 }

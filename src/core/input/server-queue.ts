@@ -68,6 +68,8 @@ export class ServerInputQueue<S extends Schema> {
   private readonly previous: Values<S>;
   private lastSimulated: Tick | undefined;
   private newestSeen: Tick | undefined;
+  /** The oldest tick any input was received for: the client's inputs start there (it predicts ahead of the server). */
+  private oldestSeen: Tick | undefined;
 
   constructor(
     readonly codec: SchemaCodec<S>,
@@ -113,6 +115,7 @@ export class ServerInputQueue<S extends Schema> {
       return 'early';
     }
     if (this.newestSeen === undefined || isNewer(tick, this.newestSeen)) this.newestSeen = tick;
+    if (this.oldestSeen === undefined || isNewer(this.oldestSeen, tick)) this.oldestSeen = tick;
     if (this.store.has(tick)) {
       s.duplicates++;
       return 'duplicate';
@@ -172,7 +175,8 @@ export class ServerInputQueue<S extends Schema> {
     const current = this.inputFor(tick);
     if (this.lastSimulated === undefined || isNewer(tick, this.lastSimulated)) {
       this.lastSimulated = tick;
-      if (!this.store.has(tick) && this.newestSeen !== undefined) {
+      // Ticks before the client's first input are not missing: it starts its inputs at its predicted tick, ahead of ours.
+      if (!this.store.has(tick) && this.oldestSeen !== undefined && !isNewer(this.oldestSeen, tick)) {
         this.stats.missing++;
         if (current === this.neutralValues) this.stats.neutral++;
         else this.stats.repeated++;
@@ -186,6 +190,7 @@ export class ServerInputQueue<S extends Schema> {
     this.store.clear();
     this.lastSimulated = undefined;
     this.newestSeen = undefined;
+    this.oldestSeen = undefined;
     this.marginTicks = 0;
   }
 }

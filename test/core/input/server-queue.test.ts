@@ -93,6 +93,17 @@ describe('ServerInputQueue', () => {
     expect(Number.isNaN(bad.move.x)).toBe(true); // the caller's object is copied, not changed
   });
 
+  it('does not count as missing the ticks before the first input tick: the client starts its inputs ahead of the server', () => {
+    const q = new ServerInputQueue(codec);
+    const out = codec.defaults();
+    // A client joins while the server is at tick 20 and predicts 11 ticks ahead: its first input is for tick 31.
+    expect(q.receive(31, input(0.5, 0), 20)).toBe('stored');
+    for (let t = 20; t <= 31; t++) q.tickInput(t, out);
+    expect(q.stats.missing).toBe(0); // ticks 20..30 never had an input to miss
+    q.tickInput(32, out); // its input for 32 did not come: that one is missing
+    expect(q.stats).toMatchObject({ missing: 1, repeated: 1 }); // 32 ran with 31's input repeated
+  });
+
   it('does not count missing ticks before the first input', () => {
     const q = new ServerInputQueue(codec);
     const out = codec.defaults();
