@@ -4,10 +4,12 @@
 import { BitReader, BitWriter } from '../../src/core/bits.ts';
 import { MessageEncoder, readKind, readPong, readReason, type Pong } from '../../src/core/messages.ts';
 import { forEachMessage } from '../../src/core/outbox.ts';
-import type { Protocol } from '../../src/core/protocol.ts';
+import type { JoinPayload, Protocol } from '../../src/core/protocol.ts';
 import type { Channel, ClientTransport } from '../../src/core/transport.ts';
 import { MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
 import type { LoopbackNetwork } from '../../src/transport/loopback.ts';
+import type { Connection } from '../../src/core/connection.ts';
+import type { NetServer } from '../../src/core/server.ts';
 
 export interface RawPeer {
   readonly transport: ClientTransport;
@@ -67,4 +69,17 @@ export function rawPeer(network: LoopbackNetwork): RawPeer {
       transport.send(w.toBytes(), 'reliable');
     },
   };
+}
+
+/** A raw peer that said Hello and joined with `values` (valid for the protocol), in a Stepper; with the server's connection for it. */
+export function joinedRawPeer<P extends Protocol>(s: { network: LoopbackNetwork; server: NetServer<P>; tick(n?: number): void }, protocol: P, values: JoinPayload<P>): { peer: RawPeer; connection: Connection<JoinPayload<P>> } {
+  const peer = rawPeer(s.network);
+  s.tick(2);
+  peer.hello(protocol);
+  s.tick(2);
+  peer.join(protocol, values as Record<string, unknown>);
+  s.tick(2);
+  const connection = [...s.server.connections.values()].find((c) => c.inGame && JSON.stringify(c.joinPayload) === JSON.stringify(values));
+  if (connection === undefined) throw new Error(`react-netcode: the raw peer could not join with ${JSON.stringify(values)}.`);
+  return { peer, connection };
 }

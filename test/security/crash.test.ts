@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BitWriter } from '../../src/core/bits.ts';
 import { MessageKind } from '../../src/core/wire.ts';
 import { createStepper } from '../../src/testing/index.ts';
-import { rawPeer } from '../helpers/raw-peer.ts';
+import { joinedRawPeer } from '../helpers/raw-peer.ts';
 import { runnerProtocol, runnerSystems } from '../helpers/runner.ts';
 
 /** An Input packet for one tick whose move.x is the varuint 2^32 − 1 (zigzag −2^31). */
@@ -32,12 +32,7 @@ describe('the move.x = −2^31 input (issue 16)', () => {
     const s = createStepper({ protocol: runnerProtocol, systems: runnerSystems, clients: 1, log: () => {} });
     s.server.events.on('join', (c) => s.server.spawn('runner', {}, { owner: c.networkId }));
     s.joinAll({ name: 'p' });
-    const attacker = rawPeer(s.network);
-    s.tick(2);
-    attacker.hello(runnerProtocol);
-    s.tick(2);
-    attacker.join(runnerProtocol, { name: 'x' });
-    s.tick(2);
+    const { peer: attacker, connection } = joinedRawPeer(s, runnerProtocol, { name: 'x' });
     expect(attacker.kinds.slice(0, 2)).toEqual([MessageKind.Welcome, MessageKind.Joined]); // then snapshots
     s.advance(1000);
     const player = s.clients[0]!.client;
@@ -47,7 +42,6 @@ describe('the move.x = −2^31 input (issue 16)', () => {
     s.tick(60); // before the fix: WireError "cannot quantize -21474836.48 × 100 into an int32" out of update()
     expect(s.server.currentTick - tickBefore).toBe(60); // 60 ticks of 1000/60 ms, each advancing by one
     // The input was sanitized where it was decoded: the non-encodable x became the default 0.
-    const connection = [...s.server.connections.values()].find((c) => c.networkId !== player.networkId)!;
     expect(s.server.inputStats(connection)!.clamped).toBe(1);
     // The other player still receives snapshots: 60 ticks at 20 snapshots/s = 20 more, 3 ticks apart.
     expect(player.ghosts.timeline.newestSnapshotTick! - snapshotsBefore).toBe(60);

@@ -7,7 +7,7 @@ import { defineProtocol, defineSystems, field, ghost, system } from '../../src/i
 import type { BitWriter } from '../../src/core/bits.ts';
 import { MessageKind } from '../../src/core/wire.ts';
 import { createStepper } from '../../src/testing/index.ts';
-import { rawMessage, rawPeer } from '../helpers/raw-peer.ts';
+import { joinedRawPeer, rawMessage } from '../helpers/raw-peer.ts';
 
 const protocol = defineProtocol({
   ghosts: { player: ghost({ x: field.f32({ quantize: 1000 }) }) },
@@ -67,14 +67,8 @@ function arena(server: { maxInputLeadMs?: number } = {}) {
   const s = createStepper({ protocol, systems, clients: 1, log: () => {}, server });
   s.server.events.on('join', (c) => s.server.spawn('player', {}, { owner: c.networkId }));
   s.joinAll({ name: 'good' });
-  const attacker = rawPeer(s.network);
-  s.tick(2);
-  attacker.hello(protocol);
-  s.tick(2);
-  attacker.join(protocol, { name: 'bad' });
-  s.tick(2);
+  const { peer: attacker, connection: bad } = joinedRawPeer(s, protocol, { name: 'bad' });
   const good = s.clients[0]!.client;
-  const bad = [...s.server.connections.values()].find((c) => c.networkId !== good.networkId)!;
   s.advance(1000);
   return { s, attacker, good, bad };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defineProtocol, defineSystems, field, ghost, rpc, system } from '../../src/index.ts';
 import { MessageKind } from '../../src/core/wire.ts';
 import { createStepper } from '../../src/testing/index.ts';
-import { rawMessage, rawPeer } from '../helpers/raw-peer.ts';
+import { joinedRawPeer, rawMessage, rawPeer } from '../helpers/raw-peer.ts';
 
 const protocol = defineProtocol({
   ghosts: { dot: ghost({ x: field.f32({ quantize: 100 }) }) },
@@ -25,14 +25,7 @@ function setup(server: object = {}) {
 }
 
 function joined(s: ReturnType<typeof setup>['s']) {
-  const peer = rawPeer(s.network);
-  s.tick(2);
-  peer.hello(protocol);
-  s.tick(2);
-  peer.join(protocol, { name: 'flood' });
-  s.tick(2);
-  const connection = [...s.server.connections.values()].find((c) => c.joinPayload?.name === 'flood')!;
-  return { peer, connection };
+  return joinedRawPeer(s, protocol, { name: 'flood' });
 }
 
 const ping = rawMessage((w) => {
