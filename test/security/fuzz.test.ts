@@ -24,17 +24,17 @@ function expectClean(r: FuzzReport): void {
 }
 
 describe('protocol fuzzer, short seeded runs', () => {
-  it('loopback, 3000 packets: contained, no tick lost, the good client unaffected — and the same seed gives the same run', () => {
-    const r = fuzzLoopback({ packets: 3000, seed: 16, connections: 24 });
+  it('loopback, 2000 packets: contained, no tick lost, the good client unaffected — and the same seed gives the same run', () => {
+    const r = fuzzLoopback({ packets: 2000, seed: 16, connections: 24 });
     expectClean(r);
     expect(r.server.ticks).toBeGreaterThan(50);
-    const again = fuzzLoopback({ packets: 500, seed: 16, connections: 8 });
-    const once = fuzzLoopback({ packets: 500, seed: 16, connections: 8 });
+    const again = fuzzLoopback({ packets: 300, seed: 16, connections: 8 });
+    const once = fuzzLoopback({ packets: 300, seed: 16, connections: 8 });
     expect(again.rows).toEqual(once.rows);
   });
 
-  it('socket.io on 127.0.0.1 (server in its own process), 300 packets: the same holds over real sockets', async () => {
-    const r = await fuzzSocketIo({ packets: 300, seed: 16, connections: 16, burst: 4 });
+  it('socket.io on 127.0.0.1 (server in its own process), 200 packets: the same holds over real sockets', async () => {
+    const r = await fuzzSocketIo({ packets: 200, seed: 16, connections: 16, burst: 4 });
     expectClean(r);
   }, 120_000);
 });
