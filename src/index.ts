@@ -7,6 +7,7 @@ export type { AccumulatorOptions } from './core/accumulator.ts';
 export { BitReader, BitWriter } from './core/bits.ts';
 export { createClient, NetClient } from './core/client.ts';
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './core/client.ts';
+export type { Correction, CorrectionCause } from './core/corrections.ts';
 export type { NetworkTime } from './core/network-time.ts';
 export { ClientPrediction } from './core/prediction.ts';
 export type { Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
@@ -66,10 +67,13 @@ export type {
   ServerTransport,
   ServerTransportHandler,
   TimerHandle,
+  TransportStats,
 } from './core/transport.ts';
 export { DEFAULT_RPC_MAX_BYTES, MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './core/wire.ts';
 export { conditionClient, LinkConditioner } from './transport/conditioner.ts';
-export type { ConditionedClientTransport, ConditionerOptions, LinkOptions } from './transport/conditioner.ts';
+export type { ConditionedClientTransport, ConditionerOptions, LinkOptions, LinkStats } from './transport/conditioner.ts';
+export { conditionServer } from './transport/condition-server.ts';
+export type { ConditionedServerTransport, PeerLinkOptions, ServerConditionerOptions } from './transport/condition-server.ts';
 export { LoopbackNetwork } from './transport/loopback.ts';
 export { realTimeScheduler, VirtualScheduler } from './transport/scheduler.ts';
 

@@ -51,7 +51,8 @@ function NameForm({ onSubmit }: { onSubmit: (name: string) => void }): ReactNode
 
 function Session({ name, onLeave }: { name: string; onLeave: () => void }): ReactNode {
   const transportRef = useRef<ConditionedClientTransport | null>(null);
-  const [preset, setPreset] = useState<Preset>(PRESETS[0]!);
+  // `?preset=150` starts with that network preset (its id: none, 50, 150, 300).
+  const [preset, setPreset] = useState<Preset>(() => PRESETS.find((p) => p.id === new URLSearchParams(window.location.search).get('preset')) ?? PRESETS[0]!);
   const presetRef = useRef(preset);
   const [showGraph, setShowGraph] = useState(true);
   const [showDebug, setShowDebug] = useState(false);

@@ -1,8 +1,9 @@
 // HTML over the Canvas: the connection status screen (with Retry when closed) and the
 // network panel (conditioner presets, prediction / smoothing / NetGraph / NetDebug toggles, players).
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { Correction } from 'react-netcode';
 import { playerColour } from '../shared/systems.ts';
-import { useConnection, useGhosts, useNetStats } from './netcode.ts';
+import { useConnection, useGhosts, useNetcode, useNetStats } from './netcode.ts';
 import { PRESETS, type Preset } from './network.ts';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -94,6 +95,7 @@ function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onS
       <div style={{ marginTop: 6, opacity: 0.8 }}>
         RTT {stats.rttMs.toFixed(0)} ms ±{stats.jitterMs.toFixed(0)} · corr {stats.correctionsPerSec.toFixed(1)}/s
       </div>
+      <Corrections />
       <div style={{ fontWeight: 600, margin: '8px 0 4px' }}>Players</div>
       {players.map((p) => (
         <div key={p.handle} style={row}>
@@ -105,6 +107,47 @@ function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onS
       <button onClick={onLeave} style={{ ...btn, marginTop: 8 }}>
         Leave
       </button>
+    </div>
+  );
+}
+
+interface CorrectionSummary {
+  total: number;
+  byCause: [string, number][];
+  last: Correction | undefined;
+}
+
+function summarize(corrections: { total: number; byCause: Record<string, number>; recent: readonly Correction[] }): CorrectionSummary {
+  return { total: corrections.total, byCause: Object.entries(corrections.byCause).filter(([, n]) => n > 0), last: corrections.recent[corrections.recent.length - 1] };
+}
+
+/** Corrections of predicted ghosts since joining, by cause (client.corrections), and the newest one; refreshed at most 4 times a second. */
+function Corrections(): ReactNode {
+  const { client } = useNetcode();
+  const [summary, setSummary] = useState(() => summarize(client.corrections));
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = client.events.on('correction', () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        setSummary(summarize(client.corrections));
+      }, 250);
+    });
+    return () => {
+      off();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [client]);
+  const { total, byCause, last } = summary;
+  return (
+    <div data-testid="corrections" style={{ opacity: 0.8 }}>
+      corrections {total}
+      {byCause.length > 0 && `: ${byCause.map(([cause, n]) => `${cause} ${n}`).join(' · ')}`}
+      {last !== undefined && (
+        <div title={last.detail} style={{ opacity: 0.8 }}>
+          last: {last.type} {(last.distance * 1000).toFixed(0)} mm, {last.cause}
+        </div>
+      )}
     </div>
   );
 }

@@ -14,11 +14,18 @@
 //   explosions                 → [{ spawnId, at, t }] explosion effects played (one per grenade)
 //   modes                      → [{ id, type, mode, t }] prediction switches, in order
 //   frames                     → frames rendered so far
+//   fps()                      → frames per second over the last 2 s of rendered frames
+//   longFrames                 → [{ t, ms }] every frame that came more than 100 ms after the previous one (stalls)
+//   corrections                → [{ ghostId, type, local, tick, fromTick, distance, cause, detail, t }]
+//                                every correction of a predicted ghost's shown transform, with its cause
+//   net()                      → { rttMs, jitterMs, interpolationDelayTicks, timeScale, clockJumps,
+//                                  inputDelayTicks, inputsLate, inputsMissing, prediction stats,
+//                                  spawns: { predicted, matched, rejected }, correctionsByCause }
 // }
 import { useFrame, useThree } from '@react-three/fiber';
 import { useEffect, type ReactNode } from 'react';
 import { Vector3 } from 'three';
-import type { Ghost, SpawnClassifier, Vec3 } from 'react-netcode';
+import type { Correction, Ghost, SpawnClassifier, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { playerColour } from '../shared/systems.ts';
 import { useNetcode } from './netcode.ts';
@@ -75,6 +82,12 @@ interface DebugEvent {
   at?: Vec3;
 }
 
+/** Frame times kept for `fps()`: enough for 2 s at 240 fps. */
+const FRAME_TIMES = 512;
+const FPS_WINDOW_MS = 2000;
+/** A frame this long after the previous one is recorded in `longFrames`. */
+const LONG_FRAME_MS = 100;
+
 /** Mount inside the <Canvas> when DEBUG is true. */
 export function DemoDebugHook(): ReactNode {
   const { client } = useNetcode();
@@ -103,6 +116,9 @@ export function DemoDebugHook(): ReactNode {
       return inner?.(candidate, predicted, localNetworkId);
     };
     const inner: SpawnClassifier | undefined = client.spawns.setClassifier('grenade', spy); // spy runs only later, on snapshots
+    const corrections: (Correction & { t: number })[] = [];
+    const offCorrection = client.events.on('correction', (c) => void corrections.push({ ...c, t: performance.now() }));
+    const frameTimes: number[] = [];
     const pos = new Vector3();
     const api = {
       client,
@@ -111,6 +127,29 @@ export function DemoDebugHook(): ReactNode {
       explosions: [] as ExplosionRecord[],
       modes,
       frames: 0,
+      frameTimes,
+      longFrames: [] as { t: number; ms: number }[],
+      corrections,
+      fps: () => {
+        const now = performance.now();
+        let n = 0;
+        let first = now;
+        for (let i = frameTimes.length - 1; i >= 0 && now - frameTimes[i]! <= FPS_WINDOW_MS; i--, n++) first = frameTimes[i]!;
+        return n < 2 ? 0 : ((n - 1) * 1000) / (now - first);
+      },
+      net: () => ({
+        rttMs: client.clock.rttMs,
+        jitterMs: client.clock.jitterMs,
+        interpolationDelayTicks: client.ghosts.timeline.delayTicks,
+        timeScale: client.clock.timeScale,
+        clockJumps: client.clock.jumps,
+        inputDelayTicks: client.clock.inputDelayTicks,
+        inputsLate: client.inputReports.late,
+        inputsMissing: client.inputReports.missing,
+        prediction: client.prediction ? { ...client.prediction.stats } : undefined,
+        spawns: { ...client.spawns.stats },
+        correctionsByCause: { ...client.corrections.byCause },
+      }),
       press: (name: 'fire' | 'jump' | 'kick' | 'spawnBall') => client.input.press(name),
       ghosts: (type: string) =>
         [...client.world.query(type as 'player')].map((g) => ({
@@ -142,6 +181,7 @@ export function DemoDebugHook(): ReactNode {
       offMatched();
       offDespawn();
       offMode();
+      offCorrection();
       const current = client.spawns.setClassifier('grenade', inner);
       if (current !== spy) client.spawns.setClassifier('grenade', current); // someone else replaced it since: leave theirs
       delete (window as unknown as { __demo?: typeof api }).__demo;
@@ -149,9 +189,14 @@ export function DemoDebugHook(): ReactNode {
   }, [client, camera, canvas]);
 
   useFrame(() => {
-    const api = (window as unknown as { __demo?: { frames: number; grenadeColours: Record<number, string[]> } }).__demo;
+    const api = (window as unknown as { __demo?: { frames: number; frameTimes: number[]; longFrames: { t: number; ms: number }[]; grenadeColours: Record<number, string[]> } }).__demo;
     if (!api) return;
     api.frames++;
+    const now = performance.now();
+    const previous = api.frameTimes[api.frameTimes.length - 1];
+    if (previous !== undefined && now - previous > LONG_FRAME_MS) api.longFrames.push({ t: now, ms: now - previous });
+    if (api.frameTimes.length >= FRAME_TIMES) api.frameTimes.shift();
+    api.frameTimes.push(now);
     for (const g of client.world.query('grenade')) {
       const list = (api.grenadeColours[g.components.spawnId] ??= []);
       const c = grenadeColour(g);

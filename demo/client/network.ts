@@ -1,15 +1,15 @@
 // The link conditioner presets of the network panel. Each preset is a round trip
 // added on top of the real network: latency and jitter are split evenly between
-// the two directions, loss applies to each direction.
-import { conditionClient, realTimeScheduler, type ConditionedClientTransport, type LinkOptions } from 'react-netcode';
+// the two directions, loss applies to each direction (../shared/link.ts).
+import { conditionClient, realTimeScheduler, type ConditionedClientTransport } from 'react-netcode';
 import { createSocketIoClientTransport } from 'react-netcode/socket-io/client';
+import { linkOptions, type LinkSpec } from '../shared/link.ts';
 
-export interface Preset {
+export { linkOptions } from '../shared/link.ts';
+
+export interface Preset extends LinkSpec {
   readonly id: string;
   readonly label: string;
-  readonly rttMs: number;
-  readonly jitterMs: number;
-  readonly loss: number;
 }
 
 export const PRESETS: readonly Preset[] = [
@@ -18,11 +18,6 @@ export const PRESETS: readonly Preset[] = [
   { id: '150', label: '150 ms ±20, 5% loss', rttMs: 150, jitterMs: 20, loss: 0.05 },
   { id: '300', label: '300 ms ±50, 10% loss', rttMs: 300, jitterMs: 50, loss: 0.1 },
 ];
-
-export function linkOptions(preset: Preset): { up: LinkOptions; down: LinkOptions } {
-  const one: LinkOptions = { latencyMs: preset.rttMs / 2, jitterMs: preset.jitterMs / 2, loss: preset.loss };
-  return { up: one, down: { ...one } };
-}
 
 /** A socket.io transport to this page's origin (path /netcode) behind a link conditioner. */
 export function createDemoTransport(preset: Preset): ConditionedClientTransport {

@@ -2,15 +2,18 @@
 // socket.io netcode endpoint (path /netcode) and, when it has been built, the
 // browser client from demo/dist; the authoritative server loop runs on the real
 // clock. Run with `npm start`. SIGTERM/SIGINT tell clients and exit cleanly. The game
-// itself (config, balls, players, RPCs) is set up by ./game.ts.
+// itself (config, balls, players, RPCs) is set up by ./game.ts. DEMO_LINK_MS,
+// DEMO_JITTER_MS and DEMO_LOSS add a conditioned link to every connection.
 
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { Server as IoServer } from 'socket.io';
-import { createServer, realTimeScheduler } from '../../src/index.ts';
+import { conditionServer, createServer, realTimeScheduler } from '../../src/index.ts';
 import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import { describeLink, linkFromEnv, linkOptions } from '../shared/link.ts';
 import { protocol } from '../shared/protocol.ts';
 import { systems } from '../shared/systems.ts';
 import { setupGame } from './game.ts';
@@ -54,11 +57,17 @@ function serveStatic(url: string, res: ServerResponse): boolean {
   return true;
 }
 
+/** How late the event loop ran (a starved process, a blocking call): its maximum is reported, and reset, by each /healthz. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
 const http = createHttpServer((req, res) => {
   if (req.url === '/healthz') {
     const stats = server.stats;
+    const loopDelayMaxMs = loopDelay.max / 1e6;
+    loopDelay.reset();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: true, connections: server.connections.size, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns }));
+    res.end(JSON.stringify({ ok: true, connections: server.connections.size, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns, loopDelayMaxMs }));
     return;
   }
   if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(req.url ?? '/', res)) return;
@@ -67,7 +76,11 @@ const http = createHttpServer((req, res) => {
 });
 
 const io = new IoServer(http, { path: '/netcode', serveClient: false, cors: { origin: true } });
-const transport = createSocketIoServerTransport({ io });
+// DEMO_LINK_MS / DEMO_JITTER_MS / DEMO_LOSS: a bad link for every client, added here (docs/demo.md).
+const link = linkFromEnv(process.env);
+const seed = Number(process.env.DEMO_LINK_SEED ?? 1) >>> 0;
+const transport = link === undefined ? createSocketIoServerTransport({ io }) : conditionServer(createSocketIoServerTransport({ io }), { seed, ...linkOptions(link) }, realTimeScheduler);
+if (link !== undefined) console.log(`link conditioner on every connection: ${describeLink(link)} (seed ${seed})`);
 
 const server = createServer({
   protocol,

@@ -32,6 +32,8 @@ export interface CorrectionContext {
 const RESOLVE_WITHIN_MS = 1000;
 /** Corrections kept in `recent`. */
 const RECENT = 64;
+/** Skipped ranges remembered for classification (a second's worth of 2 fps frames and more). */
+const RECENT_SKIPS = 16;
 
 function within(tick: Tick, from: Tick, to: Tick): boolean {
   return isNewer(tick, from) && !isNewer(tick, to);
@@ -43,6 +45,8 @@ export class CorrectionLog {
   readonly byCause: Record<CorrectionCause, number> = { 'input-missing': 0, 'input-late': 0, stall: 0, 'clock-jump': 0, 'input-delay': 0, remote: 0, unexplained: 0 };
   total = 0;
   private readonly pending: { record: CorrectionRecord; at: number }[] = [];
+  /** Recent ranges the frame cap skipped (newest last): a frame may skip again before an older correction is named. */
+  private readonly skips: { from: Tick; to: Tick }[] = [];
 
   constructor(
     private readonly context: CorrectionContext,
@@ -50,11 +54,13 @@ export class CorrectionLog {
   ) {}
 
   add(record: CorrectionRecord, nowMs: number): void {
+    this.noteSkip();
     this.pending.push({ record: { ...record }, at: nowMs });
   }
 
   /** Name the causes of the corrections whose window the input reports now cover (or that waited long enough). */
   resolve(nowMs: number): void {
+    this.noteSkip();
     while (this.pending.length > 0) {
       const { record, at } = this.pending[0]!;
       if (!this.context.reports.covers(record.tick) && nowMs - at < RESOLVE_WITHIN_MS) return;
@@ -70,16 +76,29 @@ export class CorrectionLog {
 
   clear(): void {
     this.pending.length = 0;
+    this.skips.length = 0;
+  }
+
+  /** Keep the context's newest skip if it is new (called at least once per frame, so none is missed). */
+  private noteSkip(): void {
+    const skip = this.context.lastSkip;
+    const newest = this.skips[this.skips.length - 1];
+    if (skip === undefined || (newest !== undefined && newest.from === skip.from && newest.to === skip.to)) return;
+    if (this.skips.length >= RECENT_SKIPS) this.skips.shift();
+    this.skips.push({ from: skip.from, to: skip.to });
   }
 
   private classify(r: CorrectionRecord): Correction {
-    const { reports, lastSkip, clockJumps, delayChanges } = this.context;
+    const { reports, clockJumps, delayChanges } = this.context;
     // The state at fromTick agreed with the server: the cause lies in (fromTick, tick].
     const from = r.fromTick;
     const to = r.tick;
     const of = (cause: CorrectionCause, detail: string): Correction => ({ ...r, cause, detail });
-    if (lastSkip && !isNewer(lastSkip.from, to) && isNewer(tickAdd(lastSkip.to, 1), from)) {
-      return of('stall', `prediction skipped ticks ${lastSkip.from}..${lastSkip.to} after a stall (of this client, or of the server's snapshots): the server ran them without our input`);
+    for (let i = this.skips.length - 1; i >= 0; i--) {
+      const skip = this.skips[i]!;
+      if (!isNewer(skip.from, to) && isNewer(tickAdd(skip.to, 1), from)) {
+        return of('stall', `prediction skipped ticks ${skip.from}..${skip.to} after a stall (of this client, or of the server's snapshots): the server ran them without our input`);
+      }
     }
     const problems = reports.within(tickAdd(from, 1), to);
     if (problems) {

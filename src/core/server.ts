@@ -34,6 +34,8 @@ import type { ServerEvents, ServerOptions } from './server-options.ts';
 
 export type { ServerEvents, ServerOptions } from './server-options.ts';
 
+/** A loop turn this late after the previous one yields once to the transport before ticking. */
+const STALL_YIELD_MS = 50;
 /** Most ticks one loop turn runs while catching up (the rest stays due for the next turns, 1 ms later). */
 const CATCH_UP_BURST = 8;
 /** The "fell behind" warning is logged at most this often. */
@@ -198,9 +200,21 @@ export class NetServer<P extends Protocol> {
     if (this.loop !== undefined) return;
     this.listen();
     this.acc.reset();
+    let lastTurn: number | undefined;
+    let yielded = false;
     const run = (): void => {
+      const now = scheduler.now();
+      // After a stall (the loop did not run for a while), first give the transport a turn to hand
+      // over what arrived meanwhile — the inputs for the ticks about to be caught up — then tick.
+      if (!yielded && lastTurn !== undefined && now - lastTurn > STALL_YIELD_MS) {
+        yielded = true;
+        this.loop = scheduler.setTimeout(run, 0);
+        return;
+      }
+      yielded = false;
+      lastTurn = now;
       try {
-        this.update(scheduler.now());
+        this.update(now);
       } catch (error) {
         this.report(asNetcodeError(error, 'running the server loop'));
       } finally {

@@ -163,7 +163,9 @@ export class Peer {
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
         if (!(e.asleep && e.body!.isSleeping())) readBack(e, this.dt);
-        if (quantize) quantizeState(e);
+        // A character's next move depends only on its position and the static level: quantized
+        // as the wire does, the server holds what a client restores, so its rollbacks are exact.
+        if (quantize || e.spec.options.kind === 'character') quantizeState(e);
         if (e.spec.options.kind === 'dynamic') dynamic = true;
       }
       e.asleep = false;

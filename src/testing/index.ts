@@ -6,4 +6,6 @@ export type { PeerClock, StepperClient, StepperClientOptions, StepperOptions, St
 export { LoopbackNetwork } from '../transport/loopback.ts';
 export { conditionClient, LinkConditioner } from '../transport/conditioner.ts';
 export type { ConditionedClientTransport, ConditionerOptions, LinkOptions } from '../transport/conditioner.ts';
+export { conditionServer } from '../transport/condition-server.ts';
+export type { ConditionedServerTransport, PeerLinkOptions, ServerConditionerOptions } from '../transport/condition-server.ts';
 export { VirtualScheduler } from '../transport/scheduler.ts';

@@ -2,9 +2,10 @@
 // duplication, reordering, TCP-style retransmits) and `conditionClient`, the
 // decorator that applies it to any ClientTransport on a virtual or real clock.
 
-import type { Channel, ClientTransport, Scheduler, TimerHandle } from '../core/transport.ts';
+import type { Channel, ClientTransport, Scheduler } from '../core/transport.ts';
 import { NetcodeError } from '../core/errors.ts';
 import { Rng, deriveSeed } from '../core/rng.ts';
+import { DelayLine } from './delay-line.ts';
 
 /** Conditions of one direction of a link. */
 export interface LinkOptions {
@@ -152,76 +153,6 @@ export interface ConditionedClientTransport extends ClientTransport {
 }
 
 /**
- * Holds delayed packets of one direction until their time. Reliable packets go
- * through a FIFO with one timer for its head, so their order never depends on how
- * the host orders timers with fractional or equal delays; unreliable packets get a
- * timer each. `cancel()` drops everything not yet delivered.
- */
-class DelayLine {
-  private readonly fifo: ({ at: number; data: Uint8Array } | undefined)[] = [];
-  private head = 0;
-  private fifoTimer: TimerHandle | null = null;
-  private flushing = false;
-  private readonly timers = new Set<TimerHandle>();
-  private epoch = 0;
-
-  constructor(
-    private readonly scheduler: Scheduler,
-    private readonly sink: (data: Uint8Array, channel: Channel) => void,
-  ) {}
-
-  push(at: number, data: Uint8Array, channel: Channel): void {
-    const wait = Math.max(0, at - this.scheduler.now());
-    if (channel === 'reliable') {
-      this.fifo.push({ at, data });
-      if (this.fifoTimer === null && !this.flushing) this.fifoTimer = this.scheduler.setTimeout(this.flush, wait);
-      return;
-    }
-    const handle = this.scheduler.setTimeout(() => {
-      this.timers.delete(handle);
-      this.sink(data, 'unreliable');
-    }, wait);
-    this.timers.add(handle);
-  }
-
-  cancel(): void {
-    this.epoch++;
-    for (const handle of this.timers) this.scheduler.clearTimeout(handle);
-    this.timers.clear();
-    if (this.fifoTimer !== null) this.scheduler.clearTimeout(this.fifoTimer);
-    this.fifoTimer = null;
-    this.fifo.length = 0;
-    this.head = 0;
-  }
-
-  /** The head's timer fired: deliver it and every following packet already due, then re-arm. */
-  private readonly flush = (): void => {
-    this.fifoTimer = null;
-    const epoch = this.epoch;
-    this.flushing = true;
-    try {
-      let first = true;
-      for (let entry = this.fifo[this.head]; entry !== undefined; entry = this.fifo[this.head]) {
-        if (!first && entry.at > this.scheduler.now()) break;
-        first = false;
-        this.fifo[this.head++] = undefined; // release the bytes
-        this.sink(entry.data, 'reliable');
-        if (this.epoch !== epoch) return; // the sink closed the link
-      }
-    } finally {
-      this.flushing = false;
-    }
-    const next = this.fifo[this.head];
-    if (next === undefined) {
-      this.fifo.length = 0;
-      this.head = 0;
-      return;
-    }
-    this.fifoTimer = this.scheduler.setTimeout(this.flush, Math.max(0, next.at - this.scheduler.now()));
-  };
-}
-
-/**
  * Wrap a client transport: outgoing messages are delayed/dropped by the `up`
  * conditioner before `inner.send`, incoming ones by `down` before the handler.
  * onOpen passes straight through; on close (either side) every packet not yet
@@ -278,6 +209,7 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
     },
     send(data, channel) {
       if (conn === null || conn.closed || !conn.open) return;
+      upLine.deliverDue(); // what is due leaves now, in order, even if its timer is late (a busy page)
       const times = up.schedule(scheduler.now(), channel);
       if (times.length === 0) return;
       const copy = data.slice(); // the caller may reuse `data` before the delayed send

@@ -6,3 +6,5 @@ export { LoopbackNetwork } from './loopback.ts';
 export type { LoopbackStats } from './loopback.ts';
 export { LinkConditioner, conditionClient } from './conditioner.ts';
 export type { LinkOptions, LinkStats, ConditionerOptions, ConditionedClientTransport } from './conditioner.ts';
+export { conditionServer } from './condition-server.ts';
+export type { ConditionedServerTransport, PeerLinkOptions, ServerConditionerOptions } from './condition-server.ts';

@@ -13,9 +13,11 @@ function manualScheduler() {
     time: 0,
     wake: undefined as (() => void) | undefined,
     wakes: 0,
+    lastDelay: -1,
     now: () => s.time,
-    setTimeout: (fn: () => void) => {
+    setTimeout: (fn: () => void, delay: number) => {
       s.wake = fn;
+      s.lastDelay = delay;
       return 1;
     },
     clearTimeout: () => {
@@ -51,9 +53,13 @@ describe('server loop', () => {
     const warnings: string[] = [];
     const server = createServer({ protocol, transport: new LoopbackNetwork().server, scheduler: clock, maxCatchUpTicks: 8, log: (level, m) => level === 'warn' && warnings.push(m) });
     server.start();
-    clock.fireAt(100); // 6 ticks due
+    clock.fireAt(100); // 6 ticks due, but the loop was away 100 ms (> 50): it yields to I/O once first
+    expect(server.currentTick).toBe(0);
+    expect(clock.lastDelay).toBe(0); // … and comes back at once
+    clock.fireAt(100);
     expect(server.currentTick).toBe(6);
-    clock.fireAt(2100); // a 2 s stall: 120 ticks due, clamped to 8
+    clock.fireAt(2100); // a 2 s stall: 120 ticks due, clamped to 8 (after the yield)
+    clock.fireAt(2100);
     expect(server.currentTick).toBe(14);
     expect(server.stats.overruns).toBe(1);
     expect(server.stats.droppedTicks).toBe(112); // 120 − 8
@@ -62,6 +68,8 @@ describe('server loop', () => {
     // Ticks cost nothing here (the clock does not move inside a tick): the process was starved, not the simulation slow.
     expect(warnings[0]).toMatch(/starved or its timer fired late: the loop did not run for 2000 ms while ticks take 0\.00 ms/);
     clock.fireAt(2200); // a second overrun within 5 s is counted but not logged again
+    clock.fireAt(2200);
+    clock.fireAt(4300);
     clock.fireAt(4300);
     expect(server.stats.overruns).toBe(2);
     expect(warnings).toHaveLength(1);
@@ -74,9 +82,22 @@ describe('server loop', () => {
     const systems = defineSystems(protocol, [system.server('heavy', () => void (clock.time += 20))]);
     const server = createServer({ protocol, systems, transport: new LoopbackNetwork().server, scheduler: clock, maxCatchUpTicks: 8, log: (level, m) => level === 'warn' && warnings.push(m) });
     server.start();
-    for (let i = 0; i < 20 && warnings.length === 0; i++) clock.fireAt(clock.time + 200);
+    for (let i = 0; i < 40 && warnings.length === 0; i++) clock.fireAt(clock.time + 200);
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings[0]).toMatch(/The simulation is too slow for tickRate 60: ticks take 20\.00 ms on average/);
+  });
+
+  it('after a stall it catches up the owed ticks over several loop turns, up to maxCatchUpTicks (2 s by default)', () => {
+    const clock = manualScheduler();
+    const server = createServer({ protocol, transport: new LoopbackNetwork().server, scheduler: clock, log: () => {} });
+    server.start();
+    clock.fireAt(1500); // a 1.5 s stall: 90 ticks owed
+    clock.fireAt(1500); // (the yield to I/O)
+    expect(server.currentTick).toBe(8); // 8 per loop turn …
+    expect(clock.lastDelay).toBe(1); // … the next turn 1 ms later
+    for (let t = 1501; server.currentTick < 90 && t < 1600; t++) clock.fireAt(t);
+    expect(server.currentTick).toBeGreaterThanOrEqual(90); // all 90 caught up within ~12 turns
+    expect(server.stats.droppedTicks).toBe(0);
   });
 
   it('reports mean, p99 and max tick time', () => {

@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import { conditionClient, createClient, createServer, realTimeScheduler, type ClientTransport, type Logger, type NetClient } from '../../src/index.ts';
+import { conditionClient, conditionServer, createClient, createServer, realTimeScheduler, type ClientTransport, type Logger, type NetClient, type ServerTransport } from '../../src/index.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { chatProtocol, type ChatProtocol } from '../helpers/protocols.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -16,9 +16,9 @@ afterEach(() => {
 });
 
 
-async function setup() {
+async function setup(wrapServer: (t: ServerTransport) => ServerTransport = (t) => t) {
   const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
-  const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: quiet });
+  const server = createServer({ protocol: chatProtocol, transport: wrapServer(transport), scheduler: realTimeScheduler, log: quiet });
   server.start();
   const { port } = await transport.ready();
   cleanups.push(() => server.close());
@@ -75,27 +75,41 @@ describe('engines over socket.io', () => {
   });
 });
 
+/** Join as `name`, then five RPC echoes through the server; with 40 ms each way, each must take 80 ms at least. */
+async function expectEchoesDelayed(server: Awaited<ReturnType<typeof setup>>['server'], client: NetClient<ChatProtocol>, name: string): Promise<void> {
+  await waitFor(() => client.status === 'connected', 'handshake');
+  client.join({ name, token: '' });
+  await waitFor(() => client.status === 'in-game', 'join');
+  server.onRpc('say', (conn, { text }) => server.send(conn, 'said', { from: 0, text }));
+  const rtts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    let back = false;
+    const off = client.onRpc('said', () => (back = true));
+    const sent = performance.now();
+    client.send('say', { text: `ping ${i}` });
+    await waitFor(() => back, 'the echo');
+    rtts.push(performance.now() - sent);
+    off();
+  }
+  // 40 ms up + 40 ms down = 80 ms at least; the server tick and the 2 ms pump add a little.
+  for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(79);
+  expect(Math.min(...rtts)).toBeLessThan(80 + 200);
+}
+
 describe('link conditioner in real time around socket.io', () => {
+  it('on the server: delays both directions of every peer; a server close still tells the client why', async () => {
+    const { server, addClient } = await setup((t) => conditionServer(t, { seed: 5, up: { latencyMs: 40 }, down: { latencyMs: 40 } }, realTimeScheduler));
+    const client = addClient();
+    await expectEchoesDelayed(server, client, 'far');
+    server.close('maintenance'); // the Close message is 40 ms behind: the graceful close delivers it first
+    await waitFor(() => client.status === 'closed', 'the client to learn of the close');
+    expect(client.state.closeReason).toBe('maintenance');
+  });
+
   it('delays both directions and drops nothing on the reliable channel', async () => {
     const { server, addClient } = await setup();
     const link = { up: { latencyMs: 40 }, down: { latencyMs: 40 } };
     const client = addClient((t) => conditionClient(t, { seed: 3, ...link }, realTimeScheduler));
-    await waitFor(() => client.status === 'connected', 'handshake');
-    client.join({ name: 'slow', token: '' });
-    await waitFor(() => client.status === 'in-game', 'join');
-    server.onRpc('say', (conn, { text }) => server.send(conn, 'said', { from: 0, text }));
-    const rtts: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      let back = false;
-      const off = client.onRpc('said', () => (back = true));
-      const sent = performance.now();
-      client.send('say', { text: `ping ${i}` });
-      await waitFor(() => back, 'the echo');
-      rtts.push(performance.now() - sent);
-      off();
-    }
-    // 40 ms up + 40 ms down = 80 ms at least; the server tick and the 2 ms pump add a little.
-    for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(79);
-    expect(Math.min(...rtts)).toBeLessThan(80 + 200);
+    await expectEchoesDelayed(server, client, 'slow');
   });
 });

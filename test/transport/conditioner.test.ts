@@ -6,7 +6,7 @@ import { LinkConditioner, conditionClient } from '../../src/transport/conditione
 import type { LinkOptions } from '../../src/transport/conditioner.ts';
 import { LoopbackNetwork } from '../../src/transport/loopback.ts';
 import { VirtualScheduler } from '../../src/transport/scheduler.ts';
-import type { Channel, PeerId } from '../../src/core/transport.ts';
+import type { Channel, PeerId, Scheduler } from '../../src/core/transport.ts';
 
 /** Send `n` packets one every `every` ms; returns each packet's delivery times. */
 function run(options: LinkOptions, seed: number, n: number, channel: Channel, every = 1): number[][] {
@@ -243,5 +243,33 @@ describe('conditionClient over LoopbackNetwork', () => {
     const up = [...Array(20)].map((_, i) => a.up.schedule(i, 'unreliable')[0]);
     const down = [...Array(20)].map((_, i) => a.down.schedule(i, 'unreliable')[0]);
     expect(up).not.toEqual(down);
+  });
+
+  it('sends what is due at the next send when timers run late (a busy page), in order', () => {
+    // Every timer of this scheduler fires 50 ms late, as on a page whose main thread renders.
+    const clock = new VirtualScheduler();
+    const late: Scheduler = { now: () => clock.now(), setTimeout: (fn, ms) => clock.setTimeout(fn, ms + 50), clearTimeout: (h) => clock.clearTimeout(h) };
+    const net = new LoopbackNetwork();
+    const atServer: { t: number; value: number }[] = [];
+    net.server.listen({ onConnect: () => {}, onMessage: (_p, data) => atServer.push({ t: clock.now(), value: data[0] ?? -1 }), onDisconnect: () => {} });
+    const client = conditionClient(net.createClient(), { seed: 1, up: { latencyMs: 20 } }, late);
+    client.connect({ onOpen: () => {}, onMessage: () => {}, onClose: () => {} });
+    const advance = (to: number): void => {
+      for (let t = clock.now(); t <= to; t++) {
+        clock.advanceTo(t);
+        while (net.deliver() > 0);
+      }
+    };
+    advance(0);
+    client.send(Uint8Array.of(1), 'reliable'); // due at 20, its timer fires at 70
+    client.send(Uint8Array.of(2), 'unreliable'); // due at 20, its timer fires at 70
+    advance(30);
+    client.send(Uint8Array.of(3), 'reliable'); // the next frame's send: 1 and 2 leave first, at 30
+    advance(200);
+    expect(atServer).toEqual([
+      { t: 30, value: 1 }, // 10 ms after its time, not 50
+      { t: 30, value: 2 },
+      { t: 100, value: 3 }, // 30 + 20, its timer 50 late: no later send pulled it out
+    ]);
   });
 });

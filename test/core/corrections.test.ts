@@ -1,0 +1,47 @@
+// CorrectionLog: a correction is named once the server's input reports cover its tick,
+// which can be frames later. A stall seen before then must still explain it, even when
+// later frames skipped other ticks meanwhile (slow pages skip on every frame).
+import { describe, expect, it } from 'vitest';
+import { CorrectionLog, type Correction, type CorrectionContext } from '../../src/core/corrections.ts';
+import { InputReports } from '../../src/core/input/index.ts';
+import type { Tick } from '../../src/core/tick.ts';
+
+function setup() {
+  const context: { reports: InputReports; lastSkip: { from: Tick; to: Tick } | undefined; clockJumps: { from: Tick; to: Tick }[]; delayChanges: Tick[] } = {
+    reports: new InputReports(),
+    lastSkip: undefined,
+    clockJumps: [],
+    delayChanges: [],
+  };
+  const named: Correction[] = [];
+  const log = new CorrectionLog(context as CorrectionContext, (c) => named.push(c));
+  return { context, named, log };
+}
+
+const record = (fromTick: number, tick: number) => ({ ghostId: 7, type: 'player', local: true, fromTick: fromTick as Tick, tick: tick as Tick, distance: 0.5 });
+
+describe('CorrectionLog', () => {
+  it('names a stall that skipped ticks in the window, although a later frame skipped again before the name was due', () => {
+    const { context, named, log } = setup();
+    context.lastSkip = { from: 102 as Tick, to: 105 as Tick }; // a frame skipped 102..105
+    log.resolve(0);
+    log.add(record(100, 110), 0); // the misprediction arose in (100, 110]
+    context.lastSkip = { from: 120 as Tick, to: 125 as Tick }; // the next slow frame skipped again
+    log.resolve(16);
+    expect(named).toEqual([]); // no input report covers tick 110 yet
+    context.reports.onPong(0, 0, 130 as Tick);
+    log.resolve(32);
+    expect(named.map((c) => c.cause)).toEqual(['stall']);
+    expect(named[0]!.detail).toContain('skipped ticks 102..105');
+    expect(log.byCause.stall).toBe(1);
+  });
+
+  it('does not blame a stall outside the window', () => {
+    const { context, named, log } = setup();
+    context.lastSkip = { from: 90 as Tick, to: 99 as Tick }; // ends before fromTick: the state at 100 agreed with the server
+    log.add(record(100, 110), 0);
+    context.reports.onPong(0, 0, 130 as Tick);
+    log.resolve(16);
+    expect(named.map((c) => c.cause)).toEqual(['unexplained']);
+  });
+});
