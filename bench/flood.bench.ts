@@ -2,7 +2,8 @@
 // 127.0.0.1, in the load harness's server process, flood mode: bench/load/flood/flood-server.ts) while a flooder in another process keeps 10,000 sockets open that
 // never finish the handshake. Measured in the server process over the window: tick time
 // (p50/p99/max, every tick), RSS growth (at the end and at most), the most peers pending and
-// file descriptors open at once; and whether the players saw a snapshot gap or an error.
+// file descriptors open at once, the heap still retained after a GC; and whether the players saw
+// a snapshot gap or an error.
 // Cases: no flood; socket.io sockets that never say Hello with the default limits, and with the
 // limits off; bare TCP sockets that never send a byte. Run through bench/run.ts; prints a table
 // and, last, one `BENCH {json}` line.
@@ -103,6 +104,7 @@ async function runCase(name: string, flood: 'socketio' | 'tcp' | undefined, limi
       tickMaxMs: r(s.tickMaxMs, 1),
       rssGrowthMB: r(s.rssEndMB - s.rssMarkMB, 1),
       rssPeakGrowthMB: r(s.rssMaxMB - s.rssMarkMB, 1),
+      heapRetainedGrowthMB: r(s.heapEndMB - s.heapMarkMB, 1),
       pendingPeersMax: s.pendingMax,
       openFdsMax: s.fdMax,
       floodAttempts: floodReport?.attempts ?? 0,
@@ -136,6 +138,6 @@ export async function run(): Promise<void> {
   results.push(await runCase(`8 players + ${sockets} socket.io sockets that never say Hello, default limits`, 'socketio', false, sockets));
   results.push(await runCase(`8 players + ${sockets} socket.io sockets that never say Hello, limits off`, 'socketio', true, sockets));
   results.push(await runCase(`8 players + ${sockets} TCP sockets that never send a byte, default limits`, 'tcp', false, sockets));
-  console.table(results.map(({ case: name, tickP50Ms, tickP99Ms, tickMaxMs, rssGrowthMB, rssPeakGrowthMB, pendingPeersMax, openFdsMax, floodAttemptsPerSec, floodAccepted, playerSnapshotGaps, playerErrors }) => ({ case: name, tickP50Ms, tickP99Ms, tickMaxMs, rssGrowthMB, rssPeakGrowthMB, pendingPeersMax, openFdsMax, floodAttemptsPerSec, floodAccepted, playerSnapshotGaps, playerErrors })));
+  console.table(results.map(({ case: name, tickP50Ms, tickP99Ms, tickMaxMs, rssGrowthMB, heapRetainedGrowthMB, pendingPeersMax, openFdsMax, floodAttemptsPerSec, floodAccepted, playerSnapshotGaps, playerErrors }) => ({ case: name, tickP50Ms, tickP99Ms, tickMaxMs, rssGrowthMB, heapRetainedGrowthMB, pendingPeersMax, openFdsMax, floodAttemptsPerSec, floodAccepted, playerSnapshotGaps, playerErrors })));
   console.log(`BENCH ${JSON.stringify({ bench: 'flood', results })}`);
 }

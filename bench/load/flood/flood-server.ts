@@ -21,6 +21,9 @@ export interface FloodFigures {
   rssMarkMB: number;
   rssMaxMB: number;
   rssEndMB: number;
+  /** Heap in use after a forced GC at the mark and at the report: what the window left retained. */
+  heapMarkMB: number;
+  heapEndMB: number;
   pendingMax: number;
   fdMax: number;
   engineClients: number;
@@ -50,7 +53,7 @@ export async function startFloodServer(config: FloodServerConfig): Promise<Runni
   });
   const { server, io } = game;
   const fds = (): number => readdirSync('/proc/self/fd').length;
-  const window = { rssMark: 0, rssMax: 0, pendingMax: 0, fdMax: 0 };
+  const window = { rssMark: 0, rssMax: 0, heapMark: 0, pendingMax: 0, fdMax: 0 };
   const sampler = setInterval(() => {
     window.rssMax = Math.max(window.rssMax, process.memoryUsage().rss);
     window.pendingMax = Math.max(window.pendingMax, server.pendingPeers);
@@ -62,12 +65,14 @@ export async function startFloodServer(config: FloodServerConfig): Promise<Runni
       gc();
       times = [];
       game.mark();
-      const rss = process.memoryUsage().rss;
-      Object.assign(window, { rssMark: rss, rssMax: rss, pendingMax: server.pendingPeers, fdMax: fds() });
+      const { rss, heapUsed } = process.memoryUsage();
+      Object.assign(window, { rssMark: rss, rssMax: rss, heapMark: heapUsed, pendingMax: server.pendingPeers, fdMax: fds() });
     },
     quiesce() {},
     report(): ServerReport {
       const sorted = [...times].sort((a, b) => a - b);
+      const rssEnd = process.memoryUsage().rss;
+      gc();
       const flood: FloodFigures = {
         ticks: times.length,
         tickP50Ms: percentile(sorted, 0.5),
@@ -75,7 +80,9 @@ export async function startFloodServer(config: FloodServerConfig): Promise<Runni
         tickMaxMs: sorted.at(-1) ?? Number.NaN,
         rssMarkMB: window.rssMark / 2 ** 20,
         rssMaxMB: window.rssMax / 2 ** 20,
-        rssEndMB: process.memoryUsage().rss / 2 ** 20,
+        rssEndMB: rssEnd / 2 ** 20,
+        heapMarkMB: window.heapMark / 2 ** 20,
+        heapEndMB: process.memoryUsage().heapUsed / 2 ** 20,
         pendingMax: window.pendingMax,
         fdMax: window.fdMax,
         engineClients: io.io.engine.clientsCount,
