@@ -57,8 +57,15 @@ export interface ServerOptions<P extends Protocol> {
   maxCatchUpTicks?: number;
   /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
   startTick?: Tick;
-  /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
+  /** Seed for server randomness (resume tokens, unless `randomUint32` is given) and the world's `ctx.rng`. */
   seed?: number;
+  /**
+   * Source of resume tokens (a uint32 per connection). A client that guesses a suspended
+   * connection's token takes it over, so production servers need an unpredictable source: the
+   * `createServer` of 'react-netcode' passes one (Web Crypto's getRandomValues). Without it the
+   * seeded RNG is used (deterministic: tests, the Stepper).
+   */
+  randomUint32?: () => number;
   /** Most ghosts one owner's input may spawn per tick (default 5); extra ctx.spawn calls are refused and logged. */
   maxSpawnsPerOwnerPerTick?: number;
   /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */

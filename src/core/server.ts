@@ -111,7 +111,7 @@ export class NetServer<P extends Protocol> {
       options.protocol,
       this.out,
       this.encoder,
-      this.rng,
+      options.randomUint32 ? { nextUint32: options.randomUint32 } : this.rng,
       {
         maxConnections: options.maxConnections ?? 256,
         resumeGraceMs: options.resumeGraceMs ?? 10_000,

@@ -2,7 +2,7 @@
 // Join, anything the test builds), so tests can send what no NetClient would, and it
 // records what the server sends back. Runs inside a Stepper's network.
 import { BitReader, BitWriter } from '../../src/core/bits.ts';
-import { MessageEncoder, readKind, readPong, readReason, type Pong } from '../../src/core/messages.ts';
+import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong, type Welcome } from '../../src/core/messages.ts';
 import { forEachMessage } from '../../src/core/outbox.ts';
 import type { JoinPayload, Protocol } from '../../src/core/protocol.ts';
 import type { Channel, ClientTransport } from '../../src/core/transport.ts';
@@ -18,6 +18,7 @@ export interface RawPeer {
   /** The reason of a Close, Refuse or JoinRefused, when one came. */
   readonly reasons: string[];
   readonly pongs: Pong[];
+  readonly welcomes: Welcome[];
   readonly closed: () => string | undefined;
   readonly opened: () => boolean;
   send(bytes: Uint8Array, channel?: Channel): void;
@@ -39,6 +40,7 @@ export function rawPeer(network: LoopbackNetwork): RawPeer {
   const kinds: number[] = [];
   const reasons: string[] = [];
   const pongs: Pong[] = [];
+  const welcomes: Welcome[] = [];
   let closed: string | undefined;
   let open = false;
   transport.connect({
@@ -48,6 +50,7 @@ export function rawPeer(network: LoopbackNetwork): RawPeer {
         const kind = readKind(reader, m);
         kinds.push(kind);
         if (kind === MessageKind.Close || kind === MessageKind.Refuse || kind === MessageKind.JoinRefused) reasons.push(readReason(reader));
+        if (kind === MessageKind.Welcome) welcomes.push(readWelcome(reader));
         if (kind === MessageKind.Pong) pongs.push(readPong(reader, { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0, inputsLate: 0, inputsMissing: 0 }));
       }),
     onClose: (reason) => (closed = reason),
@@ -58,6 +61,7 @@ export function rawPeer(network: LoopbackNetwork): RawPeer {
     kinds,
     reasons,
     pongs,
+    welcomes,
     closed: () => closed,
     opened: () => open,
     send: (bytes, channel = 'reliable') => transport.send(bytes, channel),
