@@ -16,6 +16,14 @@ export default tseslint.config(
     },
   },
   {
+    // Functions that read in one sitting, lines that fit a side-by-side diff.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: frameworks.map((group) => ({ group: [group, `${group}/*`], message: 'react-netcode: src/core stays framework-free.' })) }],

@@ -1,6 +1,8 @@
-// Snapshot benchmark: bytes per client and encode time of react-netcode's snapshot
-// encoder against @colyseus/schema (pre-quantized integers) and JSON, 1000 ghosts.
-// Run through bench/run.ts; prints a table and, last, one `BENCH {json}` line.
+// Snapshot benchmark: bytes per client, encode time and total server cost per snapshot
+// of react-netcode's snapshot encoder against @colyseus/schema (pre-quantized integers)
+// and JSON, 1000 ghosts, 1 or 32 clients (acking at once, after their round-trip times,
+// or over a lossy link). Run through bench/run.ts; prints a table, the goals and, last,
+// one `BENCH {json}` line.
 import { performance } from 'node:perf_hooks';
 import { createSchemaPeer } from './peers/colyseus.ts';
 import { createJsonPeer } from './peers/json.ts';
@@ -16,6 +18,8 @@ const WARM_UP = 40;
 const MEASURED = 100;
 const SEED = 0x5eed;
 const LOSS = 0.05;
+/** Round-trip times of the RTT-spread case's clients, spread evenly (ms). */
+const RTT_MS = [20, 250] as const;
 
 type Result = { case: string; system: string } & Record<string, number | string | null>;
 
@@ -41,23 +45,24 @@ const all = (clients: number) => (world: World): SnapshotPeer[] => [
   createJsonPeer(world, clients),
 ];
 
+const IDEAL = `clients ${CLIENTS}x${GHOSTS} linear`;
+const RTT = `${IDEAL}, RTT ${RTT_MS[0]}-${RTT_MS[1]} ms`;
+const LOSSY = `${IDEAL}, ${LOSS * 100}% loss`;
+
 const CASES: Case[] = [
   { name: 'static', motion: 'static', clients: 1, peers: all(1) },
   { name: 'linear', motion: 'linear', clients: 1, peers: all(1) },
   { name: 'random', motion: 'random', clients: 1, peers: all(1) },
-  { name: `clients ${CLIENTS}x${GHOSTS} linear`, motion: 'linear', clients: CLIENTS, peers: all(CLIENTS) },
+  { name: IDEAL, motion: 'linear', clients: CLIENTS, peers: all(CLIENTS) },
+  { name: RTT, motion: 'linear', clients: CLIENTS, peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS })] },
   {
-    name: `clients ${CLIENTS}x${GHOSTS} linear, ${LOSS * 100}% loss`,
+    name: `${RTT}, reference kernel`,
     motion: 'linear',
     clients: CLIENTS,
-    peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: LOSS, seed: SEED })],
+    peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, kernels: 'reference' })],
   },
-  {
-    name: `clients ${CLIENTS}x${GHOSTS} linear, schema StateView`,
-    motion: 'linear',
-    clients: CLIENTS,
-    peers: (world) => [createSchemaPeer(world, CLIENTS, true)],
-  },
+  { name: LOSSY, motion: 'linear', clients: CLIENTS, peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: LOSS, seed: SEED })] },
+  { name: `${IDEAL}, schema StateView`, motion: 'linear', clients: CLIENTS, peers: (world) => [createSchemaPeer(world, CLIENTS, true)] },
 ];
 
 interface Totals { bytes: number; encodeMs: number[]; otherMs: number }
@@ -94,12 +99,17 @@ function runCase(c: Case): Result[] {
       encodeMsPerSnapshot: round(t.encodeMs.reduce((a, b) => a + b, 0) / MEASURED, 3),
       encodeMsMedian: round(median(t.encodeMs), 3),
       otherMsPerSnapshot: round(t.otherMs / MEASURED, 3),
+      totalMsPerSnapshot: round((t.encodeMs.reduce((a, b) => a + b, 0) + t.otherMs) / MEASURED, 3),
     };
   });
 }
 
-/** react-netcode rows get their bytes and encode time relative to the schema row of the same case (the plain linear one for variants). */
+/**
+ * react-netcode rows get their bytes and encode time relative to the schema row of the same case (the plain linear
+ * one for variants), and the 32-client variants their encode time relative to the ideal 32-client row.
+ */
 function addRatios(results: Result[]): void {
+  const ideal = results.find((r) => r.system === 'react-netcode' && r.case === IDEAL)?.encodeMsPerSnapshot;
   const schemaRow = (name: string): Result | undefined =>
     results.find((r) => r.system === '@colyseus/schema' && r.case === name) ??
     results.find((r) => r.system === '@colyseus/schema' && name.startsWith(r.case) && !r.case.includes('StateView'));
@@ -112,7 +122,32 @@ function addRatios(results: Result[]): void {
     const re = r.encodeMsPerSnapshot;
     const se = s?.encodeMsPerSnapshot;
     r.encodeRatioToSchema = typeof re === 'number' && typeof se === 'number' && se > 0 ? round(re / se, 2) : null;
+    if (r.case !== IDEAL && r.case.startsWith(IDEAL) && typeof re === 'number' && typeof ideal === 'number') r.encodeRatioToIdeal = round(re / ideal, 2);
   }
+}
+
+/** The goals, as measured in this run. */
+function printGoals(results: Result[]): void {
+  const get = (name: string, system: string, metric: string): number | undefined => {
+    const v = results.find((r) => r.case === name && r.system === system)?.[metric];
+    return typeof v === 'number' ? v : undefined;
+  };
+  const rn = (name: string, metric: string) => get(name, 'react-netcode', metric);
+  const sc = (name: string, metric: string) => get(name, '@colyseus/schema', metric);
+  const verdict = (ok: boolean | undefined): string => (ok === undefined ? 'n/a' : ok ? 'MET' : 'MISSED');
+  const ratio = rn('linear', 'ratioToSchema');
+  console.log(`goal 1, linear bytes <= 1/3 of schema's: ${verdict(ratio === undefined ? undefined : ratio <= 1 / 3)} (ratio ${ratio})`);
+  const [e1, e2] = [rn(IDEAL, 'encodeMsPerSnapshot'), sc(IDEAL, 'encodeMsPerSnapshot')];
+  console.log(`goal 2, ${CLIENTS}-client encode <= schema's: ${verdict(e1 === undefined || e2 === undefined ? undefined : e1 <= e2)} (${e1} vs ${e2} ms per snapshot)`);
+  for (const name of [RTT, LOSSY]) {
+    const r = rn(name, 'encodeRatioToIdeal');
+    console.log(`goal 3, "${name}" encode <= 2x the ideal row: ${verdict(r === undefined ? undefined : r <= 2)} (${rn(name, 'encodeMsPerSnapshot')} ms, ${r}x)`);
+  }
+  const total = (name: string, system: string) => get(name, system, 'totalMsPerSnapshot');
+  console.log(
+    `total server cost per snapshot: react-netcode (encode + acks) ${total(IDEAL, 'react-netcode')} ms ideal, ${total(RTT, 'react-netcode')} ms RTT spread, ` +
+      `${total(LOSSY, 'react-netcode')} ms 5% loss; schema (setters + encode) ${total(IDEAL, '@colyseus/schema')} ms, with StateViews ${total(`${IDEAL}, schema StateView`, '@colyseus/schema')} ms`,
+  );
 }
 
 export async function run(): Promise<void> {
@@ -122,24 +157,11 @@ export async function run(): Promise<void> {
   addRatios(results);
 
   console.table(results.map(({ case: name, system, ...metrics }) => ({ case: name, system, ...metrics })));
-  const find = (name: string, system: string): Result | undefined => results.find((r) => r.case === name && r.system === system);
-  const linear = find('linear', 'react-netcode');
-  const clientsName = `clients ${CLIENTS}x${GHOSTS} linear`;
-  const rn32 = find(clientsName, 'react-netcode');
-  const sc32 = find(clientsName, '@colyseus/schema');
-  const ratio = linear?.ratioToSchema;
-  console.log(`goal 1, linear bytes <= 1/3 of schema's: ${typeof ratio === 'number' ? `${ratio <= 1 / 3 ? 'MET' : 'MISSED'} (ratio ${ratio})` : 'n/a'}`);
-  const e1 = rn32?.encodeMsPerSnapshot;
-  const e2 = sc32?.encodeMsPerSnapshot;
-  console.log(
-    `goal 2, ${CLIENTS}-client total encode <= schema's: ${typeof e1 === 'number' && typeof e2 === 'number' ? `${e1 <= e2 ? 'MET' : 'MISSED'} (${e1} ms vs ${e2} ms per snapshot)` : 'n/a'}`,
-  );
-  const view = find(`clients ${CLIENTS}x${GHOSTS} linear, schema StateView`, '@colyseus/schema')?.encodeMsPerSnapshot;
-  if (typeof view === 'number') console.log(`  (for reference, schema with one StateView per client: ${view} ms per snapshot)`);
+  printGoals(results);
   console.log(
     `${GHOSTS} ghosts, 60 Hz ticks, a snapshot every ${TICKS_PER_SNAPSHOT}rd tick; ${MEASURED} snapshots measured after ${WARM_UP} warm-up ones; every snapshot verified on one client.`,
   );
-  console.log('encodeMs: all clients of the snapshot (schema: the shared patch once + discardChanges; JSON: diff + stringify once); otherMs: schema setters (change tracking), react-netcode acks.');
+  console.log('encodeMs: all clients of the snapshot (schema: the shared patch once + discardChanges; JSON: diff + stringify once); otherMs: schema setters (change tracking), react-netcode ack calls; totalMs: both.');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
   console.log(`BENCH ${JSON.stringify({ bench: 'snapshot', results })}`);
 }

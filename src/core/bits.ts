@@ -44,30 +44,52 @@ export function checkQuatBits(bits: number): void {
 // ties), codes[1..3] = the other three (in index order) as q + max, with
 // q = round(c * k) clamped to [-max, max] and k = ±(max / (1/√2)) / length (the sign of
 // the largest component): one division per quaternion, not one per component.
-// Zero is exact, so the identity quaternion survives a round trip unchanged.
+// Zero is exact, so the identity quaternion survives a round trip unchanged. The code
+// has no branch on the data (the snapshot encoder quantizes every ghost's rotation with
+// it, and branches on random rotations mispredict): the largest component comes from
+// comparison bits, the sign is a factor, rounding is floor(p) + (p − floor(p) >= ½), and
+// the clamp is needed only where the length is inexact (squares that under- or overflow).
 const qc = new Float64Array(4);
 export const codes = new Uint32Array(4);
 
 /** Encode into `codes`; returns false for NaN / zero / infinite length. */
 export function encodeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
+  return encodeQuatInto(x, y, z, w, bits, codes, 0);
+}
+
+/** Encode into out[o..o + 3] (index, then the three codes); returns false for NaN / zero / infinite length. */
+export function encodeQuatInto(
+  x: number, y: number, z: number, w: number, bits: number, out: Uint32Array | Int32Array, o: number,
+): boolean {
   const len = Math.sqrt(x * x + y * y + z * z + w * w);
   if (!(len > 0 && len < Infinity)) return false;
   qc[0] = x;
   qc[1] = y;
   qc[2] = z;
   qc[3] = w;
-  let idx = 0;
-  for (let i = 1; i < 4; i++) if (Math.abs(qc[i]!) > Math.abs(qc[idx]!)) idx = i;
+  const idx = largestIndex(Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(w));
   const max = (1 << (bits - 1)) - 1;
-  // len >= ~2e-162 (a smaller one squares to 0), so k is finite, and |c * k| <= max·(1 + ε).
-  const k = (qc[idx]! < 0 ? -max : max) / Math.SQRT1_2 / len;
-  codes[0] = idx;
-  for (let i = 0, j = 1; i < 4; i++) {
-    if (i === idx) continue;
-    const q = Math.round(qc[i]! * k);
-    codes[j++] = (q > max ? max : q < -max ? -max : q) + max;
-  }
+  // (±max) / √½ / len, as (max / √½ / len) · ±1: the same double.
+  const k = (max / Math.SQRT1_2 / len) * (1 - 2 * +(qc[idx]! < 0));
+  const clamp = !(len > 1e-140 && len < 1e140);
+  out[o] = idx;
+  out[o + 1] = quatCode(qc[+(idx === 0)]! * k, max, clamp);
+  out[o + 2] = quatCode(qc[1 + +(idx <= 1)]! * k, max, clamp);
+  out[o + 3] = quatCode(qc[2 + +(idx <= 2)]! * k, max, clamp);
   return true;
+}
+
+/** Index of the first largest of four magnitudes: i wins when it beats every earlier one and no later one beats it. */
+function largestIndex(ax: number, ay: number, az: number, aw: number): number {
+  const c01 = +(ay > ax), c02 = +(az > ax), c03 = +(aw > ax), c12 = +(az > ay), c13 = +(aw > ay), c23 = +(aw > az);
+  return (c01 & (c12 ^ 1) & (c13 ^ 1)) | ((c02 & c12 & (c23 ^ 1)) << 1) | ((c03 & c13 & c23) * 3);
+}
+
+/** round(p) (Math.round's), clamped to [-max, max] when `clamp`, plus max. Each |p| <= max·(1 + ε) when the length is exact. */
+function quatCode(p: number, max: number, clamp: boolean): number {
+  const f = Math.floor(p);
+  const q = f + +(p - f >= 0.5);
+  return (clamp ? (q > max ? max : q < -max ? -max : q) : q) + max;
 }
 
 /** Decode `codes` into `out`; returns false when the small three cannot belong to a unit quaternion. */
@@ -195,7 +217,7 @@ export class BitWriter {
    * Append `len` bits of `src` starting at its bit `pos` (laid out as this writer lays
    * them out), unchecked: the snapshot's record copy. Once the destination is at a byte
    * boundary, each whole byte is two shifted source bytes, or, when the source is at the
-   * same bit phase (the steady path lays its records out so), a plain byte copy.
+   * same bit phase (the snapshot encoder lays its record stream out so), a plain byte copy.
    */
   appendBits(src: Uint8Array, pos: number, len: number): void {
     if (len <= 0) return;

@@ -108,7 +108,9 @@ export class ClientGhosts<P extends Protocol> {
     this.historyTicks = options.historyTicks ?? 64;
     this.staleAfterTicks = Math.ceil(((options.staleAfterMs ?? 2000) / 1000) * protocol.tickRate);
     this.maxExtrapolationTicks = options.maxExtrapolationTicks ?? 20;
-    this.timeline = new InterpolationTimeline({ tickRate: protocol.tickRate, snapshotRate: protocol.snapshotRate, maxExtrapolationTicks: this.maxExtrapolationTicks });
+    this.timeline = new InterpolationTimeline({
+      tickRate: protocol.tickRate, snapshotRate: protocol.snapshotRate, maxExtrapolationTicks: this.maxExtrapolationTicks,
+    });
   }
 
   /** The client side of a ghost: confirmed history, confirmed tick, staleness. */
@@ -147,7 +149,10 @@ export class ClientGhosts<P extends Protocol> {
     this.limbo.clear();
   }
 
-  /** Decode and apply one snapshot; null when it is a duplicate or older than the newest (dropped). Throws WireError (state untouched) when it is malformed. */
+  /**
+   * Decode and apply one snapshot; null when it is a duplicate or older than the newest (dropped). Throws WireError (state untouched) when
+   * it is malformed.
+   */
   applySnapshot(data: Uint8Array, nowMs: number): DecodedSnapshot | null {
     if (!this.decoder) return null;
     const snap = this.decoder.decode(data);
@@ -198,7 +203,8 @@ export class ClientGhosts<P extends Protocol> {
       if (serverTick !== undefined) rec.stale = tickDiff(serverTick, rec.confirmedTick) > this.staleAfterTicks;
       const ghost = rec.ghost;
       if (ghost.mode === 'interpolated') {
-        sampleValues(rec.codec, rec.history, timeline.tick, timeline.fraction, ghost.components as Values<Schema>, this.maxExtrapolationTicks);
+        const components = ghost.components as Values<Schema>;
+        sampleValues(rec.codec, rec.history, timeline.tick, timeline.fraction, components, this.maxExtrapolationTicks);
       } else if (!predicting) {
         // Prediction off (or not started): show the newest confirmed state.
         const latest = rec.history.get(rec.confirmedTick);
@@ -209,7 +215,9 @@ export class ClientGhosts<P extends Protocol> {
   }
 
   /** Offer a new snapshot ghost to the predicted-spawn classifier; on a match re-key the predicted ghost. */
-  private adopt(s: { id: number; typeId: number; owner: number; spawnTick: Tick; values: Record<string, unknown> }): GhostRecord | undefined {
+  private adopt(
+    s: { id: number; typeId: number; owner: number; spawnTick: Tick; values: Record<string, unknown> },
+  ): GhostRecord | undefined {
     if (!this.classify) return undefined;
     const type = this.protocol.ghostList[s.typeId]!.name;
     const local = this.classify({ id: s.id, type, owner: s.owner, spawnTick: s.spawnTick, values: s.values });

@@ -60,7 +60,9 @@ export class ClientInput<P extends Protocol> {
    * input (presses zeroed) for other players'.
    */
   inputFor(ghost: Ghost, tick: Tick, localNetworkId: number | undefined): Record<string, unknown> | undefined {
-    if (ghost.owner === localNetworkId) return this.buffer.predictedInput(tick, this.maxRepeatTicks, this.scratch as never) as Record<string, unknown> | undefined;
+    if (ghost.owner === localNetworkId) {
+      return this.buffer.predictedInput(tick, this.maxRepeatTicks, this.scratch as never) as Record<string, unknown> | undefined;
+    }
     const remote = this.remote.get(ghost.owner);
     if (!remote) return undefined;
     const out = this.protocol.input.copy(remote, this.scratch) as Record<string, unknown>;

@@ -110,12 +110,14 @@ export class NetClient<P extends Protocol> {
     };
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.reconnect = new Reconnector(options);
-    this.inputs = new ClientInput(options.protocol, this.ghosts, (bytes, channel) => this.sendRaw(bytes, channel), options.inputsPerPacket, options.maxInputRepeatTicks);
+    const send = (bytes: Uint8Array, channel: Channel): void => this.sendRaw(bytes, channel);
+    this.inputs = new ClientInput(options.protocol, this.ghosts, send, options.inputsPerPacket, options.maxInputRepeatTicks);
     this.input = this.inputs.buffer;
     this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
     this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
-    this.ghosts.rawInputProvider = (ghost, tick) => (ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined);
+    this.ghosts.rawInputProvider = (ghost, tick) =>
+      ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined;
     const prediction = this.prediction;
     this.corrections = new CorrectionLog(
       {
@@ -134,7 +136,8 @@ export class NetClient<P extends Protocol> {
     prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
     this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
     this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
-    this.switcher = new ModeSwitcher(this.ghosts, (ghost) => this.view(ghost as Ghost<P>, false) as Values<Schema>, () => this.prediction?.invalidate());
+    const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
+    this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
   }
 
   /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
@@ -194,10 +197,14 @@ export class NetClient<P extends Protocol> {
     this.open();
   }
 
-  /** Ask to join the game with the protocol's join payload (GoInGame). Resolves via status: 'in-game', or back to 'connected' with `joinError`. */
+  /**
+   * Ask to join the game with the protocol's join payload (GoInGame). Resolves via status: 'in-game', or
+   * back to 'connected' with `joinError`.
+   */
   join(payload: JoinPayload<P>): void {
     if (this.current.status !== 'connected') {
-      throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'); wait for the handshake, or you are already in game.`);
+      const why = this.current.status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : this.current.status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
+      throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'): ${why}.`);
     }
     const problem = payloadProblem(this.protocol.join, payload);
     if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}.`);
@@ -251,7 +258,8 @@ export class NetClient<P extends Protocol> {
       this.receiveStage(now);
       if (this.current.status === 'reconnecting') this.retry();
       if (this.current.status !== 'in-game') return;
-      const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt); // a clock that steps back renders as a zero-length frame
+      // A clock that steps back renders as a zero-length frame.
+      const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt);
       if (dt > STALL_MS) this.lastStallAt = now;
       this.clock.observeFrame(dt);
       this.lastFrameAt = now;
@@ -262,7 +270,9 @@ export class NetClient<P extends Protocol> {
       this.sendStage(now);
       this.corrections.resolve(now);
       this.ghosts.frame(now, predicting);
-      if (this.prediction?.lastTick !== undefined) this.spawns.expire(this.ghosts.timeline.tick, this.ghosts.timeline.newestSnapshotTick, this.prediction.lastTick, this.prediction.maxRollback);
+      const p = this.prediction;
+      const timeline = this.ghosts.timeline;
+      if (p?.lastTick !== undefined) this.spawns.expire(timeline.tick, timeline.newestSnapshotTick, p.lastTick, p.maxRollback);
       if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
       this.switcher.update(now);
       updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
@@ -408,8 +418,11 @@ export class NetClient<P extends Protocol> {
     else if (next === 'attempt') this.open();
   }
 
-  /** Traffic counters since creation (bytes and messages each way). */
-  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0 };
+  /**
+   * Traffic counters since creation: bytes and messages each way (a Batch's parts counted one by one),
+   * transport writes made, and snapshots received.
+   */
+  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0, snapshotsIn: 0 };
 
   /** Queue a message (inside update) or write it at once (outside): at most one write per channel per frame. */
   private sendRaw(bytes: Uint8Array, channel: Channel): void {
@@ -524,6 +537,7 @@ export class NetClient<P extends Protocol> {
   /** Snapshots are unreliable: a malformed one is dropped (not acked) and reported, the connection stays. */
   private onSnapshot(data: Uint8Array): void {
     if (this.current.status !== 'in-game') return;
+    this.traffic.snapshotsIn++;
     try {
       const snap = this.ghosts.applySnapshot(data, this.receivedAt);
       if (!snap) return;
@@ -545,6 +559,7 @@ export class NetClient<P extends Protocol> {
 
   private finish(reason: string): void {
     if (this.current.status === 'closed') return;
+    this.spawns.clear(); // no server will confirm what is still waiting: each is rejected, its reverts run
     this.generation++;
     this.inbox = [];
     this.out.clear();

@@ -27,7 +27,15 @@ export class Connection<JoinData = unknown> {
   joinPayload: JoinData | undefined;
   /** Free slot for the app's per-connection data (player name, team …). */
   data: Record<string, unknown> = {};
-  readonly stats: ConnectionStats = { messagesIn: 0, bytesIn: 0, messagesOut: 0, bytesOut: 0, droppedRpcs: 0, refusedRpcs: 0, droppedMessages: 0 };
+  readonly stats: ConnectionStats = {
+    messagesIn: 0,
+    bytesIn: 0,
+    messagesOut: 0,
+    bytesOut: 0,
+    droppedRpcs: 0,
+    refusedRpcs: 0,
+    droppedMessages: 0,
+  };
   /** Where this client showed interpolated ghosts when it sent its newest input (for lag compensation). */
   interpolationTick = 0;
   interpolationFraction = 0;

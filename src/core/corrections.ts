@@ -102,7 +102,10 @@ export class CorrectionLog {
     }
     const problems = reports.within(tickAdd(from, 1), to);
     if (problems) {
-      if (problems.late > 0) return of('input-late', `the server got ${problems.late} of our inputs after their tick (${problems.missing} ticks ran without one) in ticks ${from + 1}..${to}: raise clock slack or check the link`);
+      if (problems.late > 0) {
+        const what = `the server got ${problems.late} of our inputs after their tick (${problems.missing} ticks ran without one) in ticks ${from + 1}..${to}`;
+        return of('input-late', `${what}: check the link, or raise ClientOptions.clock.minSlackTicks`);
+      }
       return of('input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
     }
     for (const j of clockJumps) {

@@ -43,7 +43,10 @@ export type IntOptions = FieldOptions & RangeOptions;
 export type FloatOptions = FieldOptions & RangeOptions & { quantize?: number };
 export type VecOptions = FieldOptions & LengthOptions & { quantize?: number };
 export type QuatOptions = FieldOptions & { bits?: number };
-/** Input bound for events: the most presses one tick may carry (not on the wire, not in `describe`); more are dropped and counted as clamped. */
+/**
+ * Input bound for events: the most presses one tick may carry (not on the wire, not in `describe`); more are dropped and
+ * counted as clamped.
+ */
 export type EventOptions = FieldOptions & { maxPerTick?: number };
 
 /** Default `field.event({ maxPerTick })`: far above a human's presses in one 1/60 s tick, far below 2^31. */
@@ -118,7 +121,9 @@ function limits(kind: FieldKind, { min, max, maxLength }: RangeOptions & LengthO
   r.maxLength = maxLength;
 }
 
-function resolve(kind: FieldKind, opts: FieldOptions & RangeOptions & LengthOptions, smoothing: Smoothing, tolerance: number): ResolvedFieldOptions {
+function resolve(
+  kind: FieldKind, opts: FieldOptions & RangeOptions & LengthOptions, smoothing: Smoothing, tolerance: number,
+): ResolvedFieldOptions {
   const r: Required<FieldOptions> & RangeOptions & LengthOptions = {
     sendTo: opts.sendTo ?? 'all',
     smoothing: opts.smoothing ?? smoothing,
@@ -145,7 +150,9 @@ function make<T>(kind: FieldKind, base: string, options: ResolvedFieldOptions, i
 const isNum = (v: unknown): v is number => typeof v === 'number';
 
 /** An integer field encoded by `write`/`read`, valid in [min, max]. */
-function integer(kind: FieldKind, min: number, max: number, opts: IntOptions, write: (w: BitWriter, v: number) => void, read: (r: BitReader) => number): Field<number> {
+function integer(
+  kind: FieldKind, min: number, max: number, opts: IntOptions, write: (w: BitWriter, v: number) => void, read: (r: BitReader) => number,
+): Field<number> {
   return make<number>(kind, kind, resolve(kind, opts, 'clamp', 0), {
     write,
     read,
@@ -166,7 +173,8 @@ function scalar(q: number | undefined) {
   return q === undefined
     ? { write: (w: BitWriter, v: number) => w.writeF32(v), read: (r: BitReader) => r.readF32(), quantize: Math.fround, suffix: '', tolerance: 0,
         check: (v: unknown) => isNum(v) && Number.isFinite(Math.fround(v)) }
-    : { write: (w: BitWriter, v: number) => w.writeQuantized(v, q), read: (r: BitReader) => r.readQuantized(q), quantize: (v: number) => (Math.round(v * q) + 0) / q,
+    : { write: (w: BitWriter, v: number) => w.writeQuantized(v, q), read: (r: BitReader) => r.readQuantized(q),
+        quantize: (v: number) => (Math.round(v * q) + 0) / q,
         suffix: `(q=${q})`, tolerance: 1 / q, check: (v: unknown) => isNum(v) && Math.abs(Math.round(v * q)) <= 0x7fff_ffff };
 }
 
@@ -261,7 +269,9 @@ export const field = {
   vec2: (opts: VecOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),
   vec3: (opts: VecOptions = {}): Field<Vec3> => vector<Vec3>('vec3', opts),
 
-  /** Smallest-three rotation, `bits` (4..16, default 12) per component; values are unit quaternions with w >= 0 on the largest component. */
+  /**
+   * Smallest-three rotation, `bits` (4..16, default 12) per component; values are unit quaternions with w >= 0 on the largest component.
+   */
   quat(opts: QuatOptions = {}): Field<Quat> {
     const { bits = DEFAULT_QUAT_BITS, ...rest } = opts;
     if (!Number.isInteger(bits) || bits < MIN_QUAT_BITS || bits > MAX_QUAT_BITS) throw invalid(`quat field bits ${show(bits)} is invalid; pass an integer in ${MIN_QUAT_BITS}..${MAX_QUAT_BITS}.`);

@@ -87,7 +87,8 @@ export class ModeSwitcher<P extends Protocol> {
     if (!rec) return false;
     let blend = this.blends.get(ghost.handle);
     if (!blend) {
-      blend = { ghost, transition: new ModeTransition(rec.codec, this.options?.transitionMs === undefined ? {} : { transitionMs: this.options.transitionMs }), out: rec.codec.defaults(), active: false };
+      const options = this.options?.transitionMs === undefined ? {} : { transitionMs: this.options.transitionMs };
+      blend = { ghost, transition: new ModeTransition(rec.codec, options), out: rec.codec.defaults(), active: false };
       this.blends.set(ghost.handle, blend);
     }
     // Freeze what is on screen now; the blend runs from it to the new mode's values.

@@ -44,7 +44,9 @@ export function createNetworkTime(): NetworkTime {
   };
 }
 
-export function updateNetworkTime(t: NetworkTime, clock: ClockSync, timeline: InterpolationTimeline, lastPredicted: Tick | undefined, resimulating: boolean): void {
+export function updateNetworkTime(
+  t: NetworkTime, clock: ClockSync, timeline: InterpolationTimeline, lastPredicted: Tick | undefined, resimulating: boolean,
+): void {
   t.serverTick = clock.serverTick;
   t.predictedTick = lastPredicted ?? clock.predictedTick;
   t.predictedFraction = clock.predictedFraction;

@@ -125,7 +125,10 @@ export class PeerLimits {
     return 'close';
   }
 
-  /** Whether a new peer may start a handshake now, with `pending` peers awaiting Hello and `opening` more admitted but not yet connected. Consumes nothing. */
+  /**
+   * Whether a new peer may start a handshake now, with `pending` peers awaiting Hello and `opening` more admitted but not
+   * yet connected. Consumes nothing.
+   */
   canConnect(pending: number, opening: number, now: number): boolean {
     return pending + opening < this.options.maxPending && this.handshakes.refill(now) >= 1 + opening;
   }

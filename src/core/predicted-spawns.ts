@@ -20,7 +20,9 @@ interface Entry extends PredictedSpawnInfo {
 export interface PredictedSpawnOptions {
   /** Default classification window: spawn ticks less than this apart match (default 5). */
   windowTicks?: number;
-  /** An unmatched predicted spawn is destroyed once the interpolation tick passes its spawn tick plus this (default 4 snapshot intervals). */
+  /**
+   * An unmatched predicted spawn is destroyed once the interpolation tick passes its spawn tick plus this (default 4 snapshot intervals).
+   */
   graceTicks?: number;
 }
 
@@ -70,7 +72,10 @@ export class PredictedSpawns<P extends Protocol> {
     }
   }
 
-  /** Use `classify` for new ghosts of `type` (e.g. spawnIdClassifier()); undefined restores the protocol's or the default. Returns the previous one. */
+  /**
+   * Use `classify` for new ghosts of `type` (e.g. spawnIdClassifier()); undefined restores the protocol's or the default. Returns the
+   * previous one.
+   */
   setClassifier(type: string, classify: SpawnClassifier | undefined): SpawnClassifier | undefined {
     const before = this.classifiers.get(type);
     if (classify) this.classifiers.set(type, classify);
@@ -129,12 +134,14 @@ export class PredictedSpawns<P extends Protocol> {
 
   /** A first-time predicted spawn whose twin already arrived: the twin counts as matched, the new ghost never joins. */
   private bindToOrphan(ghost: Ghost, tick: Tick): boolean {
-    const entry: Entry = { ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [] };
+    const entry: Entry = {
+      ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [],
+    };
     for (let i = 0; i < this.orphans.length; i++) {
       const o = this.orphans[i]!;
       const twin = o.type === ghost.type ? this.ghosts.record(o.id)?.ghost : undefined;
       if (!twin || !twin.alive) continue;
-      const candidate: SpawnCandidate = { id: o.id, type: o.type, owner: o.owner, spawnTick: o.spawnTick, values: twin.components as Record<string, unknown> };
+      const candidate: SpawnCandidate = { ...o, values: twin.components as Record<string, unknown> };
       if (this.pick(candidate, [entry], ghost.owner) !== entry) continue;
       this.orphans.splice(i, 1);
       this.matched.push(entry);
@@ -174,7 +181,9 @@ export class PredictedSpawns<P extends Protocol> {
     const entry = result === undefined ? undefined : this.pending.find((e) => e.ghost === result.ghost);
     if (!entry) {
       // Ours, and nothing predicted it (yet): a later first-time prediction of it binds to it.
-      if (candidate.owner === localNetworkId && this.classifiers.has(candidate.type)) this.orphans.push({ id: candidate.id, type: candidate.type, owner: candidate.owner, spawnTick: candidate.spawnTick });
+      if (candidate.owner === localNetworkId && this.classifiers.has(candidate.type)) {
+        this.orphans.push({ id: candidate.id, type: candidate.type, owner: candidate.owner, spawnTick: candidate.spawnTick });
+      }
       return undefined;
     }
     this.pending.splice(this.pending.indexOf(entry), 1);
@@ -184,10 +193,10 @@ export class PredictedSpawns<P extends Protocol> {
   }
 
   /** The classifier's choice for `candidate` among `predicted` (a throwing classifier is reported and matches nothing). */
-  private pick(candidate: SpawnCandidate, predicted: readonly PredictedSpawnInfo[], localNetworkId: number): PredictedSpawnInfo | undefined {
+  private pick(candidate: SpawnCandidate, predicted: readonly PredictedSpawnInfo[], localId: number): PredictedSpawnInfo | undefined {
     try {
       const custom = this.classifiers.get(candidate.type);
-      const result = custom?.(candidate, predicted, localNetworkId) ?? this.fallback(candidate, predicted, localNetworkId);
+      const result = custom?.(candidate, predicted, localId) ?? this.fallback(candidate, predicted, localId);
       return result === undefined || result === 'notOurs' ? undefined : result;
     } catch (error) {
       this.onListenerError(error);
@@ -216,8 +225,12 @@ export class PredictedSpawns<P extends Protocol> {
     }
   }
 
-  /** A new session: drop everything without running reverts (the world is cleared anyway). */
+  /**
+   * The session ended (leave, a close, a resume that failed): no server will confirm the spawns still
+   * waiting, so each is rejected — its reverts run once — and everything else is forgotten.
+   */
   clear(): void {
+    for (const e of [...this.pending]) this.reject(e);
     this.pending.length = 0;
     this.matched.length = 0;
     this.orphans.length = 0;

@@ -118,7 +118,9 @@ function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefin
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
-  readonly stats: PredictionStats = { rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0, heldFrames: 0 };
+  readonly stats: PredictionStats = {
+    rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0, heldFrames: 0,
+  };
   /** True while resimulating (NetworkTime.isResimulating). */
   resimulating = false;
   private readonly states = new Map<number, Predicted>();
@@ -449,7 +451,10 @@ export class ClientPrediction<P extends Protocol> {
       if (distance <= field.options.tolerance) continue;
       any = true;
       this.stats.mispredictions++;
-      const m: Misprediction = { ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick, predicted: p[key], confirmed: c[key], distance, tolerance: field.options.tolerance };
+      const m: Misprediction = {
+        ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick,
+        predicted: p[key], confirmed: c[key], distance, tolerance: field.options.tolerance,
+      };
       this.events.emit('misprediction', m);
       if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${key} at tick ${tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${distance}, tolerance ${m.tolerance})`);
     }

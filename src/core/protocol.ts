@@ -45,7 +45,10 @@ export type SupportedMode = 'predicted' | 'interpolated';
 export interface GhostOptions {
   /** Modes this ghost may be shown in on clients (default both: the owner predicts, others interpolate). */
   modes?: readonly SupportedMode[];
-  /** How a client pairs a new ghost of this type with its predicted spawn (default: same owner, spawn ticks < 5 apart). E.g. spawnIdClassifier(). */
+  /**
+   * How a client pairs a new ghost of this type with its predicted spawn (default: same owner, spawn ticks < 5 apart). E.g.
+   * spawnIdClassifier().
+   */
   classify?: SpawnClassifier;
 }
 
@@ -206,7 +209,8 @@ export type RpcPayload<P extends Protocol, K extends keyof P['rpcs']> = P['rpcs'
   : never;
 
 /** The join payload type. */
-export type JoinPayload<P extends Protocol> = P extends Protocol<Record<string, GhostType>, Schema, Record<string, RpcDef>, infer J> ? Values<J> : never;
+export type JoinPayload<P extends Protocol> =
+  P extends Protocol<Record<string, GhostType>, Schema, Record<string, RpcDef>, infer J> ? Values<J> : never;
 
 /** The input schema of a protocol. */
 export type InputSchema<P extends Protocol> = P extends Protocol<Record<string, GhostType>, infer I> ? I : never;

@@ -34,9 +34,15 @@ export interface SchemaCodec<S extends Schema> {
   defaults(): Values<S>;
   /** Every field as it decodes after a round trip (non-replicated fields are quantized too). */
   quantize(values: Values<S>): Values<S>;
-  /** Copy every field of `from` into `to` (vectors into `to`'s existing objects); returns `to`. `replicatedOnly` leaves predicted-only fields alone. */
+  /**
+   * Copy every field of `from` into `to` (vectors into `to`'s existing objects); returns `to`. `replicatedOnly` leaves predicted-only
+   * fields alone.
+   */
   copy(from: Values<S>, to: Values<S>, replicatedOnly?: boolean): Values<S>;
-  /** Check an untrusted JS value (e.g. from user code or JSON) has every field of the right type and range; returns an error message or null. */
+  /**
+   * Check an untrusted JS value (e.g. from user code or JSON) has every field of the right type and range; returns an error message or
+   * null.
+   */
   validate(values: unknown): string | null;
 }
 

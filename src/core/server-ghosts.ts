@@ -22,7 +22,9 @@ export interface ServerGhostOptions<P extends Protocol> {
   relevancy?: Relevancy<P>;
   /** Importance of a ghost in the priority accumulator (default 1). */
   importance?: (ghost: Ghost<P>) => number;
-  /** Most ghosts one owner's input may spawn per tick (default 5, the NFE sample's clamp); extra ctx.spawn calls are refused with a warning. */
+  /**
+   * Most ghosts one owner's input may spawn per tick (default 5, the NFE sample's clamp); extra ctx.spawn calls are refused with a warning.
+   */
   maxSpawnsPerOwnerPerTick?: number;
   warn?: (message: string) => void;
   /** A contained failure: a system or callback threw, a ghost held an unsendable value, a snapshot failed to encode. */
@@ -172,7 +174,8 @@ export class ServerGhosts<P extends Protocol> {
   attach(connection: Connection): void {
     this.detach(connection);
     const networkId = connection.networkId;
-    this.peers.set(connection, { state: this.encoder.createConnectionState(networkId), relevant: [], predicted: (g) => g.owner === networkId });
+    const state = this.encoder.createConnectionState(networkId);
+    this.peers.set(connection, { state, relevant: [], predicted: (g) => g.owner === networkId });
   }
 
   detach(connection: Connection): void {
@@ -278,7 +281,8 @@ export class ServerGhosts<P extends Protocol> {
     // A connection that owns nothing predicts nothing: leave `predicted` out so it can share.
     const ownsAny = this.ownsAny(connection.networkId);
     try {
-      return this.encoder.encode(peer.state, tick, ghosts, ownsAny ? { predicted: peer.predicted, inputs: this.inputList } : { inputs: this.inputList });
+      const options = ownsAny ? { predicted: peer.predicted, inputs: this.inputList } : { inputs: this.inputList };
+      return this.encoder.encode(peer.state, tick, ghosts, options);
     } catch (error) {
       // The throw may have left the encoder's shared state half-updated (connections in the same
       // state share one encode): repair what the ghosts hold, then start every connection over

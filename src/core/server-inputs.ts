@@ -17,6 +17,13 @@ export interface InterpolationView {
   fraction: number;
 }
 
+/** What one Input packet brought: its snapshot ack and the newest input (sanitized, as stored). */
+export interface ReceivedInput {
+  ackTick: Tick;
+  ackMask: number;
+  newest: Values<Schema> | undefined;
+}
+
 /** Input health is checked over windows of this length; a connection is warned about at most once per window. */
 const HEALTH_WINDOW_MS = 5000;
 /** A window in which more than this share of a connection's ticks ran without its input is worth a warning. */
@@ -47,7 +54,9 @@ export class ServerInputs<P extends Protocol> {
 
   open(networkId: number): void {
     // decodeInputPacket sanitizes: the queue stores what it is given.
-    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, ...(this.maxLeadTicks !== undefined ? { maxLeadTicks: this.maxLeadTicks } : {}), sanitize: false }));
+    const lead = this.maxLeadTicks !== undefined ? { maxLeadTicks: this.maxLeadTicks } : {};
+    const queue = new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, ...lead, sanitize: false });
+    this.queues.set(networkId, queue);
     this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
   }
 
@@ -62,6 +71,13 @@ export class ServerInputs<P extends Protocol> {
     return this.queues.get(networkId)?.stats;
   }
 
+  /** The link of `networkId` dropped (true) or it resumed (false): while suspended nothing counts as missing or is warned about. */
+  setSuspended(networkId: number, suspended: boolean): void {
+    const queue = this.queues.get(networkId);
+    if (queue) queue.suspended = suspended;
+    if (!suspended) this.health.delete(networkId); // a fresh window after the resume
+  }
+
   /** How early the stored inputs of `networkId` arrived (ServerInputQueue.arrivals). */
   arrivals(networkId: number): Readonly<Uint32Array> | undefined {
     return this.queues.get(networkId)?.arrivals;
@@ -73,6 +89,7 @@ export class ServerInputs<P extends Protocol> {
    */
   checkHealth(nowMs: number, ticksPerWindow: number, warn: (message: string) => void, name: (networkId: number) => string): void {
     for (const [networkId, queue] of this.queues) {
+      if (queue.suspended) continue;
       const s = queue.stats;
       let h = this.health.get(networkId);
       if (!h) this.health.set(networkId, (h = { since: nowMs, late: s.late, missing: s.missing, warnedAt: -Infinity }));
@@ -106,7 +123,11 @@ export class ServerInputs<P extends Protocol> {
     const queue = this.queues.get(networkId);
     if (!queue) return undefined;
     let slot = this.tickInputs.get(networkId);
-    if (!slot) this.tickInputs.set(networkId, (slot = { tick: undefined, values: this.protocol.input.defaults() as Values<Schema>, out: this.protocol.input.defaults() as Values<Schema> }));
+    if (!slot) {
+      const codec = this.protocol.input;
+      slot = { tick: undefined, values: codec.defaults() as Values<Schema>, out: codec.defaults() as Values<Schema> };
+      this.tickInputs.set(networkId, slot);
+    }
     if (slot.tick !== tick) {
       queue.tickInput(tick, slot.values);
       slot.tick = tick;
@@ -136,7 +157,7 @@ export class ServerInputs<P extends Protocol> {
    * (sanitized, as systems see it), or undefined if the connection is not in game. Throws
    * WireError on malformed data.
    */
-  receive(connection: Connection, r: BitReader, currentTick: Tick): { ackTick: Tick; ackMask: number; newest: Values<Schema> | undefined } | undefined {
+  receive(connection: Connection, r: BitReader, currentTick: Tick): ReceivedInput | undefined {
     const packet = decodeInputPacket(r, this.protocol.input as never, this.packet);
     r.expectEnd();
     if (!connection.inGame) return undefined;

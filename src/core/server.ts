@@ -25,7 +25,7 @@ import { Sessions, type JoinDecision } from './server-sessions.ts';
 import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './tick.ts';
-import type { Channel, PeerId, ServerTransport, TimerHandle } from './transport.ts';
+import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
@@ -81,15 +81,12 @@ export class NetServer<P extends Protocol> {
     this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
-    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: Math.min(CATCH_UP_BURST, backlog), maxBacklogSteps: backlog });
+    const burst = Math.min(CATCH_UP_BURST, backlog);
+    this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: burst, maxBacklogSteps: backlog });
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
-    const repeat = options.maxInputRepeatTicks ?? 8;
-    // The queue holds 128 ticks: a lead beyond capacity − repeat − 2 (its default) cannot be stored anyway.
-    const lead = options.maxInputLeadMs;
-    if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
-    this.inputs = new ServerInputs(options.protocol, repeat, lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs)));
+    this.inputs = createInputs(options);
     this.ghosts = new ServerGhosts(
       options.protocol,
       {
@@ -124,11 +121,13 @@ export class NetServer<P extends Protocol> {
         opened: (c, resumed) => {
           if (!resumed) this.inputs.open(c.networkId);
           if (resumed) {
+            this.inputs.setSuspended(c.networkId, false);
             if (c.inGame) this.ghosts.attach(c);
             this.events.emit('resume', c);
           } else this.events.emit('connect', c);
         },
         suspended: (c, reason) => {
+          this.inputs.setSuspended(c.networkId, true);
           this.ghosts.detach(c);
           this.events.emit('suspend', c, reason);
         },
@@ -141,8 +140,13 @@ export class NetServer<P extends Protocol> {
       },
       this.log,
     );
+    this.inbox = this.createInbox(options);
+  }
+
+  /** The arrival stage and its per-peer limits (peer-limits.ts), from the options. */
+  private createInbox(options: ServerOptions<P>): ServerInbox {
     const d = DEFAULT_PEER_LIMITS;
-    this.inbox = new ServerInbox(
+    return new ServerInbox(
       {
         messagesPerSecond: positive(options.maxMessagesPerSecond ?? d.messagesPerSecond, 'maxMessagesPerSecond'),
         bytesPerSecond: positive(options.maxBytesPerSecond ?? d.bytesPerSecond, 'maxBytesPerSecond'),
@@ -335,7 +339,16 @@ export class NetServer<P extends Protocol> {
    * newest packet carried. Lag compensation rewinds to this.
    */
   interpolationViewOf(connection: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
-    return this.inputs.viewAt(connection.networkId, tick) ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
+    const view = this.inputs.viewAt(connection.networkId, tick);
+    return view ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
+  }
+
+  /**
+   * What the transport dropped for one connection (socket.io: unreliable messages under backpressure);
+   * undefined when it keeps no stats.
+   */
+  transportStats(connection: Connection<JoinPayload<P>>): TransportStats | undefined {
+    return this.transport.peerStats?.(connection.peer);
   }
 
   /** How early one connection's inputs arrived: bucket i counts inputs stored i ticks before their tick ran. */
@@ -503,7 +516,14 @@ export class NetServer<P extends Protocol> {
       const stats = this.inputs.stats(connection.networkId);
       this.sendRaw(
         connection,
-        this.encoder.pong({ echoMs, serverTick: this.currentTick, serverFraction: this.acc.fraction, inputMarginTicks: this.inputs.margin(connection.networkId), inputsLate: stats?.late ?? 0, inputsMissing: stats?.missing ?? 0 }),
+        this.encoder.pong({
+          echoMs,
+          serverTick: this.currentTick,
+          serverFraction: this.acc.fraction,
+          inputMarginTicks: this.inputs.margin(connection.networkId),
+          inputsLate: stats?.late ?? 0,
+          inputsMissing: stats?.missing ?? 0,
+        }),
         'unreliable',
       );
     } else if (kind === MessageKind.SnapshotAck) {
@@ -592,6 +612,15 @@ export class NetServer<P extends Protocol> {
     }
     this.rpcs.dispatch(entry, [connection, payload as never], (m) => this.log('error', m), (e) => this.report(e, connection), this.currentTick);
   }
+}
+
+/** The input stage, from the options (the queue holds 128 ticks: no lead beyond capacity − repeat − 2, its default). */
+function createInputs<P extends Protocol>(options: ServerOptions<P>): ServerInputs<P> {
+  const repeat = options.maxInputRepeatTicks ?? 8;
+  const lead = options.maxInputLeadMs;
+  if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
+  const leadTicks = lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs));
+  return new ServerInputs(options.protocol, repeat, leadTicks);
 }
 
 /** "message kind Join (4)", or "unknown message kind 200". */

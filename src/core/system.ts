@@ -45,9 +45,14 @@ export interface SystemContext<P extends Protocol> {
   readonly isResimulating: boolean;
   /** True on ticks the server sends snapshots at (the same ticks on every peer; see isSnapshotTick in the protocol). */
   readonly isSnapshotTick: boolean;
-  /** The input of `ghost`'s owner for this tick; neutral (schema defaults, sanitized, frozen) when it has no owner or no input. Event fields read as presses in this tick. */
+  /**
+   * The input of `ghost`'s owner for this tick; neutral (schema defaults, sanitized, frozen) when it has no owner or no input. Event
+   * fields read as presses in this tick.
+   */
   input(ghost: Ghost<P>): InputValues<P>;
-  /** The running count of an event field of `ghost`'s owner at this tick (InputEvent's absolute count, e.g. for spawnId). 0 when unknown. */
+  /**
+   * The running count of an event field of `ghost`'s owner at this tick (InputEvent's absolute count, e.g. for spawnId). 0 when unknown.
+   */
   inputCount(ghost: Ghost<P>, field: string): number;
   /**
    * Server: where `ghost`'s owner showed interpolated ghosts when it sampled its input for
@@ -138,7 +143,9 @@ export interface SystemHooks<P extends Protocol> {
    * call to it (client prediction re-running a tick), `null` to refuse the spawn (the call
    * gets a ghost that never joins the world), or undefined for the normal path.
    */
-  interceptSpawn?(type: string, owner: number, tick: Tick, flags: { isFirstTimeFullyPredictingTick: boolean; isResimulating: boolean }): Ghost<P> | null | undefined;
+  interceptSpawn?(
+    type: string, owner: number, tick: Tick, flags: { isFirstTimeFullyPredictingTick: boolean; isResimulating: boolean },
+  ): Ghost<P> | null | undefined;
   /**
    * Called after a spawn the engine let through (or re-bound), with its init values applied. Returning
    * 'discard' keeps a new ghost out of the world (predicted spawning: its server twin is already there).
@@ -215,7 +222,8 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K> {
     this.#structural('spawn');
     const owner = options?.owner ?? 0;
-    const intercepted = this.hooks.interceptSpawn?.(type, owner, this.tick, { isFirstTimeFullyPredictingTick: this.isFirstTimeFullyPredictingTick, isResimulating: this.isResimulating });
+    const flags = { isFirstTimeFullyPredictingTick: this.isFirstTimeFullyPredictingTick, isResimulating: this.isResimulating };
+    const intercepted = this.hooks.interceptSpawn?.(type, owner, this.tick, flags);
     if (intercepted) {
       // Re-bound to an existing ghost: reset it to its spawn state; if it was taken out of
       // the world for the rollback, it joins again when this system returns, like a spawn.
@@ -280,7 +288,8 @@ export class SystemRunner<P extends Protocol> {
     this.#world = world;
     this.#hooks = hooks;
     this.#ctx = new RunContext(world, hooks);
-    const pick = (stage: SystemStage) => systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salt: fnv1a32(def.name) }));
+    const pick = (stage: SystemStage) =>
+      systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salt: fnv1a32(def.name) }));
     this.#stages = { server: pick('server'), prediction: pick('prediction'), presentation: pick('presentation') };
   }
 

@@ -19,7 +19,10 @@ export interface TransportStats {
 /** Server-side identifier of one transport-level peer (not the netcode networkId). */
 export type PeerId = number;
 
-/** Callbacks a client transport reports to. Messages may be Node Buffers from a pool (non-zero byteOffset): read them through their view, never `.buffer` alone. */
+/**
+ * Callbacks a client transport reports to. Messages may be Node Buffers from a pool (non-zero byteOffset): read them through their view,
+ * never `.buffer` alone.
+ */
 export interface ClientTransportHandler {
   onOpen(): void;
   onMessage(data: Uint8Array, channel: Channel): void;

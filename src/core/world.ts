@@ -23,7 +23,10 @@ interface LocalId {
 
 /** One replicated entity instance. Created by `World.add`/`World.create`, never by game code. */
 export class Ghost<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>> {
-  /** Mode this peer runs it in; the engines set it (default: 'server' on the server; on a client 'predicted' when owned locally and the type allows it, else 'interpolated'). */
+  /**
+   * Mode this peer runs it in; the engines set it (default: 'server' on the server; on a client 'predicted' when owned locally and the type
+   * allows it, else 'interpolated').
+   */
   mode: GhostMode;
   /** True while the ghost is in the world; false once removed or despawned (also false for a spawn not yet added). */
   alive = false;
@@ -91,7 +94,10 @@ class Slots {
   }
 }
 
-/** Walks the array captured at start up to its length then: later additions are not visited, dead ghosts are skipped. Doubles as its own IteratorResult, so a step allocates nothing. */
+/**
+ * Walks the array captured at start up to its length then: later additions are not visited, dead ghosts are skipped. Doubles as its own
+ * IteratorResult, so a step allocates nothing.
+ */
 class Cursor {
   done = false;
   value: Ghost | undefined = undefined;

@@ -45,9 +45,24 @@ function overlay<T extends Line | Points>(object: T, name: string): T {
 /** Allocate the three objects for one ghost: `capacity` vertices for the path and for the samples. */
 export function createDebugObjects(capacity: number, pointSize: number): DebugObjects {
   return {
-    predicted: overlay(new Line(geometry(capacity), new LineBasicMaterial({ color: NET_DEBUG_COLORS.predicted, depthTest: false, transparent: true })), NET_DEBUG_NAMES.predicted),
-    confirmed: overlay(new Points(geometry(capacity), new PointsMaterial({ color: NET_DEBUG_COLORS.confirmed, size: pointSize, depthTest: false, transparent: true })), NET_DEBUG_NAMES.confirmed),
-    rendered: overlay(new Points(geometry(1), new PointsMaterial({ color: NET_DEBUG_COLORS.rendered, size: pointSize * 1.5, depthTest: false, transparent: true })), NET_DEBUG_NAMES.rendered),
+    predicted: overlay(
+      new Line(geometry(capacity), new LineBasicMaterial({ color: NET_DEBUG_COLORS.predicted, depthTest: false, transparent: true })),
+      NET_DEBUG_NAMES.predicted,
+    ),
+    confirmed: overlay(
+      new Points(
+        geometry(capacity),
+        new PointsMaterial({ color: NET_DEBUG_COLORS.confirmed, size: pointSize, depthTest: false, transparent: true }),
+      ),
+      NET_DEBUG_NAMES.confirmed,
+    ),
+    rendered: overlay(
+      new Points(
+        geometry(1),
+        new PointsMaterial({ color: NET_DEBUG_COLORS.rendered, size: pointSize * 1.5, depthTest: false, transparent: true }),
+      ),
+      NET_DEBUG_NAMES.rendered,
+    ),
   };
 }
 

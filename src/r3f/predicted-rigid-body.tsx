@@ -20,7 +20,9 @@ export type PredictedRigidBodyProps<P extends Protocol = Protocol, K extends Gho
 };
 
 /** `<PredictedRigidBody ghost={box} physics={physics}><mesh … /></PredictedRigidBody>` */
-export function PredictedRigidBody<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>>({ physics, ghost, ...rest }: PredictedRigidBodyProps<P, K>) {
+export function PredictedRigidBody<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>>(
+  { physics, ghost, ...rest }: PredictedRigidBodyProps<P, K>,
+) {
   const fields = physics.fields(ghost.type);
   if (!fields) {
     throw new Error(`react-netcode: <PredictedRigidBody> got a "${ghost.type}" ghost, which has no body in createPhysics({ bodies }); add one, or render it with <VisualProxy>.`);

@@ -6,15 +6,20 @@ import type { Object3D } from 'three';
 import { NetcodeError, type Ghost, type GhostNames, type GhostValues, type Protocol, type Quat, type Vec3 } from '../index.ts';
 
 type FieldsOf<P extends Protocol, K extends GhostNames<P>, T, Not = never> = {
-  [F in keyof GhostValues<P, K>]-?: GhostValues<P, K>[F] extends T ? ([Not] extends [never] ? F : GhostValues<P, K>[F] extends Not ? never : F) : never;
+  [F in keyof GhostValues<P, K>]-?: GhostValues<P, K>[F] extends T
+    ? ([Not] extends [never] ? F : GhostValues<P, K>[F] extends Not ? never : F)
+    : never;
 }[keyof GhostValues<P, K>] &
   string;
 
 /** Names of the vec3 fields of ghost type K (any string for an untyped protocol). */
-export type Vec3FieldOf<P extends Protocol, K extends GhostNames<P>> = string extends keyof GhostValues<P, K> ? string : FieldsOf<P, K, Vec3, Quat>; // a Quat {x,y,z,w} is structurally a Vec3 too
+// A Quat {x,y,z,w} is structurally a Vec3 too.
+export type Vec3FieldOf<P extends Protocol, K extends GhostNames<P>> =
+  string extends keyof GhostValues<P, K> ? string : FieldsOf<P, K, Vec3, Quat>;
 
 /** Names of the quat fields of ghost type K (any string for an untyped protocol). */
-export type QuatFieldOf<P extends Protocol, K extends GhostNames<P>> = string extends keyof GhostValues<P, K> ? string : FieldsOf<P, K, Quat>;
+export type QuatFieldOf<P extends Protocol, K extends GhostNames<P>> =
+  string extends keyof GhostValues<P, K> ? string : FieldsOf<P, K, Quat>;
 
 /** The fields a transform is read from; undefined = not written. */
 export interface TransformKeys {

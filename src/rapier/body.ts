@@ -64,7 +64,10 @@ export function clearCommands(c: Commands): void {
 }
 
 export function newEntry(ghost: PhysicsGhost, spec: BodySpec, cmd: Commands): Entry {
-  return { ghost, spec, body: undefined, proxy: undefined, simulated: false, asleep: false, seen: -1, listed: false, pos: v3(), rot: q4(), lin: v3(), ang: v3(), cmd };
+  return {
+    ghost, spec, body: undefined, proxy: undefined, simulated: false, asleep: false, seen: -1, listed: false,
+    pos: v3(), rot: q4(), lin: v3(), ang: v3(), cmd,
+  };
 }
 
 /** Component `key` of a ghost (typed by the caller's knowledge of the schema). */

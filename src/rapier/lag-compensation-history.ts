@@ -95,7 +95,10 @@ export class PoseHistory<G extends { readonly id: number }> {
     }
   }
 
-  /** Clamp a view (tick + fraction) into the window: before it → the oldest tick; at or past the newest → the newest tick. False when nothing is recorded. */
+  /**
+   * Clamp a view (tick + fraction) into the window: before it → the oldest tick; at or past the newest → the newest tick. False when
+   * nothing is recorded.
+   */
   rewind(tick: Tick, fraction: number, out: Rewind): boolean {
     const newest = this.newest;
     if (newest === undefined) return false;

@@ -6,7 +6,10 @@
 import { NetcodeError } from '../core/errors.ts';
 
 /** A collider: `{ sphere: radius }`, `{ box: [hx, hy, hz] }` (half extents) or `{ capsule: [halfHeight, radius] }` (axis along local y). */
-export type ColliderShape = { readonly sphere: number } | { readonly box: readonly [number, number, number] } | { readonly capsule: readonly [number, number] };
+export type ColliderShape =
+  | { readonly sphere: number }
+  | { readonly box: readonly [number, number, number] }
+  | { readonly capsule: readonly [number, number] };
 
 export const SPHERE = 0;
 export const BOX = 1;
@@ -42,7 +45,9 @@ export function compileShape(shape: ColliderShape, type: string): CompiledShape 
  * Write the ray (origin o, unit direction d) into `out[0..5]` in the local frame of a pose
  * stored at `pose[at..at+6]` = position xyz, rotation quaternion xyzw: o' = q⁻¹(o − p), d' = q⁻¹ d.
  */
-export function rayToLocal(pose: Float64Array, at: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, out: Float64Array): void {
+export function rayToLocal(
+  pose: Float64Array, at: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, out: Float64Array,
+): void {
   const qx = -pose[at + 3]!;
   const qy = -pose[at + 4]!;
   const qz = -pose[at + 5]!;
@@ -62,7 +67,9 @@ function rotate(qx: number, qy: number, qz: number, qw: number, vx: number, vy: 
 }
 
 /** First hit of the unit ray with a sphere of radius r centred at (cx, cy, cz): distance, 0 if the origin is inside, -1 for none. */
-function raySphere(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, cx: number, cy: number, cz: number, r: number): number {
+function raySphere(
+  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, cx: number, cy: number, cz: number, r: number,
+): number {
   const px = ox - cx;
   const py = oy - cy;
   const pz = oz - cz;

@@ -61,11 +61,16 @@ export interface RaycastHit<P extends Protocol> {
 }
 
 export interface LagCompensation<P extends Protocol> {
-  /** Cast against ghosts as `at` saw them (interpolated between recorded ticks, clamped to the history). Ghosts that were not there then, or are gone now, are never hit. */
+  /**
+   * Cast against ghosts as `at` saw them (interpolated between recorded ticks, clamped to the history). Ghosts that were not there then, or
+   * are gone now, are never hit.
+   */
   raycast(at: RewindTarget, origin: Vec3, direction: Vec3, maxDistance: number, options?: RaycastOptions<P>): RaycastHit<P> | undefined;
   /** The same cast against the present poses (no rewind): what a server without lag compensation sees. */
   raycastNow(origin: Vec3, direction: Vec3, maxDistance: number, options?: RaycastOptions<P>): RaycastHit<P> | undefined;
-  /** The recorded tick and fraction a cast for `at` uses (`clamped` when the view lay outside the history); undefined before the first tick. */
+  /**
+   * The recorded tick and fraction a cast for `at` uses (`clamped` when the view lay outside the history); undefined before the first tick.
+   */
   rewindOf(at: RewindTarget): Rewind | undefined;
   /** `ghost`'s centre as `at` saw it, or undefined when it was not there. */
   positionAt(at: RewindTarget, ghost: Ghost<P>): Vec3 | undefined;
@@ -100,6 +105,75 @@ function compileColliders(protocol: Protocol, colliders: Record<string, Collider
   return out;
 }
 
+/** A ray being cast: origin, unit direction, length. */
+interface Ray {
+  ox: number;
+  oy: number;
+  oz: number;
+  dx: number;
+  dy: number;
+  dz: number;
+  max: number;
+}
+
+function aimRay(ray: Ray, origin: Vec3, direction: Vec3, maxDistance: number): void {
+  const len = Math.sqrt(direction.x * direction.x + direction.y * direction.y + direction.z * direction.z);
+  if (!(len > 0) || !Number.isFinite(len)) throw new NetcodeError('usage', `react-netcode: raycast direction must be a non-zero finite vector (got ${direction.x}, ${direction.y}, ${direction.z}).`);
+  if (!(maxDistance >= 0)) throw new NetcodeError('usage', `react-netcode: raycast maxDistance must be >= 0 (got ${maxDistance}).`);
+  ray.ox = origin.x;
+  ray.oy = origin.y;
+  ray.oz = origin.z;
+  ray.dx = direction.x / len;
+  ray.dy = direction.y / len;
+  ray.dz = direction.z / len;
+  ray.max = maxDistance;
+}
+
+function hitOf<P extends Protocol>(ray: Ray, ghost: Ghost<P>, distance: number): RaycastHit<P> {
+  return { ghost, distance, point: { x: ray.ox + ray.dx * distance, y: ray.oy + ray.dy * distance, z: ray.oz + ray.dz * distance } };
+}
+
+/** The current pose of a ghost's collider (position, then rotation or the identity) into `pose`. */
+function readPose(values: Record<string, unknown>, collider: Collider, pose: Float64Array): void {
+  const p = values[collider.position] as Vec3;
+  const q = collider.rotation === undefined ? undefined : (values[collider.rotation] as Quat);
+  pose[0] = p.x;
+  pose[1] = p.y;
+  pose[2] = p.z;
+  pose[3] = q?.x ?? 0;
+  pose[4] = q?.y ?? 0;
+  pose[5] = q?.z ?? 0;
+  pose[6] = q?.w ?? 1;
+}
+
+/** Resolve `at` into `out`; false before the first recorded tick. */
+function rewindTo<P extends Protocol>(server: NetServer<P>, history: PoseHistory<Ghost<P>>, at: RewindTarget, out: Rewind): boolean {
+  if (typeof at === 'number') {
+    if (at === 0) return history.rewind(history.newestTick ?? 0, 0, out);
+    const connection = server.connections.get(at);
+    if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}.`);
+    const view = server.interpolationViewOf(connection);
+    return history.rewind(view.tick, view.fraction, out);
+  }
+  if ('networkId' in at) {
+    // The view of the input the server runs now (ctx.interpolationView), not the newest packet's.
+    const view = server.interpolationViewOf(at as never);
+    return history.rewind(view.tick, view.fraction, out);
+  }
+  return history.rewind(at.tick, at.fraction, out);
+}
+
+/** Distance along `ray` to `shape` at `pose`, or -1 (`local`: scratch for the ray in the shape's frame). */
+function castAt(shape: CompiledShape, ray: Ray, pose: Float64Array, local: Float64Array): number {
+  rayToLocal(pose, 0, ray.ox, ray.oy, ray.oz, ray.dx, ray.dy, ray.dz, local);
+  return rayShape(shape, local, ray.max);
+}
+
+/** Whether a cast with `opts` may hit `ghost` (alive, not ignored, of a wanted type). */
+function isWanted<P extends Protocol>(ghost: Ghost<P>, type: string, opts: RaycastOptions<P> | undefined): boolean {
+  return ghost.alive && ghost !== opts?.ignore && (opts?.types === undefined || opts.types.includes(type as GhostNames<P>));
+}
+
 /** Record collider poses after every tick of `server`, and cast rays as a client saw the world. */
 export function createLagCompensation<P extends Protocol>(server: NetServer<P>, options: LagCompensationOptions<P>): LagCompensation<P> {
   const historyMs = options.historyMs ?? 500;
@@ -112,66 +186,24 @@ export function createLagCompensation<P extends Protocol>(server: NetServer<P>, 
   const rewind: Rewind = { tick: 0, fraction: 0, clamped: false };
   const pose = new Float64Array(POSE_SIZE);
   const local = new Float64Array(6);
-  const ray = { ox: 0, oy: 0, oz: 0, dx: 0, dy: 0, dz: 0, max: 0 };
+  const ray: Ray = { ox: 0, oy: 0, oz: 0, dx: 0, dy: 0, dz: 0, max: 0 };
 
   const record = (tick: Tick): void => {
     history.begin(tick);
     for (let c = 0; c < colliders.length; c++) {
-      const { type, position, rotation } = colliders[c]!;
-      for (const ghost of server.world.query(type as GhostNames<P>)) {
-        const values = ghost.components as Record<string, unknown>;
-        const p = values[position] as Vec3;
-        const q = rotation === undefined ? undefined : (values[rotation] as Quat);
-        history.record(ghost as Ghost<P>, c, p.x, p.y, p.z, q?.x ?? 0, q?.y ?? 0, q?.z ?? 0, q?.w ?? 1);
+      for (const ghost of server.world.query(colliders[c]!.type as GhostNames<P>)) {
+        readPose(ghost.components as Record<string, unknown>, colliders[c]!, pose);
+        history.record(ghost as Ghost<P>, c, pose[0]!, pose[1]!, pose[2]!, pose[3]!, pose[4]!, pose[5]!, pose[6]!);
       }
     }
     history.end();
   };
   const unsubscribe = server.events.on('tick', record);
 
-  /** Resolve `at` into `rewind`; false before the first recorded tick. */
-  const resolve = (at: RewindTarget): boolean => {
-    if (typeof at === 'number') {
-      if (at === 0) return history.rewind(history.newestTick ?? 0, 0, rewind);
-      const connection = server.connections.get(at);
-      if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}.`);
-      const view = server.interpolationViewOf(connection);
-      return history.rewind(view.tick, view.fraction, rewind);
-    }
-    if ('networkId' in at) {
-      const view = server.interpolationViewOf(at as never);
-      return history.rewind(view.tick, view.fraction, rewind);
-    }
-    return history.rewind(at.tick, at.fraction, rewind);
-  };
+  const resolve = (at: RewindTarget): boolean => rewindTo(server, history, at, rewind);
 
-  const setRay = (origin: Vec3, direction: Vec3, maxDistance: number): void => {
-    const len = Math.sqrt(direction.x * direction.x + direction.y * direction.y + direction.z * direction.z);
-    if (!(len > 0) || !Number.isFinite(len)) throw new NetcodeError('usage', `react-netcode: raycast direction must be a non-zero finite vector (got ${direction.x}, ${direction.y}, ${direction.z}).`);
-    if (!(maxDistance >= 0)) throw new NetcodeError('usage', `react-netcode: raycast maxDistance must be >= 0 (got ${maxDistance}).`);
-    ray.ox = origin.x;
-    ray.oy = origin.y;
-    ray.oz = origin.z;
-    ray.dx = direction.x / len;
-    ray.dy = direction.y / len;
-    ray.dz = direction.z / len;
-    ray.max = maxDistance;
-  };
+  const castPose = (c: number): number => castAt(colliders[c]!.shape, ray, pose, local);
 
-  /** Distance from the current ray to collider `c` at `pose`, or -1. */
-  const castPose = (c: number): number => {
-    rayToLocal(pose, 0, ray.ox, ray.oy, ray.oz, ray.dx, ray.dy, ray.dz, local);
-    return rayShape(colliders[c]!.shape, local, ray.max);
-  };
-
-  const hit = (ghost: Ghost<P>, distance: number): RaycastHit<P> => ({
-    ghost,
-    distance,
-    point: { x: ray.ox + ray.dx * distance, y: ray.oy + ray.dy * distance, z: ray.oz + ray.dz * distance },
-  });
-
-  const wanted = (ghost: Ghost<P>, c: number, opts: RaycastOptions<P> | undefined): boolean =>
-    ghost.alive && ghost !== opts?.ignore && (opts?.types === undefined || opts.types.includes(colliders[c]!.type as GhostNames<P>));
 
   const trackOf = (ghost: Ghost<P>): PoseTrack<Ghost<P>> | undefined => history.tracks.find((t) => t.ghost === ghost);
 
@@ -185,40 +217,30 @@ export function createLagCompensation<P extends Protocol>(server: NetServer<P>, 
     },
 
     raycast(at, origin, direction, maxDistance, opts) {
-      setRay(origin, direction, maxDistance);
+      aimRay(ray, origin, direction, maxDistance);
       if (!resolve(at)) return undefined;
       let best: Ghost<P> | undefined;
       let bestDistance = Infinity;
       for (const track of history.tracks) {
         const ghost = track.ghost!;
-        if (!wanted(ghost, track.collider, opts) || !history.sample(track, rewind, pose)) continue;
+        if (!isWanted(ghost, colliders[track.collider]!.type, opts) || !history.sample(track, rewind, pose)) continue;
         const d = castPose(track.collider);
         if (d >= 0 && d < bestDistance) {
           best = ghost;
           bestDistance = d;
         }
       }
-      return best === undefined ? undefined : hit(best, bestDistance);
+      return best === undefined ? undefined : hitOf(ray, best, bestDistance);
     },
 
     raycastNow(origin, direction, maxDistance, opts) {
-      setRay(origin, direction, maxDistance);
+      aimRay(ray, origin, direction, maxDistance);
       let best: Ghost<P> | undefined;
       let bestDistance = Infinity;
       for (let c = 0; c < colliders.length; c++) {
-        const { type, position, rotation } = colliders[c]!;
-        for (const ghost of server.world.query(type as GhostNames<P>)) {
-          if (!wanted(ghost as Ghost<P>, c, opts)) continue;
-          const values = ghost.components as Record<string, unknown>;
-          const p = values[position] as Vec3;
-          const q = rotation === undefined ? undefined : (values[rotation] as Quat);
-          pose[0] = p.x;
-          pose[1] = p.y;
-          pose[2] = p.z;
-          pose[3] = q?.x ?? 0;
-          pose[4] = q?.y ?? 0;
-          pose[5] = q?.z ?? 0;
-          pose[6] = q?.w ?? 1;
+        for (const ghost of server.world.query(colliders[c]!.type as GhostNames<P>)) {
+          if (!isWanted(ghost as Ghost<P>, colliders[c]!.type, opts)) continue;
+          readPose(ghost.components as Record<string, unknown>, colliders[c]!, pose);
           const d = castPose(c);
           if (d >= 0 && d < bestDistance) {
             best = ghost as Ghost<P>;
@@ -226,7 +248,7 @@ export function createLagCompensation<P extends Protocol>(server: NetServer<P>, 
           }
         }
       }
-      return best === undefined ? undefined : hit(best, bestDistance);
+      return best === undefined ? undefined : hitOf(ray, best, bestDistance);
     },
 
     rewindOf(at) {

@@ -85,7 +85,10 @@ export interface PhysicsOptions {
    * docs/physics.md); false keeps the persistent world and only the per-body restore.
    */
   worldSnapshots?: boolean;
-  /** smoothed mode: quantize the state at the end of every tick as the wire would (default false: it keeps every body awake; see docs/physics.md for the measurements). */
+  /**
+   * smoothed mode: quantize the state at the end of every tick as the wire would (default false: it keeps every body awake; see
+   * docs/physics.md for the measurements).
+   */
   quantizeEveryTick?: boolean;
   /** Rapier's numSolverIterations (default 4). A rebuild drops warm starts: stacks need more. */
   solverIterations?: number;

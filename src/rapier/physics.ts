@@ -49,6 +49,26 @@ function finiteVec(v: Vec3, what: string): void {
   if (typeof v !== 'object' || v === null || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw usage(`${what} needs a finite vector { x, y, z }.`);
 }
 
+/** Check the body kind and vector, then add `v` to the ghost's queued impulse or move (calls in one tick add up). */
+function queueCommand(
+  options: PhysicsOptions, commandsOf: (ghost: PhysicsGhost) => Commands, ghost: PhysicsGhost, op: string, kind: string, v: Vec3,
+  slot: 'impulse' | 'move', hint: string,
+): Commands {
+  const body = options.bodies[ghost?.type];
+  if (body === undefined) throw usage(`physics.${op} got a ghost of type "${String(ghost?.type)}", which has no body; declare it in createPhysics({ bodies }).`);
+  if (body.kind !== kind) throw usage(`physics.${op} needs a ${kind} body; "${ghost.type}" is ${body.kind}${hint}.`);
+  finiteVec(v, `physics.${op}`);
+  const c = commandsOf(ghost);
+  const flag = slot === 'impulse' ? 'hasImpulse' : 'hasMove';
+  const acc = c[slot];
+  if (!c[flag]) acc.x = acc.y = acc.z = 0;
+  acc.x += v.x;
+  acc.y += v.y;
+  acc.z += v.z;
+  c[flag] = true;
+  return c;
+}
+
 /**
  * Build the physics adapter. `RAPIER` is the initialised module:
  * `import RAPIER from '@dimforge/rapier3d-compat'; await RAPIER.init();`.
@@ -69,11 +89,6 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
     if (c === undefined) commands.set(ghost, (c = newCommands()));
     return c;
   };
-  const kindOf = (ghost: PhysicsGhost, op: string): string => {
-    const body = options.bodies[ghost?.type];
-    if (body === undefined) throw usage(`physics.${op} got a ghost of type "${String(ghost?.type)}", which has no body; declare it in createPhysics({ bodies }).`);
-    return body.kind;
-  };
 
   const peerOf = (net: AnyWorld, dt: number): Peer => {
     let peer = peers.get(net);
@@ -84,20 +99,8 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
     return peer;
   };
 
-  /** Check the body kind and vector, then add `v` to this tick's queued impulse or move (calls in one tick add up). */
-  const queue = (ghost: PhysicsGhost, op: string, kind: string, v: Vec3, slot: 'impulse' | 'move', hint: string): Commands => {
-    if (kindOf(ghost, op) !== kind) throw usage(`physics.${op} needs a ${kind} body; "${ghost.type}" is ${options.bodies[ghost.type]!.kind}${hint}.`);
-    finiteVec(v, `physics.${op}`);
-    const c = commandsOf(ghost);
-    const flag = slot === 'impulse' ? 'hasImpulse' : 'hasMove';
-    const acc = c[slot];
-    if (!c[flag]) acc.x = acc.y = acc.z = 0;
-    acc.x += v.x;
-    acc.y += v.y;
-    acc.z += v.z;
-    c[flag] = true;
-    return c;
-  };
+  const queue = (ghost: PhysicsGhost, op: string, kind: string, v: Vec3, slot: 'impulse' | 'move', hint: string): Commands =>
+    queueCommand(options, commandsOf, ghost, op, kind, v, slot, hint);
 
   return {
     mode,

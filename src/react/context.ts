@@ -35,7 +35,10 @@ export interface NetStats {
 export interface FrameDriver {
   /** Step the engine to monotonic time `now` (ms): receive, predict, interpolate, render values. */
   step(now: number): void;
-  /** A component inside the Canvas (NetcodeFrame) takes over stepping; returns the release function. The provider's own loop pauses meanwhile. */
+  /**
+   * A component inside the Canvas (NetcodeFrame) takes over stepping; returns the release function. The provider's own loop pauses
+   * meanwhile.
+   */
   claim(): () => void;
   /** Subscribe to "after each step" (for ref-writing hooks outside R3F); returns unsubscribe. */
   onStep(listener: (now: number) => void): () => void;

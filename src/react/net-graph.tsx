@@ -76,7 +76,8 @@ export function seriesPoints(samples: readonly NetStatsSample[], series: Series,
 
 /**
  * A network graph overlay: RTT (blue), bytes/s in (green) and out (orange), corrections/s
- * (red), ticks/s the server ran without our input (violet; the label adds late inputs/s), each scaled to its own maximum over the window, with the latest values as text.
+ * (red), ticks/s the server ran without our input (violet; the label adds late inputs/s), each scaled to
+ * its own maximum over the window, with the latest values as text.
  * Data: the provider's stats history (one sample per 250 ms of step time).
  *
  * @example

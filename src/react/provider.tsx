@@ -17,7 +17,9 @@ export interface TypedNetcodeProviderProps<P extends Protocol> {
    * to connect elsewhere, remount the provider with a new `key`.
    */
   transport: TransportSource;
-  /** Join payload: the provider joins with it once connected (and again after a failed resume). Omit to join by hand (useConnection().join). */
+  /**
+   * Join payload: the provider joins with it once connected (and again after a failed resume). Omit to join by hand (useConnection().join).
+   */
   join?: JoinPayload<P>;
   /** Options passed to the client engine (prediction, clock sync, reconnect, log, onInput …). Read at mount only. */
   clientOptions?: NetcodeClientOptions<P>;

@@ -30,7 +30,10 @@ export interface NetcodeStoreState extends NetcodeUiState {
 /** A vanilla store that also counts its live subscriptions (leak tests read it). */
 export type NetcodeStore = StoreApi<NetcodeStoreState> & { readonly subscriberCount: number };
 
-export const ZERO_STATS: NetStats = Object.freeze({ rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0, lateInputsPerSec: 0, missingInputsPerSec: 0 });
+export const ZERO_STATS: NetStats = Object.freeze({
+  rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0,
+  lateInputsPerSec: 0, missingInputsPerSec: 0,
+});
 
 /** A fresh store for one provider; `loading` until the engine calls `connect()`. */
 export function createNetcodeStore(): NetcodeStore {

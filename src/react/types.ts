@@ -16,11 +16,14 @@ export type ClientRpcName<P extends Protocol> = IsLoose<P> extends true ? string
 /** RPC names the client may send (client → server): every string for a plain protocol. */
 export type ServerRpcName<P extends Protocol> = IsLoose<P> extends true ? string : RpcNames<P, 'toServer'>;
 /** The payload of RPC `K` (a loose record for a plain protocol). */
-export type RpcPayloadOf<P extends Protocol, K extends string> = IsLoose<P> extends true ? Readonly<Record<string, unknown>> : RpcPayload<P, K>;
+export type RpcPayloadOf<P extends Protocol, K extends string> =
+  IsLoose<P> extends true ? Readonly<Record<string, unknown>> : RpcPayload<P, K>;
 
 type InputKey<P extends Protocol> = keyof InputValues<P> & string;
 /** Input fields holding a 2-D vector (targets of keyboardAxes). */
-export type Vec2InputKey<P extends Protocol> = { [K in InputKey<P>]: InputValues<P>[K] extends Vec3 ? never : InputValues<P>[K] extends Vec2 ? K : never }[InputKey<P>];
+export type Vec2InputKey<P extends Protocol> = {
+  [K in InputKey<P>]: InputValues<P>[K] extends Vec3 ? never : InputValues<P>[K] extends Vec2 ? K : never;
+}[InputKey<P>];
 /** Input fields holding a number (targets of pressOnKey / pressOnPointer: declare them with field.event()). */
 export type NumberInputKey<P extends Protocol> = { [K in InputKey<P>]: InputValues<P>[K] extends number ? K : never }[InputKey<P>];
 /** Input fields holding a boolean (targets of holdKey). */

@@ -45,7 +45,10 @@ const EMPTY: readonly never[] = Object.freeze([]);
  * @throws `react-netcode: usePredictedSpawn must be used inside <NetcodeProvider> …` outside
  *   a provider; `react-netcode: usePredictedSpawn("x"): unknown ghost type …` for an undeclared type.
  */
-export function usePredictedSpawn<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>>(type: K, options: UsePredictedSpawnOptions = {}): PredictedSpawnState<P, K> {
+export function usePredictedSpawn<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>>(
+  type: K,
+  options: UsePredictedSpawnOptions = {},
+): PredictedSpawnState<P, K> {
   const { client, store } = useNetcodeContext<P>('usePredictedSpawn');
   checkGhostType(client.protocol, type, 'usePredictedSpawn');
   const spawns = client.spawns;
@@ -73,6 +76,9 @@ export function usePredictedSpawn<P extends Protocol = Protocol, K extends Ghost
     [spawns, type],
   );
   const waiting = useStore(store, selectWaiting);
-  const stats = useStore(store, useShallow(() => ({ predicted: spawns.stats.predicted, matched: spawns.stats.matched, rejected: spawns.stats.rejected })));
+  const stats = useStore(
+    store,
+    useShallow(() => ({ predicted: spawns.stats.predicted, matched: spawns.stats.matched, rejected: spawns.stats.rejected })),
+  );
   return { waiting, stats };
 }

@@ -23,7 +23,10 @@ import { useLatest } from './use-latest.ts';
  * @throws `react-netcode: useRpc must be used inside <NetcodeProvider> …` outside a provider;
  *   `react-netcode: useRpc("x"): unknown RPC …` or a direction error for a wrong name.
  */
-export function useRpc<P extends Protocol = Protocol, K extends ClientRpcName<P> = ClientRpcName<P>>(name: K, handler: (payload: RpcPayloadOf<P, K>) => void): void {
+export function useRpc<P extends Protocol = Protocol, K extends ClientRpcName<P> = ClientRpcName<P>>(
+  name: K,
+  handler: (payload: RpcPayloadOf<P, K>) => void,
+): void {
   const { client } = useNetcodeContext<P>('useRpc');
   checkRpc(client.protocol, name, 'toClient', 'useRpc');
   const latest = useLatest(handler);

@@ -23,7 +23,9 @@ import type { RpcPayloadOf, ServerRpcName } from './types.ts';
  * @throws `react-netcode: useSendRpc must be used inside <NetcodeProvider> …` outside a
  *   provider; `react-netcode: useSendRpc("x"): unknown RPC …` or a direction error for a wrong name.
  */
-export function useSendRpc<P extends Protocol = Protocol, K extends ServerRpcName<P> = ServerRpcName<P>>(name: K): (payload: RpcPayloadOf<P, K>) => void {
+export function useSendRpc<P extends Protocol = Protocol, K extends ServerRpcName<P> = ServerRpcName<P>>(
+  name: K,
+): (payload: RpcPayloadOf<P, K>) => void {
   const { client } = useNetcodeContext<P>('useSendRpc');
   checkRpc(client.protocol, name, 'toServer', 'useSendRpc');
   return useCallback((payload: RpcPayloadOf<P, K>) => client.send(name as never, payload as never), [client, name]);

@@ -11,7 +11,10 @@ import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
   path?: string;
-  /** Extra socket.io-client options. `transports` defaults to ['websocket']; `autoConnect`, `reconnection` and `forceNew` are owned by the transport. */
+  /**
+   * Extra socket.io-client options. `transports` defaults to ['websocket']; `autoConnect`, `reconnection`
+   * and `forceNew` are owned by the transport.
+   */
   socket?: Partial<ManagerOptions & SocketOptions>;
   /** Unreliable messages are dropped (counted in `stats`) while more than this many bytes wait to be written (default 64 KiB). */
   maxBufferedBytes?: number;
@@ -80,7 +83,9 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       });
       socket.on('r', (...args: unknown[]) => onData(current, 'reliable', args));
       socket.on('u', (...args: unknown[]) => onData(current, 'unreliable', args));
-      socket.on('connect_error', (err: Error) => finish(current, `connect_error: ${err.message}`));
+      socket.on('connect_error', (err: Error) =>
+        finish(current, `react-netcode: could not connect to ${url} (socket.io path '${path}'): ${err.message}; check the URL and path, and that the game server is running (a first connection is not retried).`),
+      );
       socket.on('disconnect', (reason: string) => finish(current, reason));
       socket.connect();
     },

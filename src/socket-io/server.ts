@@ -14,7 +14,10 @@ import type { Channel, PeerId, ServerTransport, ServerTransportHandler, Transpor
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 
 export interface SocketIoServerTransportOptions {
-  /** Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and `maxHttpBufferSize` are then the app's. */
+  /**
+   * Attach to an existing Server (the app may serve HTTP on the same port). `port`, `host`, `path` and
+   * `maxHttpBufferSize` are then the app's.
+   */
   io?: Server;
   /** Otherwise create a Server listening on this port (0 = ephemeral; default 0). */
   port?: number;
@@ -24,9 +27,15 @@ export interface SocketIoServerTransportOptions {
   path?: string;
   /** Larger messages disconnect their sender (default 64 KiB). */
   maxMessageBytes?: number;
-  /** Unreliable messages to a peer are dropped (counted in `peerStats`) while more than this many bytes wait to be written to it (default 64 KiB). */
+  /**
+   * Unreliable messages to a peer are dropped (counted in `peerStats`) while more than this many bytes
+   * wait to be written to it (default 64 KiB).
+   */
   maxBufferedBytes?: number;
-  /** When creating the Server: an engine.io connection that has not joined socket.io's namespace after this long is closed (socket.io's `connectTimeout`; default 10,000 ms, socket.io's own is 45,000). */
+  /**
+   * When creating the Server: an engine.io connection that has not joined socket.io's namespace after this long is closed
+   * (socket.io's `connectTimeout`; default 10,000 ms, socket.io's own is 45,000).
+   */
   connectTimeoutMs?: number;
 }
 
@@ -67,30 +76,76 @@ function portOf(io: Server): number {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
+/** The io Server to use (the app's, or one listening on its own HTTP server) and when it is ready. */
+type Opened = { io: Server; readyPromise: Promise<{ port: number }> };
+
+function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: number): Opened {
+  if (options.io !== undefined) return { io: options.io, readyPromise: Promise.resolve({ port: portOf(options.io) }) };
+  // A TCP connection that never sends its request headers is dropped after 10 s, checked every
+  // second (Node: 60 s, checked every 30 s).
+  const http = createServer({ connectionsCheckingInterval: 1000 });
+  http.headersTimeout = 10_000;
+  // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
+  const maxHttpBufferSize = Math.ceil((maxMessageBytes * 4) / 3) + 1024;
+  const connectTimeout = options.connectTimeoutMs ?? 10_000;
+  const io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize, connectTimeout });
+  const readyPromise = new Promise<{ port: number }>((resolve, reject) => {
+    http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
+    http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
+  });
+  readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
+  return { io, readyPromise };
+}
+
+/**
+ * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused
+ * (HTTP 403) unless the server engine's `canConnect` takes it, counting the engine.io connections
+ * admitted that have not reached socket.io's `connection` yet. Wraps an `allowRequest` the app set.
+ */
+function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { connected(socket: Socket): void; release(): void } {
+  const opening = new Set<object>();
+  const engine = io.engine as EngineLike | undefined;
+  const previous = engine?.opts.allowRequest;
+  const onEngineConnection = (raw: { once(event: 'close', fn: () => void): void }): void => {
+    opening.add(raw);
+    raw.once('close', () => opening.delete(raw));
+  };
+  if (engine !== undefined) {
+    engine.opts.allowRequest = (req, fn) => {
+      const handler = handlerOf();
+      if (handler === null) return fn('react-netcode: the server is not accepting connections', false);
+      if (handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
+      if (previous !== undefined) previous(req, fn);
+      else fn(null, true);
+    };
+    engine.on('connection', onEngineConnection);
+  }
+  return {
+    connected: (socket) => void opening.delete(socket.conn),
+    release: () => {
+      if (engine === undefined) return;
+      engine.off('connection', onEngineConnection);
+      if (previous !== undefined) engine.opts.allowRequest = previous;
+      else delete engine.opts.allowRequest;
+    },
+  };
+}
+
+/** Why a received event is not acceptable (null: it is). */
+function violationOf(event: string, channel: Channel | null, data: Uint8Array | null, maxMessageBytes: number): string | null {
+  if (channel === null) return `unknown event '${event}' (only 'r' and 'u' are accepted)`;
+  if (data === null) return `non-binary payload on '${event}' (send a Uint8Array)`;
+  if (data.byteLength > maxMessageBytes) return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+  return null;
+}
+
 export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
     throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}.`);
   }
   const owned = options.io === undefined;
-  let readyPromise: Promise<{ port: number }>;
-  let io: Server;
-  if (options.io !== undefined) {
-    io = options.io;
-    readyPromise = Promise.resolve({ port: portOf(io) });
-  } else {
-    // A TCP connection that never sends its request headers is dropped after 10 s, checked every
-    // second (Node: 60 s, checked every 30 s).
-    const http = createServer({ connectionsCheckingInterval: 1000 });
-    http.headersTimeout = 10_000;
-    // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
-    io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize: Math.ceil((maxMessageBytes * 4) / 3) + 1024, connectTimeout: options.connectTimeoutMs ?? 10_000 });
-    readyPromise = new Promise((resolve, reject) => {
-      http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
-      http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
-    });
-    readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
-  }
+  const { io, readyPromise } = openServer(options, maxMessageBytes);
 
   let handler: ServerTransportHandler | null = null;
   let closed = false;
@@ -98,20 +153,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
   const peers = new Map<PeerId, Socket>();
   const stats = new Map<PeerId, TransportStats>();
-  /** engine.io connections admitted that have not reached `onConnection` yet (or closed first). */
-  const opening = new Set<object>();
-  const engine = io.engine as EngineLike | undefined;
-  const previous = engine?.opts.allowRequest;
-  if (engine !== undefined) {
-    // Refuse before accepting: no engine.io socket, no socket.io socket, no onConnect.
-    engine.opts.allowRequest = (req, fn) => {
-      if (closed || handler === null) return fn('react-netcode: the server is not accepting connections', false);
-      if (handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
-      if (previous !== undefined) previous(req, fn);
-      else fn(null, true);
-    };
-    engine.on('connection', onEngineConnection);
-  }
+  const admission = admit(io, () => (closed ? null : handler));
 
   /** Forget `peer` and report it once; returns the socket if it was still known. */
   const drop = (peer: PeerId, reason: string): Socket | undefined => {
@@ -124,13 +166,8 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     return socket;
   };
 
-  function onEngineConnection(raw: { once(event: 'close', fn: () => void): void }): void {
-    opening.add(raw);
-    raw.once('close', () => opening.delete(raw));
-  }
-
   const onConnection = (socket: Socket): void => {
-    opening.delete(socket.conn);
+    admission.connected(socket);
     if (handler === null || closed) {
       socket.disconnect(true);
       return;
@@ -141,10 +178,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     socket.onAny((event: string, ...args: unknown[]) => {
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
       const data = args.length === 1 ? toBytes(args[0]) : null;
-      let violation: string | null = null;
-      if (channel === null) violation = `unknown event '${event}' (only 'r' and 'u' are accepted)`;
-      else if (data === null) violation = `non-binary payload on '${event}' (send a Uint8Array)`;
-      else if (data.byteLength > maxMessageBytes) violation = `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+      const violation = violationOf(event, channel, data, maxMessageBytes);
       if (violation !== null || channel === null || data === null) {
         hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
         return;
@@ -183,11 +217,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       for (const peer of [...peers.keys()]) hangUp(drop(peer, 'server closed'));
       handler = null;
       io.off('connection', onConnection);
-      if (engine !== undefined) {
-        engine.off('connection', onEngineConnection);
-        if (previous !== undefined) engine.opts.allowRequest = previous;
-        else delete engine.opts.allowRequest;
-      }
+      admission.release();
       if (owned) void io.close();
     },
   };

@@ -104,7 +104,8 @@ export class Stepper<P extends Protocol> {
       transport: this.network.server,
     } as ServerOptions<P>);
     this.server.listen();
-    this.serverPeer = { clock: resolveClock(options.serverClock, 1), nextFrameAt: 0, frames: 0, busyUntil: 0, jitter: new Rng(deriveSeed(this.seed, 0xf7a, 0)) };
+    const serverClock = resolveClock(options.serverClock, 1);
+    this.serverPeer = { clock: serverClock, nextFrameAt: 0, frames: 0, busyUntil: 0, jitter: new Rng(deriveSeed(this.seed, 0xf7a, 0)) };
     const specs = typeof options.clients === 'number' ? Array.from({ length: options.clients }, () => ({})) : (options.clients ?? []);
     for (const spec of specs) this.addClient(spec);
   }
@@ -122,14 +123,17 @@ export class Stepper<P extends Protocol> {
   addClient(options: StepperClientOptions = {}): StepperClient<P> {
     const index = this.clients.length;
     const raw = this.network.createClient();
-    const link = options.link ? conditionClient(raw, { seed: deriveSeed(this.seed, 0xc1, index), ...options.link }, this.scheduler) : undefined;
+    const seed = deriveSeed(this.seed, 0xc1, index);
+    const link = options.link ? conditionClient(raw, { seed, ...options.link }, this.scheduler) : undefined;
     const transport = link ?? raw;
     const clock = resolveClock(options.clock, 1000 / 60);
     const self: { peer?: StepperClient<P> } = {};
     const clientOptions: ClientOptions<P> = {
       // Messages are timestamped on arrival on the client's own clock (as a browser's performance.now);
       // while its thread is blocked (a stall), they are seen when it is free again.
-      ...(options.stampOnArrival === false ? {} : { now: () => clock.offsetMs + Math.max(this.time, self.peer?.busyUntil ?? 0) * (1 + clock.drift) }),
+      ...(options.stampOnArrival === false ? {} : {
+            now: () => clock.offsetMs + Math.max(this.time, self.peer?.busyUntil ?? 0) * (1 + clock.drift),
+          }),
       ...options.engine,
       protocol: this.protocol,
       transport,

@@ -7,7 +7,7 @@
 
 import { NetcodeError } from '../core/errors.ts';
 import { deriveSeed } from '../core/rng.ts';
-import type { PeerId, Scheduler, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
+import type { Channel, PeerId, Scheduler, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { LinkConditioner, type LinkOptions } from './conditioner.ts';
 import { DelayLine } from './delay-line.ts';
 
@@ -59,125 +59,148 @@ interface Peer {
  * transport closes the link; when a peer goes away, what it sent before still reaches
  * the server, then `onDisconnect` follows.
  */
-export function conditionServer(inner: ServerTransport, options: ServerConditionerOptions, scheduler: Scheduler): ConditionedServerTransport {
-  const defaults: { up: LinkOptions; down: LinkOptions } = { up: options.up ?? {}, down: options.down ?? {} };
-  new LinkConditioner(defaults.up, 0); // validate now: a bad option fails at the call, not at the first connection
-  new LinkConditioner(defaults.down, 0);
-  const peers = new Map<PeerId, Peer>();
-  let handler: ServerTransportHandler | null = null;
-  let closed = false;
-  let innerClosed = false;
+export function conditionServer(
+  inner: ServerTransport,
+  options: ServerConditionerOptions,
+  scheduler: Scheduler,
+): ConditionedServerTransport {
+  return new ConditionedServer(inner, options, scheduler);
+}
+
+class ConditionedServer implements ConditionedServerTransport {
+  private readonly defaults: { up: LinkOptions; down: LinkOptions };
+  private readonly peers = new Map<PeerId, Peer>();
+  private handler: ServerTransportHandler | null = null;
+  private closed = false;
+  private innerClosed = false;
+
+  constructor(
+    private readonly inner: ServerTransport,
+    private readonly options: ServerConditionerOptions,
+    private readonly scheduler: Scheduler,
+  ) {
+    this.defaults = { up: options.up ?? {}, down: options.down ?? {} };
+    new LinkConditioner(this.defaults.up, 0); // validate now: a bad option fails at the call, not at the first connection
+    new LinkConditioner(this.defaults.down, 0);
+  }
+
+  listen(next: ServerTransportHandler): void {
+    if (this.handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on a conditioned server transport.');
+    if (this.closed) throw new NetcodeError('usage', 'react-netcode: listen() after close(); create a new transport.');
+    this.handler = next;
+    this.inner.listen({
+      onConnect: (id) => this.onConnect(id, next),
+      onMessage: (id, data, channel) => {
+        const p = this.peers.get(id);
+        if (p === undefined || p.state !== 'open') return;
+        const times = p.up.schedule(this.scheduler.now(), channel);
+        for (let i = 0; i < times.length; i++) p.upLine.push(times[i] as number, i === 0 ? data : data.slice(), channel);
+      },
+      onDisconnect: (id, reason) => this.onInnerDisconnect(id, reason, next),
+    });
+  }
+
+  private onConnect(id: PeerId, h: ServerTransportHandler): void {
+    if (this.closed) {
+      this.inner.disconnect(id, 'server closed');
+      return;
+    }
+    const own = this.options.forPeer?.(id);
+    const peer: Peer = {
+      state: 'open',
+      up: new LinkConditioner(own?.up ?? this.defaults.up, deriveSeed(this.options.seed, 3, id)),
+      down: new LinkConditioner(own?.down ?? this.defaults.down, deriveSeed(this.options.seed, 4, id)),
+      upLine: new DelayLine(this.scheduler, (data, channel) => {
+        const p = this.peers.get(id);
+        if (p !== undefined && p.state !== 'closing') h.onMessage(id, data, channel);
+      }),
+      downLine: new DelayLine(this.scheduler, (data, channel) => {
+        if (this.peers.get(id)?.state !== 'leaving') this.inner.send(id, data, channel);
+      }),
+    };
+    this.peers.set(id, peer);
+    h.onConnect(id);
+  }
+
+  private onInnerDisconnect(id: PeerId, reason: string, h: ServerTransportHandler): void {
+    const p = this.peers.get(id);
+    if (p === undefined || p.state === 'leaving') return;
+    p.downLine.cancel(); // nothing more can reach it
+    if (p.state === 'closing') {
+      this.peers.delete(id); // we closed it and have reported it already
+      p.upLine.cancel();
+      this.closeInnerWhenDrained();
+      return;
+    }
+    p.state = 'leaving';
+    p.upLine.drain(() => {
+      if (this.peers.get(id) !== p) return;
+      this.peers.delete(id);
+      h.onDisconnect(id, reason);
+    });
+  }
 
   /** After close(): the inner transport closes once every peer's link has drained and closed. */
-  const closeInnerWhenDrained = (): void => {
-    if (!closed || innerClosed || peers.size > 0) return;
-    innerClosed = true;
-    inner.close();
-  };
+  private closeInnerWhenDrained(): void {
+    if (!this.closed || this.innerClosed || this.peers.size > 0) return;
+    this.innerClosed = true;
+    this.inner.close();
+  }
 
-  const disconnect = (id: PeerId, reason: string): void => {
-    const p = peers.get(id);
+  send(id: PeerId, data: Uint8Array, channel: Channel): void {
+    const p = this.peers.get(id);
+    if (p === undefined || p.state !== 'open') return;
+    const times = p.down.schedule(this.scheduler.now(), channel);
+    if (times.length === 0) return;
+    const copy = data.slice(); // the caller may reuse `data` before the delayed send
+    for (const at of times) p.downLine.push(at, copy, channel);
+  }
+
+  disconnect(id: PeerId, reason: string): void {
+    const p = this.peers.get(id);
     if (p === undefined || p.state === 'closing') return;
     p.upLine.cancel(); // the server stops hearing it at once, as with the inner transport
     if (p.state === 'leaving') {
-      peers.delete(id); // already gone underneath: the server learns it now, with its own reason
+      this.peers.delete(id); // already gone underneath: the server learns it now, with its own reason
       p.downLine.cancel();
     } else {
       p.state = 'closing';
       p.downLine.drain(() => {
-        if (peers.get(id) === p) inner.disconnect(id, reason); // its onDisconnect forgets the peer
+        if (this.peers.get(id) === p) this.inner.disconnect(id, reason); // its onDisconnect forgets the peer
       });
     }
-    handler?.onDisconnect(id, reason);
-    closeInnerWhenDrained();
-  };
+    this.handler?.onDisconnect(id, reason);
+    this.closeInnerWhenDrained();
+  }
 
-  return {
-    listen(next) {
-      if (handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on a conditioned server transport.');
-      if (closed) throw new NetcodeError('usage', 'react-netcode: listen() after close(); create a new transport.');
-      handler = next;
-      const h = next;
-      inner.listen({
-        onConnect(id) {
-          if (closed) {
-            inner.disconnect(id, 'server closed');
-            return;
-          }
-          const own = options.forPeer?.(id);
-          const peer: Peer = {
-            state: 'open',
-            up: new LinkConditioner(own?.up ?? defaults.up, deriveSeed(options.seed, 3, id)),
-            down: new LinkConditioner(own?.down ?? defaults.down, deriveSeed(options.seed, 4, id)),
-            upLine: new DelayLine(scheduler, (data, channel) => {
-              const p = peers.get(id);
-              if (p !== undefined && p.state !== 'closing') h.onMessage(id, data, channel);
-            }),
-            downLine: new DelayLine(scheduler, (data, channel) => {
-              if (peers.get(id)?.state !== 'leaving') inner.send(id, data, channel);
-            }),
-          };
-          peers.set(id, peer);
-          h.onConnect(id);
-        },
-        onMessage(id, data, channel) {
-          const p = peers.get(id);
-          if (p === undefined || p.state !== 'open') return;
-          const times = p.up.schedule(scheduler.now(), channel);
-          for (let i = 0; i < times.length; i++) p.upLine.push(times[i] as number, i === 0 ? data : data.slice(), channel);
-        },
-        onDisconnect(id, reason) {
-          const p = peers.get(id);
-          if (p === undefined || p.state === 'leaving') return;
-          p.downLine.cancel(); // nothing more can reach it
-          if (p.state === 'closing') {
-            peers.delete(id); // we closed it and have reported it already
-            p.upLine.cancel();
-            closeInnerWhenDrained();
-            return;
-          }
-          p.state = 'leaving';
-          p.upLine.drain(() => {
-            if (peers.get(id) !== p) return;
-            peers.delete(id);
-            h.onDisconnect(id, reason);
-          });
-        },
-      });
-    },
-    send(id, data, channel) {
-      const p = peers.get(id);
-      if (p === undefined || p.state !== 'open') return;
-      const times = p.down.schedule(scheduler.now(), channel);
-      if (times.length === 0) return;
-      const copy = data.slice(); // the caller may reuse `data` before the delayed send
-      for (const at of times) p.downLine.push(at, copy, channel);
-    },
-    disconnect,
-    close() {
-      if (closed) return;
-      closed = true;
-      for (const [id, p] of [...peers]) if (p.state !== 'closing') disconnect(id, 'server closed');
-      closeInnerWhenDrained();
-    },
-    setOptions(next, id) {
-      if (id !== undefined) {
-        const p = peers.get(id);
-        if (next.up !== undefined) p?.up.setOptions(next.up);
-        if (next.down !== undefined) p?.down.setOptions(next.down);
-        return;
-      }
-      if (next.up !== undefined) defaults.up = next.up;
-      if (next.down !== undefined) defaults.down = next.down;
-      for (const p of peers.values()) {
-        if (next.up !== undefined) p.up.setOptions(next.up);
-        if (next.down !== undefined) p.down.setOptions(next.down);
-      }
-    },
-    link(id) {
-      const p = peers.get(id);
-      return p === undefined ? undefined : { up: p.up, down: p.down };
-    },
-    peerStats: (id): TransportStats | undefined => inner.peerStats?.(id),
-  };
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [id, p] of [...this.peers]) if (p.state !== 'closing') this.disconnect(id, 'server closed');
+    this.closeInnerWhenDrained();
+  }
+
+  setOptions(next: PeerLinkOptions, id?: PeerId): void {
+    if (id !== undefined) {
+      const p = this.peers.get(id);
+      if (next.up !== undefined) p?.up.setOptions(next.up);
+      if (next.down !== undefined) p?.down.setOptions(next.down);
+      return;
+    }
+    if (next.up !== undefined) this.defaults.up = next.up;
+    if (next.down !== undefined) this.defaults.down = next.down;
+    for (const p of this.peers.values()) {
+      if (next.up !== undefined) p.up.setOptions(next.up);
+      if (next.down !== undefined) p.down.setOptions(next.down);
+    }
+  }
+
+  link(id: PeerId): { readonly up: LinkConditioner; readonly down: LinkConditioner } | undefined {
+    const p = this.peers.get(id);
+    return p === undefined ? undefined : { up: p.up, down: p.down };
+  }
+
+  peerStats(id: PeerId): TransportStats | undefined {
+    return this.inner.peerStats?.(id);
+  }
 }

@@ -13,7 +13,10 @@ export interface LinkOptions {
   latencyMs?: number;
   /** Delay = latency + uniform(-jitter, +jitter), never below 0. Default 0. */
   jitterMs?: number;
-  /** 0..1. Unreliable: dropped. Reliable: delayed by `retransmitMs` per lost attempt, and every later reliable packet waits behind it (head-of-line blocking). */
+  /**
+   * 0..1. Unreliable: dropped. Reliable: delayed by `retransmitMs` per lost attempt, and every later reliable
+   * packet waits behind it (head-of-line blocking).
+   */
   loss?: number;
   /** 0..1, unreliable only: a second copy with its own independent delay. */
   duplicate?: number;

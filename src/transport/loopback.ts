@@ -11,7 +11,10 @@ interface Link {
   readonly handler: ClientTransportHandler;
   /** Closed by either side: nothing new can be sent on it. */
   closed: boolean;
-  /** Which side closed: messages it sent before closing are still delivered (a graceful close, like TCP's FIN after data); messages towards it are dropped. */
+  /**
+   * Which side closed: messages it sent before closing are still delivered (a graceful close, like TCP's FIN
+   * after data); messages towards it are dropped.
+   */
   closedBy: 'client' | 'server' | null;
   /** pending: onConnect not delivered yet; open: the server knows the peer; done: onDisconnect delivered (or never will be). */
   server: 'pending' | 'open' | 'done';

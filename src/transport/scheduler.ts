@@ -94,7 +94,10 @@ export class VirtualScheduler implements Scheduler {
     this.advanceTo(this.time + ms);
   }
 
-  /** Advance to each next due time until no task is left; returns the final time. Bounded by `maxSteps` advances to catch tasks that reschedule themselves forever. */
+  /**
+   * Advance to each next due time until no task is left; returns the final time. Bounded by `maxSteps`
+   * advances to catch tasks that reschedule themselves forever.
+   */
   runAll(maxSteps = 1_000_000): number {
     for (let budget = maxSteps; this.live > 0; budget--) {
       if (budget <= 0) throw new NetcodeError('usage', `react-netcode: VirtualScheduler.runAll still had tasks after ${maxSteps} steps; a task probably reschedules itself forever.`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BitReader, BitWriter, quantizeQuat, type QuatLike } from '../../src/core/bits.ts';
+import { BitReader, BitWriter, codes, encodeQuat, quantizeQuat, type QuatLike } from '../../src/core/bits.ts';
 import { NetcodeError, WireError } from '../../src/core/errors.ts';
 import { Rng } from '../../src/core/rng.ts';
 
@@ -241,6 +241,37 @@ describe('quaternions (smallest three)', () => {
     expect(worstAll).toBeLessThanOrEqual(delta + 1e-12);
     expect(worstSmall).toBeGreaterThan(0.9 * e); // the grid really is this coarse: the bound is tight
     if (bits === 12) expect(delta).toBeLessThan(5.2e-4);
+  });
+
+  it('encodes like the plain definition (first largest |component|, k = ±max/√½/len, round, clamp) on ties, signs and extreme lengths', () => {
+    // encodeQuat has no branch on the data; this is the definition it must equal, written as a loop.
+    const plain = (q: number[], bits: number): number[] | null => {
+      const len = Math.sqrt(q[0]! * q[0]! + q[1]! * q[1]! + q[2]! * q[2]! + q[3]! * q[3]!);
+      if (!(len > 0 && len < Infinity)) return null;
+      let idx = 0;
+      for (let i = 1; i < 4; i++) if (Math.abs(q[i]!) > Math.abs(q[idx]!)) idx = i;
+      const max = (1 << (bits - 1)) - 1;
+      const k = (q[idx]! < 0 ? -max : max) / Math.SQRT1_2 / len;
+      const out = [idx];
+      for (let i = 0; i < 4; i++) if (i !== idx) out.push(Math.min(max, Math.max(-max, Math.round(q[i]! * k))) + max);
+      return out;
+    };
+    const h = Math.SQRT1_2;
+    const special = [[0.5, 0.5, 0.5, 0.5], [-0.5, 0.5, -0.5, 0.5], [h, h, 0, 0], [0, -h, h, 0], [0, 0, -h, -h], [h, 0, 0, -h], [1, 0, 0, 0], [0, 0, 0, -1],
+      [-0, 0, -0, 1], [3, 3, 3, 3], [1e-150, -1e-150, 1e-150, 2e-150], [1e150, 2e150, -3e150, 1e150], [1, 1e-20, -1e-20, 0], [0, 0, 0, 0], [NaN, 0, 0, 1], [1e-170, 0, 0, 0]];
+    const rng = new Rng(17);
+    for (let i = 0; i < 20_000; i++) {
+      let q = special[i];
+      if (q === undefined) {
+        const scale = [1, 1, 1e3, 1e-145, 1e-158, 1e-160, 1e145][rng.int(7)]!;
+        q = [0, 1, 2, 3].map(() => rng.range(-1, 1) * scale);
+        if (rng.chance(0.5)) q[rng.int(4)] = (rng.chance(0.5) ? 1 : -1) * Math.abs(q[rng.int(4)]!);
+      }
+      const bits = 4 + rng.int(13);
+      const got = encodeQuat(q[0]!, q[1]!, q[2]!, q[3]!, bits) ? [...codes] : null;
+      const want = plain(q, bits);
+      if (JSON.stringify(got) !== JSON.stringify(want)) expect([q, bits, got]).toEqual([q, bits, want]);
+    }
   });
 
   it('rejects NaN, zero and infinite quaternions and bits outside 4..16', () => {

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientTransport, ClientTransportHandler, Logger } from '../../src/index.ts';
 import { createStepper } from '../../src/testing/index.ts';
+import { defineSystems } from '../../src/index.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
+import { runnerProtocol, runnerSystems } from '../helpers/runner.ts';
 
 const quiet: Logger = () => {};
 
@@ -62,6 +64,28 @@ describe('reconnection over loopback', () => {
     expect(c.world.size).toBe(3);
     const server = s.server.world.get(ball.id)!;
     expect(Math.abs(c.world.get(ball.id)!.components.position.x - server.components.position.x)).toBeLessThan(0.5); // interpolation delay behind
+  });
+
+  it('while suspended, the ticks its player runs without input are not missing inputs, and nobody is warned', () => {
+    const warnings: string[] = [];
+    // The runner's move system reads its owner's input every tick (the arena's players read none).
+    const s = createStepper({
+      protocol: runnerProtocol,
+      systems: defineSystems(runnerProtocol, runnerSystems),
+      log: (level, m) => level === 'warn' && warnings.push(m),
+      server: { resumeGraceMs: 20_000 },
+      clients: [{ engine: { resumeGraceMs: 20_000 } }],
+    });
+    s.server.events.on('join', (c) => s.server.spawn('runner', {}, { owner: c.networkId }));
+    s.joinAll({ name: 'p' });
+    s.advance(2000);
+    const conn = [...s.server.connections.values()][0]!;
+    const before = s.server.inputStats(conn)!.missing;
+    cut(s as never, 0);
+    s.advance(12_000); // two health windows (5 s) and more of a suspended connection whose player still ticks
+    expect(conn.state).toBe('suspended');
+    expect(s.server.inputStats(conn)!.missing - before).toBeLessThanOrEqual(1); // at most the tick the link died in
+    expect(warnings.filter((w) => w.includes('ran without its input'))).toEqual([]);
   });
 
   it('after the grace period the server destroys its ghosts; the client joins again with a clean world', () => {

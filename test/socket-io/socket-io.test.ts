@@ -324,7 +324,8 @@ describe('socket.io transports', () => {
     const client = startClient(`http://127.0.0.1:${port}`);
     client.transport.send(bytes(4, 0), 'reliable'); // not open: ignored
     const closed = await client.events.waitFor((e) => e.kind === 'close', 'connect_error close');
-    expect(closed.kind === 'close' && closed.reason.startsWith('connect_error:')).toBe(true);
+    expect(closed.kind === 'close' && closed.reason.startsWith(`react-netcode: could not connect to http://127.0.0.1:${port} (socket.io path '/netcode'): `)).toBe(true);
+    expect(closed.kind === 'close' && closed.reason.includes('check the URL and path')).toBe(true);
     expect(client.events.count((e) => e.kind === 'open')).toBe(0);
   });
 

@@ -160,6 +160,22 @@ describe('predicted spawning', () => {
     expect(effects.reverted).toBe(2); // never again
   });
 
+  it('a spawn still waiting for its twin when the client leaves is rejected then: its reverts run once', () => {
+    const protocol = withSpawnId();
+    const s = setup(protocol);
+    const client = s.clients[0]!.client;
+    client.input.press('fire');
+    s.tick(1); // predicted this tick; its twin is ≥ 75 ms + the snapshot's wait + 75 ms away
+    expect(effects.played).toBe(1);
+    expect(client.spawns.waiting).toHaveLength(1);
+    client.leave('bye');
+    expect(client.spawns.waiting).toHaveLength(0);
+    expect(client.spawns.stats.rejected).toBe(1); // no server will confirm it now
+    expect(effects.reverted).toBe(1); // the sound's revert ran, once
+    s.advance(2000);
+    expect(effects.reverted).toBe(1);
+  });
+
   it('another player’s grenade never matches ours; spawnIds above slot 32767 stay positive and distinct', () => {
     const protocol = withSpawnId();
     const s = setup(protocol, 2);

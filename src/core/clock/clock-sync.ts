@@ -9,7 +9,10 @@ import { OffsetEstimator, RttEstimator } from './estimators.ts';
 export interface ClockSyncOptions {
   /** Simulation ticks per second (the protocol's tick rate). */
   tickRate: number;
-  /** Smallest slack, in ticks — or in frames when a frame spans more than one tick (so it covers that many lost input packets). Default 2. */
+  /**
+   * Smallest slack, in ticks — or in frames when a frame spans more than one tick (so it covers that many
+   * lost input packets). Default 2.
+   */
   minSlackTicks?: number;
   /** Slack ≥ jitterSlackSigmas · jitterMs (σ of the RTT), when that exceeds the minimum. Default 2.5. */
   jitterSlackSigmas?: number;
@@ -121,7 +124,10 @@ export class ClockSync {
     this.slack = this.minSlackTicks;
   }
 
-  /** A Pong: Ping sent at `sentAtMs`, Pong received at `receivedAtMs` (client clock); the server was at `serverTick` + `serverFraction` when it answered. */
+  /**
+   * A Pong: Ping sent at `sentAtMs`, Pong received at `receivedAtMs` (client clock); the server was at
+   * `serverTick` + `serverFraction` when it answered.
+   */
   onPong(sentAtMs: number, receivedAtMs: number, serverTick: Tick, serverFraction: number): void {
     if (!Number.isFinite(sentAtMs) || !Number.isFinite(receivedAtMs) || !Number.isFinite(serverFraction) || receivedAtMs < sentAtMs) {
       throw new NetcodeError('usage', `react-netcode: ClockSync.onPong needs finite times with receivedAtMs >= sentAtMs (got sent ${sentAtMs}, received ${receivedAtMs}, fraction ${serverFraction}); pass the client's monotonic clock for both.`);
@@ -278,7 +284,10 @@ export class ClockSync {
   get jitterMs(): number { return this.rtt.jitterMs; }
   /** Float ticks, wrapped to [0, 2^32): the estimate of the tick the server simulates now (at the last update). */
   get serverTick(): number { return this.absolute(this.serverRel); }
-  /** Float ticks, wrapped to [0, 2^32): the client's simulation clock; its floor is the tick being predicted. Compare via tickDiff on predictedTick. */
+  /**
+   * Float ticks, wrapped to [0, 2^32): the client's simulation clock; its floor is the tick being predicted.
+   * Compare via tickDiff on predictedTick.
+   */
   get predictedTime(): number { return this.absolute(this.predictedRel); }
   /** floor(predictedTime) as a uint32: the tick the client simulates and sends input for. */
   get predictedTick(): Tick { return tickAdd(this.base, Math.floor(this.predictedRel)); }

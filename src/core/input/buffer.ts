@@ -20,7 +20,10 @@ export type NumericInputKey<S extends Schema> = { [K in SchemaKey<S>]: FieldValu
 export class InputBuffer<S extends Schema> {
   /** The live input: write it every frame (events through `press`). */
   readonly current: Values<S>;
-  /** Fields that `commit` had to fix (NaN, out of range, more presses than an event's maxPerTick...) since creation: a sign of a bug in the app's input code. */
+  /**
+   * Fields that `commit` had to fix (NaN, out of range, more presses than an event's maxPerTick...) since creation: a sign
+   * of a bug in the app's input code.
+   */
   clamped = 0;
   private readonly store: InputStore<S>;
 
@@ -68,7 +71,9 @@ export class InputBuffer<S extends Schema> {
     // Presses over an event's maxPerTick: prediction (tickInput) and the server drop them alike.
     const before = this.store.before(tick) as Record<string, unknown>;
     const v = values as Record<string, unknown>;
-    for (const { key, maxPerTick } of inputLayout(this.codec).events) if (eventDelta(v[key] as number, before[key] as number) > maxPerTick) this.clamped++;
+    for (const { key, maxPerTick } of inputLayout(this.codec).events) {
+      if (eventDelta(v[key] as number, before[key] as number) > maxPerTick) this.clamped++;
+    }
     return values;
   }
 

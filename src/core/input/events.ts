@@ -93,7 +93,13 @@ export function neutralInto<S extends Schema>(codec: SchemaCodec<S>, values: Val
  * tick counts 0 presses, i.e. `previous` is taken to equal `current`. The buffer and
  * queue always pass a previous (their counts start at 0). `out` may alias either input.
  */
-export function toTickInput<S extends Schema>(codec: SchemaCodec<S>, current: Values<S>, previous: Values<S> | undefined, out: Values<S>, counter?: { clamped: number }): Values<S> {
+export function toTickInput<S extends Schema>(
+  codec: SchemaCodec<S>,
+  current: Values<S>,
+  previous: Values<S> | undefined,
+  out: Values<S>,
+  counter?: { clamped: number },
+): Values<S> {
   const layout = inputLayout(codec);
   const c = current as Loose;
   const p = previous as Loose | undefined;

@@ -66,7 +66,10 @@ export function createDecodedInputPacket<S extends Schema>(): DecodedInputPacket
   return { newestTick: 0, count: 0, inputs: [], interpolationTick: 0, interpolationFraction: 0, ackTick: 0, ackMask: 0 };
 }
 
-/** Exact equality of two field values (vectors and quaternions by component); inputs are pre-quantized, so equal here means equal after decoding. */
+/**
+ * Exact equality of two field values (vectors and quaternions by component); inputs are pre-quantized, so
+ * equal here means equal after decoding.
+ */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -115,7 +118,14 @@ function writeOlder(w: BitWriter, wire: readonly InputFieldEntry[], newer: Loose
  * Write the Input body for ticks newestTick, newestTick − 1, … (up to `count`, stopping
  * at the first tick `source` lacks). Returns the number of inputs written.
  */
-export function encodeInputPacket<S extends Schema>(w: BitWriter, codec: SchemaCodec<S>, source: InputSource<S>, newestTick: Tick, count: number, extras: InputPacketExtras): number {
+export function encodeInputPacket<S extends Schema>(
+  w: BitWriter,
+  codec: SchemaCodec<S>,
+  source: InputSource<S>,
+  newestTick: Tick,
+  count: number,
+  extras: InputPacketExtras,
+): number {
   if (!Number.isInteger(count) || count < 1 || count > MAX_INPUTS_PER_PACKET) throw new NetcodeError('usage', `react-netcode: an input packet carries 1..${MAX_INPUTS_PER_PACKET} ticks, got ${count}; the default is ${DEFAULT_INPUTS_PER_PACKET}.`);
   const f = extras.interpolationFraction;
   if (!(f >= 0 && f <= 1)) throw new NetcodeError('usage', `react-netcode: interpolationFraction must be in 0..1, got ${f}.`);
@@ -146,7 +156,11 @@ export function encodeInputPacket<S extends Schema>(w: BitWriter, codec: SchemaC
  * or trailing data; `out` is then partly overwritten: drop the message. The inputs come
  * out sanitized (`sanitizeInput`), each with the number of fields that needed it.
  */
-export function decodeInputPacket<S extends Schema>(r: BitReader, codec: SchemaCodec<S>, out: DecodedInputPacket<S>): DecodedInputPacket<S> {
+export function decodeInputPacket<S extends Schema>(
+  r: BitReader,
+  codec: SchemaCodec<S>,
+  out: DecodedInputPacket<S>,
+): DecodedInputPacket<S> {
   const { wire } = inputLayout(codec);
   const newestTick = r.readBits(32);
   const pos = r.bitPosition;

@@ -37,7 +37,10 @@ export interface ServerInputStats {
   repeated: number;
   /** … and the rest with a neutral input. */
   neutral: number;
-  /** Fields sanitizeInput changed (NaN, out of range) and ticks whose presses of an event exceeded its maxPerTick: a buggy or hostile client. */
+  /**
+   * Fields sanitizeInput changed (NaN, out of range) and ticks whose presses of an event exceeded its maxPerTick: a buggy
+   * or hostile client.
+   */
   clamped: number;
 }
 
@@ -61,6 +64,8 @@ export class ServerInputQueue<S extends Schema> {
    * Late inputs are not here (they are `stats.late`).
    */
   readonly arrivals = new Uint32Array(ARRIVAL_BUCKETS);
+  /** The connection is suspended (its link dropped; it may resume): ticks without input are not counted missing. */
+  suspended = false;
   private readonly store: InputStore<S>;
   private readonly sanitize: boolean;
   private readonly maxLead: number;
@@ -176,7 +181,7 @@ export class ServerInputQueue<S extends Schema> {
     if (this.lastSimulated === undefined || isNewer(tick, this.lastSimulated)) {
       this.lastSimulated = tick;
       // Ticks before the client's first input are not missing: it starts its inputs at its predicted tick, ahead of ours.
-      if (!this.store.has(tick) && this.oldestSeen !== undefined && !isNewer(this.oldestSeen, tick)) {
+      if (!this.suspended && !this.store.has(tick) && this.oldestSeen !== undefined && !isNewer(this.oldestSeen, tick)) {
         this.stats.missing++;
         if (current === this.neutralValues) this.stats.neutral++;
         else this.stats.repeated++;

@@ -143,7 +143,9 @@ function apply<T>(field: Field<T>, a: T, b: T | undefined, prev: T | undefined, 
  * most `maxExtrapolationTicks` and hold. Before the oldest sample the oldest is held. Objects are
  * written into `out` (returned); undefined when the history is empty.
  */
-export function sampleField<T>(field: Field<T>, history: HistoryBuffer<T>, tick: Tick, fraction: number, out: T, maxExtrapolationTicks: number): T | undefined {
+export function sampleField<T>(
+  field: Field<T>, history: HistoryBuffer<T>, tick: Tick, fraction: number, out: T, maxExtrapolationTicks: number,
+): T | undefined {
   if (!locate(history, tick, fraction, maxExtrapolationTicks)) return undefined;
   const a = history.get(plan.a) as T;
   const b = plan.b === undefined ? undefined : history.get(plan.b);
@@ -155,7 +157,9 @@ export function sampleField<T>(field: Field<T>, history: HistoryBuffer<T>, tick:
  * Same for a whole ghost: a history of value objects → every field of `out` is written (objects in
  * place, primitives assigned). Returns false (out untouched) when the history is empty.
  */
-export function sampleValues<S extends Schema>(codec: SchemaCodec<S>, history: HistoryBuffer<Values<S>>, tick: Tick, fraction: number, out: Values<S>, maxExtrapolationTicks: number): boolean {
+export function sampleValues<S extends Schema>(
+  codec: SchemaCodec<S>, history: HistoryBuffer<Values<S>>, tick: Tick, fraction: number, out: Values<S>, maxExtrapolationTicks: number,
+): boolean {
   if (!locate(history, tick, fraction, maxExtrapolationTicks)) return false;
   const a = history.get(plan.a) as Record<string, unknown>;
   const b = plan.b === undefined ? undefined : (history.get(plan.b) as Record<string, unknown> | undefined);

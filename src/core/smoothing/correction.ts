@@ -6,7 +6,10 @@ import { NetcodeError } from '../errors.ts';
 import type { Quat, Vec3 } from '../field.ts';
 
 export interface CorrectionOptions {
-  /** How long an offset takes to decay to zero, in ms (default 100, Source's cl_smoothtime 0.1 s). 0 turns smoothing off: every correction snaps. */
+  /**
+   * How long an offset takes to decay to zero, in ms (default 100, Source's cl_smoothtime 0.1 s). 0 turns smoothing off: every correction
+   * snaps.
+   */
   smoothingMs?: number;
   /** Position errors below this many metres are ignored (default 0.001 = 1 mm). */
   minDistance?: number;
@@ -122,7 +125,9 @@ export class VisualCorrection {
    * 'snapped': the error or the summed offset exceeds a teleport threshold (or smoothingMs is 0), so
    * the whole offset is dropped; 'smoothed' otherwise.
    */
-  onCorrection(beforePos: Readonly<Vec3>, afterPos: Readonly<Vec3>, beforeRot?: Readonly<Quat>, afterRot?: Readonly<Quat>): CorrectionResult {
+  onCorrection(
+    beforePos: Readonly<Vec3>, afterPos: Readonly<Vec3>, beforeRot?: Readonly<Quat>, afterRot?: Readonly<Quat>,
+  ): CorrectionResult {
     const ex = beforePos.x - afterPos.x;
     const ey = beforePos.y - afterPos.y;
     const ez = beforePos.z - afterPos.z;

@@ -49,7 +49,9 @@ function clampFraction(fraction: number): number {
  * (tick N) by the accumulator fraction (clamped to [0, 1]), per blendValues: clamp fields and discrete
  * kinds show `current`, jumps beyond maxSmoothingDistance snap to `current`. Writes `out`, returns it.
  */
-export function frameInterpolate<S extends Schema>(codec: SchemaCodec<S>, previous: Values<S>, current: Values<S>, fraction: number, out: Values<S>): Values<S> {
+export function frameInterpolate<S extends Schema>(
+  codec: SchemaCodec<S>, previous: Values<S>, current: Values<S>, fraction: number, out: Values<S>,
+): Values<S> {
   return blendValues(codec, previous, current, clampFraction(fraction), out);
 }
 

@@ -52,7 +52,7 @@ export class ClientGhost {
   }
 }
 
-/** Record outcomes: update; spawn of a new id; spawn of an id the client has (same type/owner: an update); spawn replacing a different ghost. */
+/** Record outcomes: update; spawn of a new id; spawn of an id it has (same type and owner: an update); spawn replacing another ghost. */
 export const R_UPDATE = 0, R_NEW = 1, R_RESPAWN = 2, R_REPLACE = 3;
 
 export class ParseScratch {

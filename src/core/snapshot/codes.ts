@@ -1,6 +1,6 @@
 // Bit-level helpers under the snapshot codec: a 32-bit accumulator in front of a
-// BitWriter (one writeBits call per 32 bits on the hot path), the prefix code used
-// for every unsigned integer in a snapshot, raw bit copies, zigzag and CRC-16.
+// BitWriter (one writeBits call per 32 bits on the hot path), the prefix code used for
+// every unsigned integer in a snapshot (SNAPSHOT_CODE_WIDTHS), bit copies, zigzag, CRC-16.
 
 import type { BitReader, BitWriter } from '../bits.ts';
 import { WireError } from '../errors.ts';
@@ -124,23 +124,19 @@ export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: numbe
 
 /** Bits the prefix code of `v` (uint32) takes. */
 export function codeBits(v: number): number {
-  if (v < CODE_TABLE_SIZE) {
-    const bits = CODE_LENGTH[v];
-    if (bits !== undefined) return bits;
-  }
-  for (let i = 0; i < LAST; i++) if (v < START[i + 1]!) return i + 1 + WIDTHS[i]!;
+  if (v < CODE_TABLE_SIZE) return CODE_LENGTH[v] ?? 1;
+  for (let i = 5; i < LAST; i++) if (v < START[i + 1]!) return i + 1 + WIDTHS[i]!;
   return LAST + WIDTHS[LAST]!;
 }
 
-/** Write uint32 `v` with the prefix code (see SNAPSHOT_CODE_WIDTHS). */
+/** Write uint32 `v` with the prefix code: i one-bits, a zero (below the last bucket), then v − START[i] in WIDTHS[i] bits. */
 export function putCode(sink: BitSink, v: number): void {
-  if (v < START[1]!) {
-    sink.put(0, 1); // the common case: zero
+  if (v < CODE_TABLE_SIZE) {
+    sink.put(CODE_VALUE[v]!, CODE_LENGTH[v]!); // small values (the common case): from the table
     return;
   }
-  for (let i = 1; i < LAST; i++) {
+  for (let i = 5; i < LAST; i++) {
     if (v < START[i + 1]!) {
-      // i one-bits, a zero, then the offset: one put (at most 7 + 20 bits).
       sink.put(((v - START[i]!) << (i + 1)) | ((1 << i) - 1), i + 1 + WIDTHS[i]!);
       return;
     }
@@ -175,26 +171,25 @@ for (let n = 0; n < 256; n++) {
   CRC_TABLE[n] = c & 0xffff;
 }
 
-// Slicing-by-8: CRC_k[n] is the CRC state after byte n followed by k zero bytes (from
-// state 0). The CRC is linear, so eight bytes b0..b7 on state crc give
-// CRC_7[(crc >> 8) ^ b0] ^ CRC_6[(crc & 0xff) ^ b1] ^ CRC_5[b2] ^ … ^ CRC_0[b7]: eight
-// independent lookups instead of a chain of eight (the same CRC, ~4× faster).
-const CRC_0 = CRC_TABLE, CRC_1 = new Uint16Array(256), CRC_2 = new Uint16Array(256), CRC_3 = new Uint16Array(256);
-const CRC_4 = new Uint16Array(256), CRC_5 = new Uint16Array(256), CRC_6 = new Uint16Array(256), CRC_7 = new Uint16Array(256);
-const CRC_SLICES = [CRC_0, CRC_1, CRC_2, CRC_3, CRC_4, CRC_5, CRC_6, CRC_7];
+// Slicing-by-8: CRC_k[n] is the CRC state after byte n followed by k zero bytes (from state 0). The CRC is linear,
+// so eight bytes b0..b7 on state crc give CRC_7[(crc >> 8) ^ b0] ^ CRC_6[(crc & 0xff) ^ b1] ^ CRC_5[b2] ^ … ^ CRC_0[b7]:
+// eight independent lookups instead of a chain of eight (the same CRC, ~4× faster; a server computes one per message).
+const CRC_SLICES = [CRC_TABLE];
 for (let k = 1; k < 8; k++) {
-  const from = CRC_SLICES[k - 1]!, to = CRC_SLICES[k]!;
+  const from = CRC_SLICES[k - 1]!, to = new Uint16Array(256);
   for (let n = 0; n < 256; n++) to[n] = ((from[n]! << 8) & 0xffff) ^ CRC_TABLE[from[n]! >>> 8]!;
+  CRC_SLICES.push(to);
 }
+type Slices = [Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array];
+const [C0, C1, C2, C3, C4, C5, C6, C7] = CRC_SLICES as Slices;
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes [start, end): detects every burst error up to 16 bits. */
 export function crc16(data: Uint8Array, start: number, end: number): number {
   let crc = 0xffff;
   let i = start;
   for (; i + 8 <= end; i += 8) {
-    crc =
-      CRC_7[(crc >>> 8) ^ data[i]!]! ^ CRC_6[(crc & 0xff) ^ data[i + 1]!]! ^ CRC_5[data[i + 2]!]! ^ CRC_4[data[i + 3]!]! ^
-      CRC_3[data[i + 4]!]! ^ CRC_2[data[i + 5]!]! ^ CRC_1[data[i + 6]!]! ^ CRC_0[data[i + 7]!]!;
+    crc = C7[(crc >>> 8) ^ data[i]!]! ^ C6[(crc & 0xff) ^ data[i + 1]!]! ^ C5[data[i + 2]!]! ^ C4[data[i + 3]!]! ^
+      C3[data[i + 4]!]! ^ C2[data[i + 5]!]! ^ C1[data[i + 6]!]! ^ C0[data[i + 7]!]!;
   }
   for (; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
   return crc;

@@ -1,147 +1,161 @@
-// Compiled quantizers for the snapshot encoder: reading ghost values with a
-// variable key (values[field.key]) goes megamorphic in V8 and costs ~25 ns per
-// field, so on the server each ghost type gets a function generated from its
-// layout with literal property names (~10× faster). Where code generation is not
-// allowed (a strict CSP), the generic `quantizeInto` is used instead.
+// The generated kernel (kernels.ts): per ghost type, a quantizer with literal property
+// names (reading values[field.key] with a variable key goes megamorphic in V8) and, per
+// view, a body writer as straight-line code with residuals in locals. Each must give
+// the reference kernel's bits (layout.ts quantizeRow, body.ts writeBody). Functions are
+// compiled once per distinct source and shared by every encoder, so a call site that
+// calls a generated function stays monomorphic across encoders (rooms).
 
-import { compileOnce, enumsKey } from './codegen.ts';
-import { utf8Length } from '../bits.ts';
-import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, K_WORD, orderedBits, orderedFinite, quantizeInto, type TypeLayout } from './layout.ts';
-import { QUAT_CODES, quatCodes } from './quat.ts';
+import { encodeQuatInto, utf8Length } from '../bits.ts';
+import { isPredicted, SMALL_RESIDUAL } from './body.ts';
+import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, COMBO_LENGTH, COMBO_VALUE, codeBits, putCode } from './codes.ts';
+import type { BodyWriter, Quantizer, TypeKernel } from './kernels.ts';
+import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedBits, orderedFinite, type FieldSlot, type TypeLayout } from './layout.ts';
 
-/** Quantize `values` into row[o..] / strs[so..]; false when some value is invalid (nothing is promised about the row then). */
-export type Quantizer = (values: Record<string, unknown>, row: Int32Array, o: number, strs: string[], so: number) => boolean;
+const helpers = { orderedBits, orderedFinite, encodeQuatInto, utf8Length, codeBits, putCode };
+const compiled = new Map<string, unknown>();
 
-export const quantizeHelpers = { orderedBits, orderedFinite, quatCodes, QUAT_CODES, utf8Length };
+/** `new Function(...params, source)` called with `args`, once per distinct key (the source and every value it captures). */
+function compileOnce<T>(key: string, params: readonly string[], source: string, args: readonly unknown[]): T {
+  let f = compiled.get(key) as T | undefined;
+  if (f === undefined) {
+    f = (new Function(...params, source) as (...a: unknown[]) => T)(...args);
+    compiled.set(key, f);
+  }
+  return f;
+}
 
 /**
- * Code equal to `Math.round(p) + 0` for every p (NaN stays NaN), without a branch: V8
- * compiles Math.round to a round-up and a compare-and-branch on the fraction, which
- * mispredicts about half the time on moving values (it made quantizing ~2× slower).
- * Math.round(p) is floor(p) + (1 if the fraction p − floor(p) is at least one half):
- * the fraction is exact for every finite p, and the comparison becomes a 0/1 value, not
- * a jump (floor(p + 0.5) alone is wrong at p = 0.49999999999999994, and fixing that with
- * a never-taken branch cost ~6 % of a steady-state encode). -0 becomes 0 (f + 0).
- * Declares `into` (block-scoped: emit inside a block).
+ * Code equal to `Math.round(p) + 0` for every p, without a branch: floor(p) plus the
+ * comparison "fraction >= ½" as a 0/1 value (V8 compiles Math.round to a branch on the
+ * fraction, which mispredicts on moving values). Declares `into`: emit inside a block.
  */
 function round(into: string, p: string): string {
   return `const p_ = ${p}; const f_ = Math.floor(p_); const ${into} = f_ + ((p_ - f_ >= 0.5) | 0);`;
 }
 
-/**
- * Code quantizing field i into row[o..] / strs[so..] from `values`; runs `fail` (a
- * statement) on an invalid value. Every value stored is an int32. The range checks of
- * quantized floats and of quaternion lengths do not branch: they set the local `bad`
- * (declared by the caller, which fails when it is set after the last field), because a
- * branch on each rounded value cost ~3 ns even though it is never taken.
- */
-export function fieldCode(layout: TypeLayout, i: number, fail = 'return false;', locals = false, hoisted = false): string {
+/** Code quantizing field i into row[o..] / strs[so..] (quantizeRow's arithmetic); `return false` on a value it cannot send. */
+function fieldCode(layout: TypeLayout, i: number): string {
   const s = layout.fields[i]!;
   const get = `values[${JSON.stringify(s.key)}]`;
-  // With `hoisted`, a vector's or quaternion's object and components were read (and the object checked) by
-  // `hoistedReads` before any field's code: the locals o<i> and o<i><axis>.
-  const comp = (c: string, obj: string): string => (hoisted ? `o${i}${c}` : `${obj}.${c}`);
-  // With `locals`, each slot's value also goes to the local v<slot> (declared by the caller), so it is not read back.
-  const at = (k: number): string => (locals ? `v${s.slot + k} = row[o + ${s.slot + k}]` : `row[o + ${s.slot + k}]`);
+  const at = (k: number): string => `row[o + ${s.slot + k}]`;
+  const fail = 'return false;';
   switch (s.kind) {
     case K_BOOL:
       return `{ const b = ${get}; if (b === true) ${at(0)} = 1; else if (b === false) ${at(0)} = 0; else ${fail} }`;
-    case K_UINT:
-    case K_WORD: {
-      const min = s.signed ? -0x8000_0000 : 0;
-      const max = s.kind === K_UINT ? s.max : s.signed ? 0x7fff_ffff : 0xffff_ffff;
-      return `{ const n = ${get}; if (typeof n !== 'number' || !Number.isInteger(n) || n < ${min} || n > ${max}) ${fail} ${at(0)} = n | 0; }`;
-    }
     case K_ENUM:
       return `{ const e = ${get}; const x = typeof e === 'string' ? enums[${i}].get(e) : undefined; if (x === undefined) ${fail} ${at(0)} = x; }`;
     case K_STR:
       return `{ const t = ${get}; if (typeof t !== 'string' || t.length > ${s.maxLength} || h.utf8Length(t) < 0) ${fail} strs[so + ${s.slot}] = t; }`;
-    case K_QUAT: {
-      // bits.ts encodeQuat inlined (the same arithmetic, so the same codes), without a call or a
-      // branch on the data: on random rotations the choice of the largest component mispredicts
-      // (~15 ns a quaternion). QS is a 4-double scratch declared next to the generated function.
-      const max = (1 << (s.bits - 1)) - 1;
-      // encodeQuat's k is (±max) / Math.SQRT1_2 / length = ±(S / length) with S = max / Math.SQRT1_2 (a literal
-      // prints exactly; negation is exact), and c · (−K) = (c · K) · −1 exactly: so the sign is a multiplication.
-      const S = max / Math.SQRT1_2;
-      // A code is within ±max without the clamp whenever the length is accurate (each of the three smaller
-      // components is at most length · √½, so |c · k| <= max up to a few ulps); squares that underflow or
-      // overflow make it inaccurate, so outside [1e-140, 1e140] the clamped form runs (one branch, not six).
-      const put = (k: number, c: string, clamp: boolean): string =>
-        `{ ${round('r', `${c} * k * sg`)} ${at(k)} = ${clamp ? `(r > ${max} ? ${max} : r < ${-max} ? ${-max} : r)` : 'r'} + ${max}; }`;
-      const puts = (clamp: boolean): string => `${put(1, 'QS[(idx === 0) | 0]', clamp)} ${put(2, 'QS[1 + ((idx <= 1) | 0)]', clamp)} ${put(3, 'QS[2 + ((idx <= 2) | 0)]', clamp)}`;
-      return `{ ${hoisted ? '' : `const q = ${get}; if (typeof q !== 'object' || q === null) ${fail}`}
-        const nx = ${comp('x', 'q')}, ny = ${comp('y', 'q')}, nz = ${comp('z', 'q')}, nw = ${comp('w', 'q')};
-        const len = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-        bad |= ((len > 0) & (len < Infinity)) ^ 1;
-        QS[0] = nx; QS[1] = ny; QS[2] = nz; QS[3] = nw;
-        const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz), aw = Math.abs(nw);
-        // The first largest |component|: i wins when it beats every earlier one and no later one beats it.
-        const c01 = (ay > ax) | 0, c02 = (az > ax) | 0, c03 = (aw > ax) | 0, c12 = (az > ay) | 0, c13 = (aw > ay) | 0, c23 = (aw > az) | 0;
-        const idx = (c01 & (c12 ^ 1) & (c13 ^ 1)) | ((c02 & c12 & (c23 ^ 1)) << 1) | ((c03 & c13 & c23) * 3);
-        const sg = 1 - 2 * ((QS[idx] < 0) | 0);
-        const k = ${S} / len;
-        ${at(0)} = idx;
-        if (len > 1e-140 && len < 1e140) { ${puts(false)} } else { ${puts(true)} } }`;
-    }
+    case K_QUAT:
+      return `{ const q = ${get}; if (typeof q !== 'object' || q === null || !h.encodeQuatInto(q.x, q.y, q.z, q.w, ${s.bits}, row, o + ${s.slot})) ${fail} }`;
     case K_FQ:
     case K_FR: {
+      // Quantized: |r| <= 2^31 − 1 (NaN and ±Infinity fail too), tested on the int32 it is stored as, without a branch.
       const conv = (x: string, k: number): string =>
         s.kind === K_FQ
-          ? // |r| <= 2^31 − 1 (NaN and ±Infinity fail too), tested on the int32 it is stored as.
-            `{ ${round('r', `${x} * ${s.factor}`)} const t = r | 0; bad |= (t !== r) | (t === -2147483648); ${at(k)} = t; }`
+          ? `{ ${round('r', `${x} * ${s.factor}`)} const t = r | 0; bad |= (t !== r) | (t === -2147483648); ${at(k)} = t; }`
           : `{ const r = h.orderedBits(${x}); if (!h.orderedFinite(r)) ${fail} ${at(k)} = r; }`;
       if (s.axes.length === 0) return `{ const x = ${get}; if (typeof x !== 'number') ${fail} ${conv('x', 0)} }`;
-      const axes = s.axes;
-      return `{ ${hoisted ? '' : `const v = ${get}; if (typeof v !== 'object' || v === null) ${fail}`}
-        ${axes.map((a) => `const ${a} = ${comp(a, 'v')};`).join(' ')} if (${axes.map((a) => `(typeof ${a} !== 'number')`).join(' | ')}) ${fail}
-        ${axes.map((a, k) => conv(a, k)).join(' ')} }`;
+      return `{ const v = ${get}; if (typeof v !== 'object' || v === null) ${fail}
+        ${s.axes.map((a) => `const ${a} = v.${a};`).join(' ')} if (${s.axes.map((a) => `(typeof ${a} !== 'number')`).join(' | ')}) ${fail}
+        ${s.axes.map((a, k) => conv(a, k)).join(' ')} }`;
     }
   }
-  return fail;
+  const min = s.signed ? -0x8000_0000 : 0;
+  const max = s.kind === K_UINT ? s.max : s.signed ? 0x7fff_ffff : 0xffff_ffff;
+  return `{ const n = ${get}; if (typeof n !== 'number' || !Number.isInteger(n) || n < ${min} || n > ${max}) ${fail} ${at(0)} = n | 0; }`;
 }
 
-/** Whether field i of `layout` is an object (a vector or quaternion), whose reads `hoistedReads` does up front. */
-function isObjectField(layout: TypeLayout, i: number): boolean {
-  const s = layout.fields[i]!;
-  return s.kind === K_QUAT || ((s.kind === K_FQ || s.kind === K_FR) && s.axes.length > 0);
-}
-
-/**
- * Code reading every vector and quaternion of `values` — the objects, a check that they are
- * objects (`fail` otherwise), then their components into locals — before any field is
- * quantized, so the loads of one ghost (other objects than `values`, and the boxed numbers
- * in them: cache misses when the game's objects are cold) are issued together instead of
- * one field after the other. Emit `fieldCode(…, hoisted = true)` for each field after it.
- */
-export function hoistedReads(layout: TypeLayout, fail: string): string {
-  const objs = layout.fields.map((_, i) => i).filter((i) => isObjectField(layout, i));
-  if (objs.length === 0) return '';
-  const axes = (i: number): readonly string[] => (layout.fields[i]!.kind === K_QUAT ? ['x', 'y', 'z', 'w'] : layout.fields[i]!.axes);
-  return `const ${objs.map((i) => `o${i} = values[${JSON.stringify(layout.fields[i]!.key)}]`).join(', ')};
-if (${objs.map((i) => `(typeof o${i} !== 'object') | (o${i} === null)`).join(' | ')}) ${fail}
-const ${objs.flatMap((i) => axes(i).map((a) => `o${i}${a} = o${i}.${a}`)).join(', ')};`;
-}
-
-/** The fastest quantizer available for `layout`. */
-export function compileQuantizer(layout: TypeLayout): Quantizer {
-  const generic: Quantizer = (values, row, o, strs, so) => {
-    try {
-      quantizeInto(layout.fields, values, row, o, strs, so, 0, layout.name);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+function compileQuantizer(layout: TypeLayout): Quantizer {
   const body = layout.fields.map((_, i) => fieldCode(layout, i)).join('\n');
+  const source = `'use strict'; return function quantize(values, row, o, strs, so) {\nlet bad = 0;\n${body}\nreturn bad === 0; };`;
   const enums = layout.fields.map((s) => s.enumIndex);
-  try {
-    const source = `'use strict'; const QS = new Float64Array(4); return function quantize(values, row, o, strs, so) {\nlet bad = 0;\n${body}\nreturn bad === 0; };`;
-    return compileOnce(`quantize\0${source}\0${enumsKey(enums)}`, () => {
-      const make = new Function('h', 'C', 'enums', source) as (h: typeof quantizeHelpers, c: Uint32Array, e: typeof enums) => Quantizer;
-      return make(quantizeHelpers, QUAT_CODES, enums);
-    });
-  } catch {
-    return generic;
+  const key = `quantize\0${source}\0${JSON.stringify(enums.map((m) => (m === undefined ? null : [...m.keys()])))}`;
+  return compileOnce(key, ['h', 'enums'], source, [helpers, enums]);
+}
+
+const slotsOf = (s: FieldSlot): number[] => Array.from({ length: s.slots }, (_, k) => s.slot + k);
+const zz = (to: string, j: number, d: string): string => `{ const d = (${d}) | 0; ${to}${j} = ((d << 1) ^ (d >> 31)) >>> 0; }`;
+/** Expression: 1 when field s changed with residuals named `z` (a 0/1 from a comparison, not a branch). */
+const changedExpr = (s: FieldSlot, z: string): string =>
+  s.kind === K_STR ? `((cs[cso + ${s.slot}] !== b0s[b0so + ${s.slot}]) | 0)` : `(((${slotsOf(s).map((j) => `${z}${j}`).join(' | ')}) !== 0) | 0)`;
+
+/** Code: bits of the body with residuals named `z`, into `bits` (as body.ts bodyBits). */
+function sizeCode(view: readonly FieldSlot[], z: string, bits: string): string {
+  const out = [`let ${bits} = 0;`];
+  for (const s of view) {
+    if (s.kind === K_STR) continue;
+    const single = s.slots === 1 ? 1 : 0;
+    const codes = slotsOf(s).map((j) => `((${z}${j} - ${single}) < ${CODE_TABLE_SIZE} ? CL[${z}${j} - ${single}] : h.codeBits(${z}${j} - ${single}))`);
+    const payload = s.kind === K_ENUM ? `${s.bits}` : s.kind === K_BOOL ? '0' : codes.join(' + ');
+    out.push(`${bits} += ${changedExpr(s, z)} === 0 ? 1 : 1 + ${payload};`);
   }
+  const any = view.length === 0 ? '0' : view.map((s) => changedExpr(s, z)).join(' | ');
+  return `${out.join('\n')}\nif ((${any}) === 0) ${bits} = 0;`;
+}
+
+// Bits collect in the locals (acc, n < 32) and reach the sink a whole word at a time; codes of small values come from tables.
+const put = (value: string, bits: number | string): string =>
+  `{ const pv = ${value}, pb = ${bits}; acc |= pv << n; n += pb; if (n >= 32) { sink.put(acc >>> 0, 32); n -= 32; acc = pv >>> (pb - n); } }`;
+const drain = 'if (n > 0) { sink.put(acc >>> 0, n); acc = 0; n = 0; }';
+const putCodeOf = (v: string): string => `if (${v} < ${CODE_TABLE_SIZE}) ${put(`CV[${v}]`, `CL[${v}]`)} else { ${drain} h.putCode(sink, ${v}); }`;
+
+/** Code writing the body from the chosen residuals zb<j>. */
+function emitCode(view: readonly FieldSlot[]): string {
+  const out = [`const any = ${view.length === 0 ? '0' : view.map((s) => changedExpr(s, 'zb')).join(' | ')};`, 'let acc = 0, n = 0;', put('any', 1), 'if (any !== 0) {'];
+  for (const s of view) {
+    const z = slotsOf(s).map((j) => `zb${j}`);
+    // A vector or quaternion whose residuals are all below 8: the changed bit and every code in one put (codes.ts COMBO_*).
+    const combo = s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2;
+    if (combo) out.push(`if (((${z.join(' | ')}) >>> 0) < 8) { const x = ${z.map((v, k) => `(${v} << ${3 * k})`).join(' | ')}; ${put(`MV${s.slots}[x]`, `ML${s.slots}[x]`)} } else {`);
+    out.push(`{ const c = ${changedExpr(s, 'zb')}; ${put('c', 1)} if (c !== 0) {`);
+    if (s.kind === K_ENUM) out.push(put(`row[co + ${s.slot}]`, s.bits));
+    else if (s.kind === K_STR) out.push(`${drain} sink.flush(); sink.w.writeString(cs[cso + ${s.slot}], ${s.maxLength});`);
+    else if (s.kind !== K_BOOL) out.push(s.slots === 1 ? `{ const u = zb${s.slot} - 1; ${putCodeOf('u')} }` : z.map(putCodeOf).join('\n'));
+    out.push('} }', combo ? '}' : '');
+  }
+  out.push('}', drain);
+  return out.join('\n');
+}
+
+/** Source of the body writer of `view` (writeBody's choice and bits). */
+function bodySource(view: readonly FieldSlot[]): string {
+  const slots = view.flatMap(slotsOf);
+  const decl = (p: string): string => (slots.length === 0 ? '' : `let ${slots.map((j) => `${p}${j} = 0`).join(', ')};`);
+  const each = (code: (s: FieldSlot, j: number, k: number) => string): string => view.flatMap((s) => slotsOf(s).map((j, k) => code(s, j, k))).join('\n');
+  // The prediction b0 + round((b0 − b1) · dt0 / dt1): when dt0 is a multiple m of dt1 (and small), (b0 − b1) · m is exact and the same.
+  const predicted = (j: number): string =>
+    `{ const r = b0[b0o + ${j}], q = row[b1o + ${j}], p = (r + (m !== 0 ? (r - q) * m : Math.round(((r - q) * dt0) / dt1))) | 0;
+      ${zz('zb', j, `row[co + ${j}] - p`)} big |= (zb${j} >= ${SMALL_RESIDUAL}) | 0; }`;
+  const plain = (j: number, to: string): string => zz(to, j, `row[co + ${j}] - b0[b0o + ${j}]`);
+  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) {
+${decl('zb')}
+let useB = false;
+if (b1o < 0) { ${each((_, j) => plain(j, 'zb'))} } else {
+const m = dt0 <= 1048576 && dt0 % dt1 === 0 ? dt0 / dt1 : 0;
+let big = 0;
+${each((s, j, k) => (isPredicted(s, k) ? predicted(j) : plain(j, 'zb')))}
+useB = true;
+if (big !== 0) {
+${decl('za')} ${each((s, j, k) => (isPredicted(s, k) ? plain(j, 'za') : `za${j} = zb${j};`))}
+${sizeCode(view, 'za', 'bitsA')} ${sizeCode(view, 'zb', 'bitsB')}
+useB = bitsB < bitsA;
+if (!useB) { ${slots.map((j) => `zb${j} = za${j};`).join(' ')} }
+}
+}
+${emitCode(view)}
+return useB; };`;
+}
+
+const COMBO_PARAMS = ['MV2', 'ML2', 'MV3', 'ML3', 'MV4', 'ML4'];
+const COMBO_ARGS = [COMBO_VALUE[2]!, COMBO_LENGTH[2]!, COMBO_VALUE[3]!, COMBO_LENGTH[3]!, COMBO_VALUE[4]!, COMBO_LENGTH[4]!];
+
+function compileBody(view: readonly FieldSlot[]): BodyWriter {
+  const source = bodySource(view);
+  return compileOnce(`body\0${source}`, ['h', 'CV', 'CL', ...COMBO_PARAMS], source, [helpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS]);
+}
+
+/** The generated kernel of `layout` (throws where code generation is not allowed). */
+export function compileKernel(layout: TypeLayout): TypeKernel {
+  return { generated: true, quantize: compileQuantizer(layout), body: [compileBody(layout.views[0]), compileBody(layout.views[1])] };
 }

@@ -9,7 +9,7 @@ import type { Protocol } from '../protocol.ts';
 import { isNewer, type Tick } from '../tick.ts';
 import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
 import { crc16, readCode } from './codes.ts';
-import { emptyBaselines, readBody } from './delta.ts';
+import { emptyBaselines, readBody } from './body.ts';
 import { shiftAckMask } from './format.ts';
 import { compileLayouts, materialize, type TypeLayout } from './layout.ts';
 import { ClientGhost, ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './client-state.ts';

@@ -2,7 +2,7 @@
 // ghosts (SnapshotEncoder) and the client's decoder (SnapshotDecoder), plus the
 // SnapshotAck body helpers. Wire layout in format.ts.
 
-export { ConnectionSnapshotState } from './connection.ts';
+export { ConnectionSnapshotState } from './groups.ts';
 export { SnapshotDecoder } from './decoder.ts';
 export type { DecodedInput, DecodedSnapshot, DecodedSpawn, DecodedUpdate } from './decoder.ts';
 export { SnapshotEncoder } from './encoder.ts';

@@ -1,16 +1,16 @@
-// Numeric layout of each ghost type for the snapshot codec: every replicated field
-// maps to int32 slots of a row (quantized state), strings to a side table. The
-// encoder quantizes ghost values into rows once per tick; the decoder turns rows
-// back into values. Rows are what deltas are taken between.
+// Numeric layout of each ghost type for the snapshot codec, and the reference
+// quantizer: every replicated field maps to int32 slots of a row (its quantized
+// state), strings to a side table. The server quantizes ghost values into rows once
+// per tick (one function per field kind below); deltas are taken between rows; the
+// client turns rows back into values (materialize). Quaternions use bits.ts's codes.
 
-import { utf8Length } from '../bits.ts';
+import { codes as QUAT_CODES, decodeQuat, encodeQuatInto, utf8Length } from '../bits.ts';
 import { NetcodeError, WireError } from '../errors.ts';
 import type { Field, Quat } from '../field.ts';
 import type { GhostEntry, Protocol } from '../protocol.ts';
 import type { SchemaCodec, Schema } from '../schema.ts';
-import { QUAT_CODES, quatCodes, quatFromCodes, quatTop } from './quat.ts';
 
-/** Slot kinds. UINT: bounded unsigned (u8/u16); WORD: any 32-bit pattern (u32/i32/event). */
+/** Slot kinds. UINT: bounded unsigned (u8/u16); WORD: any 32-bit pattern (u32/i32/event); FQ/FR: quantized/raw floats. */
 export const K_BOOL = 0, K_UINT = 1, K_WORD = 2, K_ENUM = 3, K_FQ = 4, K_FR = 5, K_QUAT = 6, K_STR = 7;
 
 export interface FieldSlot {
@@ -69,20 +69,27 @@ export function orderedFinite(o: number): boolean {
   return (((o ^ ((o >> 31) & 0x7fff_ffff)) >>> 23) & 0xff) !== 0xff;
 }
 
+/** The quaternion of smallest-three codes (bits.ts decodeQuat) into `out`; false when no unit quaternion has them. */
+export function quatOfCodes(bits: number, idx: number, a: number, b: number, c: number, out: Quat): boolean {
+  QUAT_CODES[0] = idx;
+  QUAT_CODES[1] = a;
+  QUAT_CODES[2] = b;
+  QUAT_CODES[3] = c;
+  return decodeQuat(bits, out);
+}
+
 function slotFor(key: string, f: Field<unknown>, slot: number, str: number): FieldSlot {
   const base = { key, field: f, slot, axes: [] as ('x' | 'y' | 'z')[], max: 0, bits: 0, factor: 1, signed: false, enumIndex: undefined, maxLength: 0 };
   switch (f.kind) {
     case 'bool':
       return { ...base, kind: K_BOOL, slots: 1, max: 1 };
     case 'u8':
-      return { ...base, kind: K_UINT, slots: 1, max: 0xff };
     case 'u16':
-      return { ...base, kind: K_UINT, slots: 1, max: 0xffff };
+      return { ...base, kind: K_UINT, slots: 1, max: f.kind === 'u8' ? 0xff : 0xffff };
     case 'u32':
     case 'event':
-      return { ...base, kind: K_WORD, slots: 1 };
     case 'i32':
-      return { ...base, kind: K_WORD, slots: 1, signed: true };
+      return { ...base, kind: K_WORD, slots: 1, signed: f.kind === 'i32' };
     case 'enum': {
       const values = f.values ?? [];
       let bits = 0;
@@ -98,7 +105,7 @@ function slotFor(key: string, f: Field<unknown>, slot: number, str: number): Fie
     }
     case 'quat': {
       const bits = f.bits ?? 12;
-      return { ...base, kind: K_QUAT, slots: 4, bits, max: quatTop(bits) };
+      return { ...base, kind: K_QUAT, slots: 4, bits, max: 2 * ((1 << (bits - 1)) - 1) };
     }
     case 'string':
       return { ...base, kind: K_STR, slot: str, slots: 0, maxLength: f.maxLength ?? 0 };
@@ -124,149 +131,123 @@ export function compileLayouts(protocol: Protocol): TypeLayout[] {
     const other = fields.filter((s) => s.field.options.sendTo !== 'owner');
     const defaultRow = new Int32Array(slot);
     const defaultStrings: string[] = new Array<string>(str).fill('');
-    quantizeInto(fields, entry.codec.defaults() as Record<string, unknown>, defaultRow, 0, defaultStrings, 0, -1, entry.name);
+    const defaults = entry.codec.defaults() as Record<string, unknown>;
+    const bad = quantizeRow(fields, defaults, defaultRow, 0, defaultStrings, 0);
+    if (bad >= 0) throw badValue(-1, entry.name, fields[bad]!, defaults);
     return {
-      typeId: entry.id,
-      name: entry.name,
-      codec: entry.codec,
-      fields,
-      slotCount: slot,
-      stringCount: str,
-      views: [owner, other],
-      viewDependent: owner.length !== fields.length || other.length !== fields.length,
+      typeId: entry.id, name: entry.name, codec: entry.codec, fields, slotCount: slot, stringCount: str,
+      views: [owner, other], viewDependent: owner.length !== fields.length || other.length !== fields.length,
       hasLin: fields.some((s) => s.kind === K_FQ || s.kind === K_FR || s.kind === K_QUAT),
-      defaultRow,
-      defaultStrings,
+      defaultRow, defaultStrings,
     };
   });
 }
 
-function bad(id: number, type: string, s: FieldSlot, v: unknown): WireError {
-  const problem = s.field.validate(v) ?? 'cannot be encoded';
+/** The error for field `s` of ghost `id` (type `type`) whose value in `values` cannot be sent. */
+export function badValue(id: number, type: string, s: FieldSlot, values: Record<string, unknown>): WireError {
+  const problem = s.field.validate(values[s.key]) ?? 'cannot be encoded';
   return new WireError('wire/bad-value', `react-netcode: ghost ${id} (${type}) field "${s.key}" ${problem}; set a valid value before the snapshot is encoded.`);
 }
 
-/** Quantize ghost `values` into row[off..] and strs[soff..]; throws WireError bad-value on a value the field cannot send. */
-export function quantizeInto(fields: readonly FieldSlot[], values: Record<string, unknown>, row: Int32Array, off: number, strs: string[], soff: number, id: number, type: string): void {
-  for (let i = 0; i < fields.length; i++) {
-    const s = fields[i]!;
-    const v = values[s.key];
-    const o = off + s.slot;
-    const kind = s.kind;
-    if (kind === K_FQ || kind === K_FR) {
-      const n = s.axes.length;
-      if (n === 0) {
-        if (typeof v !== 'number') throw bad(id, type, s, v);
-        row[o] = kind === K_FQ ? fq(v, s.factor) : fr(v);
-      } else {
-        // Named reads keep the property loads monomorphic (this runs per ghost per tick).
-        const vec = v as { x: unknown; y: unknown; z?: unknown } | null;
-        if (typeof vec !== 'object' || vec === null) throw bad(id, type, s, v);
-        const x = vec.x;
-        const y = vec.y;
-        const z = n === 3 ? vec.z : 0;
-        if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number') throw bad(id, type, s, v);
-        const a = kind === K_FQ ? fq(x, s.factor) : fr(x);
-        const b = kind === K_FQ ? fq(y, s.factor) : fr(y);
-        const c = kind === K_FQ ? fq(z, s.factor) : fr(z);
-        if (a === BAD || b === BAD || c === BAD) throw bad(id, type, s, v);
-        row[o] = a;
-        row[o + 1] = b;
-        if (n === 3) row[o + 2] = c;
-        continue;
-      }
-      if (row[o] === BAD) throw bad(id, type, s, v);
-      continue;
-    }
-    switch (kind) {
-      case K_QUAT: {
-        const q = v as Quat | null;
-        if (typeof q !== 'object' || q === null || !quatCodes(q.x, q.y, q.z, q.w, s.bits)) throw bad(id, type, s, v);
-        row[o] = QUAT_CODES[0]!;
-        row[o + 1] = QUAT_CODES[1]!;
-        row[o + 2] = QUAT_CODES[2]!;
-        row[o + 3] = QUAT_CODES[3]!;
-        break;
-      }
-      case K_BOOL:
-        if (typeof v !== 'boolean') throw bad(id, type, s, v);
-        row[o] = v ? 1 : 0;
-        break;
-      case K_UINT:
-      case K_WORD:
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < (s.signed ? -0x8000_0000 : 0) || v > (kind === K_UINT ? s.max : s.signed ? 0x7fff_ffff : 0xffff_ffff)) throw bad(id, type, s, v);
-        row[o] = v | 0;
-        break;
-      case K_ENUM: {
-        const idx = typeof v === 'string' ? s.enumIndex!.get(v) : undefined;
-        if (idx === undefined) throw bad(id, type, s, v);
-        row[o] = idx;
-        break;
-      }
-      case K_STR:
-        if (typeof v !== 'string' || v.length > s.maxLength || utf8Length(v) < 0) throw bad(id, type, s, v);
-        strs[soff + s.slot] = v;
-        break;
-    }
-  }
-}
-
-/**
- * Marks a float the field cannot send. Never a valid slot: quantized slots are within
- * ±(2^31 − 1) and this ordered pattern is a NaN.
- */
+/** A float slot that cannot be sent: never a valid slot (quantized slots are within ±(2^31 − 1); this ordered pattern is a NaN). */
 const BAD = -0x8000_0000;
 
-function fq(v: number, factor: number): number {
+/** Quantized float: round(v · factor) as an int32 (−0 → 0). */
+function fq(v: unknown, factor: number): number {
+  if (typeof v !== 'number') return BAD;
   const r = Math.round(v * factor) + 0;
   return Math.abs(r) <= 0x7fff_ffff ? r : BAD;
 }
 
-function fr(v: number): number {
+/** Raw float: its float32 bits, ordered. */
+function fr(v: unknown): number {
+  if (typeof v !== 'number') return BAD;
   const o = orderedBits(v);
   return orderedFinite(o) ? o : BAD;
 }
 
+/** Floats and vectors (FQ, FR): one slot per axis. */
+function quantizeFloats(s: FieldSlot, v: unknown, row: Int32Array, o: number): boolean {
+  const q = s.kind === K_FQ;
+  if (s.axes.length === 0) return (row[o] = q ? fq(v, s.factor) : fr(v)) !== BAD;
+  if (typeof v !== 'object' || v === null) return false;
+  const vec = v as { x: unknown; y: unknown; z?: unknown };
+  row[o] = q ? fq(vec.x, s.factor) : fr(vec.x);
+  row[o + 1] = q ? fq(vec.y, s.factor) : fr(vec.y);
+  if (s.axes.length === 3) row[o + 2] = q ? fq(vec.z, s.factor) : fr(vec.z);
+  for (let k = 0; k < s.axes.length; k++) if (row[o + k] === BAD) return false;
+  return true;
+}
+
+/** Quaternions: bits.ts encodeQuat's smallest-three codes (index of the largest component, then three codes). */
+function quantizeQuat(s: FieldSlot, v: unknown, row: Int32Array, o: number): boolean {
+  const q = v as Quat | null;
+  return typeof q === 'object' && q !== null && encodeQuatInto(q.x, q.y, q.z, q.w, s.bits, row, o);
+}
+
+/** Integers, booleans and enums: one slot. */
+function quantizeScalar(s: FieldSlot, v: unknown, row: Int32Array, o: number): boolean {
+  if (s.kind === K_BOOL) {
+    if (typeof v !== 'boolean') return false;
+    row[o] = v ? 1 : 0;
+  } else if (s.kind === K_ENUM) {
+    const idx = typeof v === 'string' ? s.enumIndex!.get(v) : undefined;
+    if (idx === undefined) return false;
+    row[o] = idx;
+  } else {
+    const max = s.kind === K_UINT ? s.max : s.signed ? 0x7fff_ffff : 0xffff_ffff;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < (s.signed ? -0x8000_0000 : 0) || v > max) return false;
+    row[o] = v | 0;
+  }
+  return true;
+}
+
+/**
+ * The reference quantizer: `values` into row[off..] and strs[soff..], one function per
+ * field kind. Returns -1, or the index in `fields` of the first value that cannot be sent.
+ */
+export function quantizeRow(
+  fields: readonly FieldSlot[], values: Record<string, unknown>, row: Int32Array, off: number, strs: string[], soff: number,
+): number {
+  for (let i = 0; i < fields.length; i++) {
+    const s = fields[i]!;
+    const v = values[s.key];
+    const kind = s.kind;
+    if (kind === K_STR) {
+      if (typeof v !== 'string' || v.length > s.maxLength || utf8Length(v) < 0) return i;
+      strs[soff + s.slot] = v;
+      continue;
+    }
+    const o = off + s.slot;
+    const ok = kind === K_FQ || kind === K_FR ? quantizeFloats(s, v, row, o)
+      : kind === K_QUAT ? quantizeQuat(s, v, row, o)
+      : quantizeScalar(s, v, row, o);
+    if (!ok) return i;
+  }
+  return -1;
+}
+
 /** Write the fields of `view` from row[off..] / strs[soff..] into `out` (vectors and quaternions in place). Rows must be valid. */
-export function materialize(view: readonly FieldSlot[], row: Int32Array, off: number, strs: readonly string[], soff: number, out: Record<string, unknown>): void {
+export function materialize(
+  view: readonly FieldSlot[], row: Int32Array, off: number, strs: readonly string[], soff: number, out: Record<string, unknown>,
+): void {
   for (let i = 0; i < view.length; i++) {
     const s = view[i]!;
     const o = off + s.slot;
-    switch (s.kind) {
-      case K_BOOL:
-        out[s.key] = row[o] === 1;
-        break;
-      case K_UINT:
-      case K_WORD:
-        out[s.key] = s.signed ? row[o]! : row[o]! >>> 0;
-        break;
-      case K_ENUM:
-        out[s.key] = s.field.values![row[o]!];
-        break;
-      case K_FQ:
-      case K_FR:
-        if (s.axes.length === 0) out[s.key] = s.kind === K_FQ ? row[o]! / s.factor : fromOrdered(row[o]!);
-        else {
-          const vec = out[s.key] as { x: number; y: number; z: number };
-          const q = s.kind === K_FQ;
-          vec.x = q ? row[o]! / s.factor : fromOrdered(row[o]!);
-          vec.y = q ? row[o + 1]! / s.factor : fromOrdered(row[o + 1]!);
-          if (s.axes.length === 3) vec.z = q ? row[o + 2]! / s.factor : fromOrdered(row[o + 2]!);
-        }
-        break;
-      case K_QUAT:
-        quatFromCodes(s.field as Field<Quat>, s.bits, row[o]!, row[o + 1]!, row[o + 2]!, row[o + 3]!, out[s.key] as Quat);
-        break;
-      case K_STR:
-        out[s.key] = strs[soff + s.slot];
-        break;
-    }
+    const kind = s.kind;
+    if (kind === K_FQ || kind === K_FR) {
+      const q = kind === K_FQ;
+      if (s.axes.length === 0) out[s.key] = q ? row[o]! / s.factor : fromOrdered(row[o]!);
+      else {
+        const vec = out[s.key] as { x: number; y: number; z: number };
+        vec.x = q ? row[o]! / s.factor : fromOrdered(row[o]!);
+        vec.y = q ? row[o + 1]! / s.factor : fromOrdered(row[o + 1]!);
+        if (s.axes.length === 3) vec.z = q ? row[o + 2]! / s.factor : fromOrdered(row[o + 2]!);
+      }
+    } else if (kind === K_QUAT) quatOfCodes(s.bits, row[o]!, row[o + 1]!, row[o + 2]!, row[o + 3]!, out[s.key] as Quat);
+    else if (kind === K_STR) out[s.key] = strs[soff + s.slot];
+    else if (kind === K_BOOL) out[s.key] = row[o] === 1;
+    else if (kind === K_ENUM) out[s.key] = s.field.values![row[o]!];
+    else out[s.key] = s.signed ? row[o]! : row[o]! >>> 0;
   }
-}
-
-/** True when two rows (and their strings) hold the same state. */
-export function rowsEqual(n: number, a: Int32Array, ao: number, b: Int32Array, bo: number, sn: number, as: readonly string[], aso: number, bs: readonly string[], bso: number): boolean {
-  for (let i = 0; i < n; i++) if (a[ao + i] !== b[bo + i]) return false;
-  for (let i = 0; i < sn; i++) if (as[aso + i] !== bs[bso + i]) return false;
-  return true;
 }

@@ -1,22 +1,80 @@
-// The Snapshot message writer (layout in format.ts): header, despawns, the chosen
-// records (ids ascending, baselines named once per run, bodies copied from the
-// per-tick cache), the inputs section, and the CRC. One per encoder, reused.
+// The Snapshot message writer (layout in format.ts), the mirror of decoder.ts's parse:
+// header, despawns, the chosen records (record header, then the body, copied from the
+// per-tick body arena), the inputs section and the CRC. One per encoder, reused.
 
 import { BitWriter } from '../bits.ts';
 import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../tick.ts';
 import { MessageKind } from '../wire.ts';
-import type { Candidates, Despawns } from './candidates.ts';
-import { BitSink, codeBits as codeBitsImport, copyBits as copyBitsImport, crc16 as crc16Import, putCode as putCodeImport } from './codes.ts';
+import { BitSink, CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, copyBits, crc16, putCode } from './codes.ts';
 import type { SnapshotInput } from './encoder.ts';
-import { F_SPAWN as F_SPAWN_ } from './format.ts';
-
-// Module-local copies of the imports used per record (under CommonJS each use of an import is a getter call).
-const codeBits = codeBitsImport, copyBits = copyBitsImport, crc16 = crc16Import, putCode = putCodeImport;
-const F_SPAWN = F_SPAWN_;
+import { F_SPAWN } from './format.ts';
 
 /** Bits before the despawn count: kind (8), CRC (16), tick (32). */
 export const MSG_HEADER_BITS = 56;
+
+/** The records of one message: per record (ids ascending) what its header says and where its body is. */
+export interface RecordList {
+  readonly n: number;
+  readonly id: Float64Array;
+  /** F_SPAWN set: a spawn record (typeId, owner, spawnAge), else an update (age0, age1). */
+  readonly flags: Uint8Array;
+  readonly typeId: Int32Array;
+  readonly owner: Float64Array;
+  readonly spawnAge: Int32Array;
+  readonly age0: Int32Array;
+  readonly age1: Int32Array;
+  /** Body bits [off, off + len) of the body arena. */
+  readonly off: Int32Array;
+  readonly len: Int32Array;
+  /** 1: the record goes into the message. */
+  readonly sel: Uint8Array;
+}
+
+/** Despawned ids, ascending. */
+export interface IdList {
+  id(j: number): number;
+}
+
+/** Bits of the spawn fields of a spawn record (after its spawn bit). */
+export function spawnFieldBits(typeId: number, owner: number, spawnAge: number): number {
+  return codeBits(typeId) + codeBits(owner) + codeBits(spawnAge);
+}
+
+/** The baselines named by the previous update record of a message (the decoder's p0, p1): a run of equal ones is named once. */
+export class RecordRun {
+  p0 = -1;
+  p1 = -1;
+}
+
+/** The record header of `c`'s record k, after the record of id `prevId` (-1: the first): id gap, spawn bit and fields, or baselines. */
+export function writeRecordHeader(sink: BitSink, c: RecordList, k: number, prevId: number, run: RecordRun): void {
+  const gap = c.id[k]! - prevId - 1;
+  const a0 = c.age0[k]!;
+  const a1 = c.age1[k]!;
+  const spawn = (c.flags[k]! & F_SPAWN) !== 0;
+  if (!spawn && a0 === run.p0 && a1 === run.p1 && gap < CODE_TABLE_SIZE) {
+    // The common case: the gap and "same baselines" in one put.
+    sink.put(CODE_VALUE[gap]! | (0b10 << CODE_LENGTH[gap]!), CODE_LENGTH[gap]! + 2);
+    return;
+  }
+  putCode(sink, gap);
+  if (spawn) {
+    sink.put(1, 1);
+    putCode(sink, c.typeId[k]!);
+    putCode(sink, c.owner[k]!);
+    putCode(sink, c.spawnAge[k]!);
+    return;
+  }
+  if (a0 === run.p0 && a1 === run.p1) sink.put(0b10, 2);
+  else {
+    sink.put(0, 2);
+    putCode(sink, a0);
+    if (a0 !== 0) putCode(sink, a1);
+    run.p0 = a0;
+    run.p1 = a1;
+  }
+}
 
 export class MessageWriter {
   private readonly w = new BitWriter();
@@ -25,6 +83,7 @@ export class MessageWriter {
   private readonly inSink = new BitSink();
   private inCount = 0;
   private inBits = 0;
+  private readonly run = new RecordRun();
 
   constructor(
     private readonly protocol: Protocol,
@@ -59,71 +118,35 @@ export class MessageWriter {
   }
 
   /**
-   * Write the whole message: header, the first `despawnCount` despawns, the selected
-   * candidates' records, the inputs. When every candidate is selected and `streamStart`
-   * >= 0, bits [streamStart, streamEnd) of `body` are those records, ready-made.
+   * Write the whole message: header, the first `despawnCount` despawns, the selected records
+   * with their bodies from `body`, the inputs. When every record is selected and `stream` is
+   * not null, bits [stream[0], stream[1]) of `body` are those records, headers included.
    */
-  write(tick: Tick, gone: Despawns, despawnCount: number, c: Candidates, body: Uint8Array, streamStart: number, streamEnd: number): void {
-    const sink = this.header(tick, despawnCount);
+  write(tick: Tick, gone: IdList, despawnCount: number, c: RecordList, body: Uint8Array, stream: readonly [number, number] | null): void {
+    const sink = this.sink.begin(this.w.reset());
+    sink.put(MessageKind.Snapshot, 8);
+    sink.put(0, 16); // the CRC, filled in by `finish`
+    sink.put(tick, 32);
+    putCode(sink, despawnCount);
     for (let j = 0, prev = -1; j < despawnCount; prev = gone.id(j), j++) putCode(sink, gone.id(j) - prev - 1);
     let count = 0;
     for (let k = 0; k < c.n; k++) count += c.sel[k]!;
     putCode(sink, count);
-    if (count === c.n && streamStart >= 0) copyBits(sink, body, streamStart, streamEnd - streamStart);
-    else this.records(sink, c, body);
-    this.tail(sink);
-  }
-
-  /**
-   * The message of the steady-state path (encode-core.ts `steady`): no despawns, and
-   * `count` records ready-made at bits [start, end) of `body`. Byte for byte what
-   * `write` makes of the same records.
-   */
-  writeRecords(tick: Tick, count: number, body: Uint8Array, start: number, end: number): void {
-    const sink = this.header(tick, 0);
-    putCode(sink, count);
-    copyBits(sink, body, start, end - start);
-    this.tail(sink);
-  }
-
-  /** Kind, CRC placeholder, tick and the despawn count. */
-  private header(tick: Tick, despawnCount: number): BitSink {
-    const sink = this.sink.begin(this.w.reset());
-    sink.put(MessageKind.Snapshot, 8);
-    sink.put(0, 16);
-    sink.put(tick, 32);
-    putCode(sink, despawnCount);
-    return sink;
-  }
-
-  /** The selected candidates' records, one by one. */
-  private records(sink: BitSink, c: Candidates, body: Uint8Array): void {
-    let prev = -1;
-    let p0 = -1;
-    let p1 = -1;
-    for (let k = 0; k < c.n; k++) {
-      if (c.sel[k] === 0) continue;
-      const id = c.id[k]!;
-      putCode(sink, id - prev - 1);
-      prev = id;
-      if ((c.flags[k]! & F_SPAWN) !== 0) sink.put(1, 1);
-      else {
-        const a0 = c.age0[k]!;
-        const a1 = c.age1[k]!;
-        if (a0 === p0 && a1 === p1) sink.put(1 << 1, 2);
-        else {
-          sink.put(0, 2);
-          putCode(sink, a0);
-          if (a0 !== 0) putCode(sink, a1);
-          p0 = a0;
-          p1 = a1;
-        }
+    if (count === c.n && stream !== null) copyBits(sink, body, stream[0], stream[1] - stream[0]);
+    else {
+      const run = this.run;
+      run.p0 = run.p1 = -1;
+      for (let k = 0, prev = -1; k < c.n; k++) {
+        if (c.sel[k] === 0) continue;
+        writeRecordHeader(sink, c, k, prev, run);
+        prev = c.id[k]!;
+        copyBits(sink, body, c.off[k]!, c.len[k]!);
       }
-      copyBits(sink, body, c.off[k]!, c.len[k]!);
     }
+    this.tail(sink);
   }
 
-  /** The inputs section and the last bits. */
+  /** The inputs section and the padding. */
   private tail(sink: BitSink): void {
     if (this.inCount === 0) sink.put(0, 1);
     else {

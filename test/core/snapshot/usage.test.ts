@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
-import type { ConnectionSnapshotState } from '../../../src/core/snapshot/connection.ts';
-import { SnapshotDecoder, SnapshotEncoder, type SnapshotGhost } from '../../../src/core/snapshot/index.ts';
+import { SnapshotDecoder, SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from '../../../src/core/snapshot/index.ts';
+import type { KernelMode } from '../../../src/core/snapshot/kernels.ts';
 import { BOX, EVERY, expected, makeGhost, protocol, randomBox } from './harness.ts';
 
 type Ghost = SnapshotGhost & { values: Record<string, unknown> };
@@ -16,12 +16,10 @@ interface Scene {
   step(): void;
 }
 
-/** An encoder in the steady state (every ghost acked, moving) on the given path, with its client. */
-function steadyScene(steadyPath: boolean): Scene {
+/** An encoder in the steady state (every ghost acked, moving) with the given kernels, and its client. */
+function steadyScene(kernels: KernelMode): Scene {
   const rng = new Rng(21);
-  const enc = new SnapshotEncoder(protocol, { budgetBytes: 60_000 });
-  const core = (enc as unknown as { core: { steadyPath: boolean; steadyEncodes: number } }).core;
-  core.steadyPath = steadyPath;
+  const enc = new SnapshotEncoder(protocol, { budgetBytes: 60_000, kernels });
   const state = enc.createConnectionState(5);
   const dec = new SnapshotDecoder(protocol, 5);
   // Client 5 owns ghost 4.
@@ -44,16 +42,14 @@ function steadyScene(steadyPath: boolean): Scene {
     },
   };
   for (let i = 0; i < 5; i++) scene.step();
-  expect(core.steadyEncodes > 0).toBe(steadyPath);
   return scene;
 }
 
 describe('snapshot encoder usage errors', () => {
-  for (const steadyPath of [true, false]) {
-    const path = steadyPath ? 'steady path' : 'general path';
+  for (const path of ['compiled', 'reference'] as const) {
 
     it(`rejects unsorted or duplicate ids and non-uint32 ids, then goes on as before (${path})`, () => {
-      const s = steadyScene(steadyPath);
+      const s = steadyScene(path);
       const swapped = [...s.ghosts];
       [swapped[4], swapped[5]] = [swapped[5]!, swapped[4]!];
       expect(() => s.enc.encode(s.state, s.tick + 3, swapped)).toThrow(/react-netcode: snapshot ghosts must be sorted by id, unique uint32 ids; got 5 after 6/);
@@ -68,7 +64,7 @@ describe('snapshot encoder usage errors', () => {
     });
 
     it(`rejects a ghost whose typeId or owner changed, naming the ghost (${path})`, () => {
-      const s = steadyScene(steadyPath);
+      const s = steadyScene(path);
       const retyped = s.ghosts.map((g) => (g.id === 7 ? { ...g, typeId: EVERY } : g));
       expect(() => s.enc.encode(s.state, s.tick + 3, retyped)).toThrow(/react-netcode: ghost 7 changed its typeId or owner; they are immutable — forget\(7\) and spawn a new ghost/);
       const reowned = s.ghosts.map((g) => (g.id === 4 ? { ...g, owner: 6 } : g));
@@ -79,13 +75,13 @@ describe('snapshot encoder usage errors', () => {
     });
 
     it(`rejects a value its field cannot send, naming the field, and sends the ghost once it is fixed (${path})`, () => {
-      const s = steadyScene(steadyPath);
+      const s = steadyScene(path);
       const g = s.ghosts[8]!;
       const good = g.values.position;
       g.values.position = { x: Number.NaN, y: 0, z: 0 };
       expect(() => s.enc.encode(s.state, s.tick + 3, s.ghosts)).toThrow(/position/);
       g.values.position = good;
-      // Vectors and quaternions that are not objects (the steady path reads them all before quantizing any).
+      // Vectors and quaternions that are not objects.
       const { velocity, rotation } = g.values;
       g.values.velocity = null;
       expect(() => s.enc.encode(s.state, s.tick + 4, s.ghosts)).toThrow(/velocity/);

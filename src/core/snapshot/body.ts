@@ -1,0 +1,190 @@
+// The body of a ghost record, written by the server and read by the client: a row
+// (quantized state) against one or two baseline rows. Floats and quaternion codes are
+// predicted linearly from two baselines (b0 + (b0 − b1)·dt0/dt1, in int32 arithmetic
+// both sides share), everything else against b0. Layout (format.ts): bit changed; then
+// per field of the view: bit fieldChanged, then the field's payload. `writeBody` is the
+// reference body writer: generated writers (compiled.ts) must match it bit for bit.
+
+import type { BitReader } from '../bits.ts';
+import { WireError } from '../errors.ts';
+import type { Quat } from '../field.ts';
+import { codeBits, putCode, readCode, unzigzag, zigzag, type BitSink } from './codes.ts';
+import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedFinite, quatOfCodes, type FieldSlot } from './layout.ts';
+
+/** Linear prediction of a slot from baselines b0 (dt0 ticks before the snapshot) and b1 (dt1 ticks before b0). */
+export function predict(b0: number, b1: number, dt0: number, dt1: number): number {
+  return (b0 + Math.round(((b0 - b1) * dt0) / dt1)) | 0;
+}
+
+/** Baseline rows for one body: b0 (or the type defaults) and optionally b1. */
+export interface Baselines {
+  b0: Int32Array;
+  b0o: number;
+  b0s: readonly string[];
+  b0so: number;
+  /** null: no linear prediction. */
+  b1: Int32Array | null;
+  b1o: number;
+  dt0: number;
+  dt1: number;
+}
+
+export function emptyBaselines(): Baselines {
+  return { b0: new Int32Array(0), b0o: 0, b0s: [], b0so: 0, b1: null, b1o: 0, dt0: 0, dt1: 1 };
+}
+
+/** True for the slots that are predicted from two baselines: floats and the three codes of a quaternion. */
+export function isPredicted(s: FieldSlot, k: number): boolean {
+  return s.kind === K_FQ || s.kind === K_FR || (s.kind === K_QUAT && k > 0);
+}
+
+/** Predicted residuals (zigzag) all below this make the prediction good enough without comparing sizes. */
+export const SMALL_RESIDUAL = 64;
+
+/** Scratch of `writeBody`: per slot, the zigzag residual against b0 (za) and against the prediction (zb). */
+export class BodyScratch {
+  readonly za: Float64Array;
+  readonly zb: Float64Array;
+
+  /** `slots`: the most slots a row of the protocol has. */
+  constructor(slots: number) {
+    this.za = new Float64Array(slots);
+    this.zb = new Float64Array(slots);
+  }
+}
+
+/** Bits of the body with residuals `z` (strings are not counted: both choices send them alike). */
+function bodyBits(view: readonly FieldSlot[], z: Float64Array): number {
+  let bits = 0;
+  let any = 0;
+  for (const s of view) {
+    if (s.kind === K_STR) continue;
+    let changed = 0;
+    let payload = s.kind === K_ENUM ? s.bits : 0;
+    for (let k = 0; k < s.slots; k++) {
+      changed |= z[s.slot + k] === 0 ? 0 : 1;
+      if (s.kind !== K_BOOL && s.kind !== K_ENUM) payload += codeBits(z[s.slot + k]! - (s.slots === 1 ? 1 : 0));
+    }
+    any |= changed;
+    bits += changed === 0 ? 1 : 1 + payload;
+  }
+  return any === 0 ? 0 : bits;
+}
+
+/**
+ * The reference body writer: the body of `cur` for the fields of `view` against `base`.
+ * Against b0 alone, or, when `base.b1` is set, against the linear prediction if its
+ * residuals are all small or it is shorter. Returns true when the prediction was used.
+ */
+export function writeBody(
+  sink: BitSink, view: readonly FieldSlot[], cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines,
+  z: BodyScratch,
+): boolean {
+  const { b0, b0o, b1, b1o, dt0, dt1 } = base;
+  const { za, zb } = z;
+  let big = 0;
+  for (const s of view) {
+    for (let k = 0; k < s.slots; k++) {
+      const j = s.slot + k;
+      const v = cur[co + j]!;
+      za[j] = zigzag((v - b0[b0o + j]!) | 0);
+      if (b1 === null || !isPredicted(s, k)) zb[j] = za[j]!;
+      else {
+        zb[j] = zigzag((v - predict(b0[b0o + j]!, b1[b1o + j]!, dt0, dt1)) | 0);
+        big |= zb[j]! >= SMALL_RESIDUAL ? 1 : 0;
+      }
+    }
+  }
+  const useB = b1 !== null && (big === 0 || bodyBits(view, zb) < bodyBits(view, za));
+  const r = useB ? zb : za;
+  let any = 0;
+  for (const s of view) any |= fieldChanged(s, r, cs, cso, base) ? 1 : 0;
+  sink.put(any, 1);
+  if (any === 0) return useB;
+  for (const s of view) {
+    const changed = fieldChanged(s, r, cs, cso, base);
+    sink.put(changed ? 1 : 0, 1);
+    if (!changed) continue;
+    if (s.kind === K_ENUM) sink.put(cur[co + s.slot]!, s.bits);
+    else if (s.kind === K_STR) {
+      sink.flush();
+      sink.w.writeString(cs[cso + s.slot]!, s.maxLength);
+    } else if (s.kind !== K_BOOL) {
+      if (s.slots === 1) putCode(sink, r[s.slot]! - 1);
+      else for (let k = 0; k < s.slots; k++) putCode(sink, r[s.slot + k]!);
+    }
+  }
+  return useB;
+}
+
+function fieldChanged(s: FieldSlot, r: Float64Array, cs: readonly string[], cso: number, base: Baselines): boolean {
+  if (s.kind === K_STR) return cs[cso + s.slot] !== base.b0s[base.b0so + s.slot];
+  for (let k = 0; k < s.slots; k++) if (r[s.slot + k] !== 0) return true;
+  return false;
+}
+
+function corrupt(what: string, pos: number): WireError {
+  return new WireError('wire/bad-value', `react-netcode: snapshot ${what} at bit ${pos}; the snapshot is corrupt or from another protocol — drop it.`);
+}
+
+const scratchQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+/**
+ * Client side: read a body into out[oo..] / os[oso..] (a full row: baseline b0
+ * copied, then changed fields applied). Validates every value; throws WireError.
+ */
+export function readBody(
+  r: BitReader, view: readonly FieldSlot[], slotCount: number, stringCount: number, out: Int32Array, oo: number, os: string[], oso: number,
+  base: Baselines,
+): void {
+  const { b0, b0o, b1, b1o, dt0, dt1 } = base;
+  for (let j = 0; j < slotCount; j++) out[oo + j] = b0[b0o + j]!;
+  for (let j = 0; j < stringCount; j++) os[oso + j] = base.b0s[base.b0so + j]!;
+  // Predicted slots start at the prediction, changed or not.
+  if (b1 !== null) {
+    for (const s of view) {
+      for (let k = 0, j = s.slot; k < s.slots; k++, j++) if (isPredicted(s, k)) out[oo + j] = predict(b0[b0o + j]!, b1[b1o + j]!, dt0, dt1);
+    }
+  }
+  const changed = r.readBits(1) === 1;
+  for (const s of view) {
+    const pos = r.bitPosition;
+    const o = oo + s.slot;
+    if (!changed || r.readBits(1) === 0) {
+      // What an unchanged predicted field keeps must be valid too.
+      if (b1 !== null && (s.kind === K_FR || s.kind === K_QUAT)) checkSlots(s, out, o, pos);
+      continue;
+    }
+    if (s.kind === K_BOOL) out[o] = out[o]! ^ 1;
+    else if (s.kind === K_ENUM) {
+      const v = r.readBits(s.bits);
+      if (v >= s.max) throw corrupt(`enum index ${v} of "${s.key}" is out of range`, pos);
+      out[o] = v;
+    } else if (s.kind === K_STR) os[oso + s.slot] = r.readString(s.maxLength);
+    else {
+      for (let k = 0; k < s.slots; k++) {
+        const code = readCode(r);
+        if (s.slots === 1 && code === 0xffff_ffff) throw corrupt(`delta of "${s.key}" is out of range`, pos);
+        out[o + k] = (out[o + k]! + unzigzag(s.slots === 1 ? code + 1 : code)) | 0;
+      }
+      checkSlots(s, out, o, pos);
+    }
+  }
+}
+
+function checkSlots(s: FieldSlot, row: Int32Array, o: number, pos: number): void {
+  if (s.kind === K_UINT) {
+    const v = row[o]!;
+    if (v < 0 || v > s.max) throw corrupt(`value ${v} of "${s.key}" is out of range`, pos);
+  } else if (s.kind === K_FR) {
+    for (let k = 0; k < s.slots; k++) if (!orderedFinite(row[o + k]!)) throw corrupt(`float of "${s.key}" is not finite`, pos);
+  } else if (s.kind === K_QUAT) {
+    const idx = row[o]!;
+    if (idx < 0 || idx > 3) throw corrupt(`quaternion index of "${s.key}" is out of range`, pos);
+    for (let k = 1; k < 4; k++) {
+      const c = row[o + k]!;
+      if (c < 0 || c > s.max) throw corrupt(`quaternion code of "${s.key}" is out of range`, pos);
+    }
+    if (!quatOfCodes(s.bits, idx, row[o + 1]!, row[o + 2]!, row[o + 3]!, scratchQuat)) throw corrupt(`quaternion of "${s.key}" is longer than a unit quaternion`, pos);
+  }
+}

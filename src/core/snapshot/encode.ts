@@ -1,0 +1,312 @@
+// One snapshot encode for one GhostStates (a connection, or a group of identical ones),
+// the server's mirror of decoder.ts: a record per offered ghost that needs one (spawn, or
+// update against the newest acked baselines; its body from the per-tick cache or written
+// by the type's kernel), the despawns and inputs; the budget filled by priority; the
+// message written (message.ts); only then what it carried recorded for its ack.
+
+import type { Protocol } from '../protocol.ts';
+import type { Tick } from '../tick.ts';
+import { BitWriter } from '../bits.ts';
+import { codeBits, copyBits } from './codes.ts';
+import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
+import { F_B0, F_B1, F_SPAWN } from './format.ts';
+import * as S from './ghost-states.ts';
+import type { Group } from './groups.ts';
+import type { TypeKernel } from './kernels.ts';
+import type { TypeLayout } from './layout.ts';
+import { MessageWriter, MSG_HEADER_BITS, RecordRun, spawnFieldBits, writeRecordHeader } from './message.ts';
+import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
+import { BodyCache, Despawns, Records } from './scratch.ts';
+import type { GhostStore } from './store.ts';
+import { usage } from './usage.ts';
+
+const { G_A0S, G_A0T, G_A1S, G_A1T, G_LAST_SENT, G_SENT_ANY, G_SINCE, G_ST, G_STRIDE } = S;
+type Predicted = ((g: SnapshotGhost) => boolean) | undefined;
+
+export class EncodePass {
+  readonly cache = new BodyCache();
+  /** Off: bodies are not remembered (no other encode of this tick can use them). */
+  cacheBodies = true;
+  private readonly c = new Records();
+  private readonly gone = new Despawns();
+  private readonly selector = new Selector();
+  private readonly msg: MessageWriter;
+  /** Encode stamp of each ghost last offered (despawns are the known ghosts not offered). */
+  private seen = new Int32Array(0);
+  private stamp = 0;
+  /** Dense index of the ghost at each position of the last ghost list (a hint; -1 = none). */
+  private hint = new Int32Array(0);
+  /** Per ghost: whether its last body used the prediction (the guess for its next record header; never changes bits). */
+  private usedB1 = new Uint8Array(0);
+  private tick: Tick = 0;
+  /**
+   * The records stream: while this encode's bodies are all written fresh, in order, each is
+   * preceded in the arena by the header it has in the message when every record is sent;
+   * the message then copies them in one piece. [start, end), end = -1 once broken.
+   */
+  private readonly stream: [number, number] = [0, 0];
+  private streamId = -1;
+  private readonly run = new RecordRun();
+  /** A body being moved behind a rewritten header. */
+  private readonly moved = new BitWriter(256);
+
+  constructor(
+    protocol: Protocol,
+    private readonly layouts: readonly TypeLayout[],
+    private readonly kernels: readonly TypeKernel[],
+    private readonly store: GhostStore,
+    private readonly budgetBytes: number,
+    private readonly refreshTicks: number,
+  ) {
+    this.msg = new MessageWriter(protocol, budgetBytes);
+  }
+
+  /** Start tick `tick`: the body cache is cleared. */
+  beginTick(tick: Tick): void {
+    this.tick = tick;
+    this.cache.clear();
+  }
+
+  /** The dense index of ghost `g` (at position i of the list, or -1), allocated when new; its row quantized for this tick. */
+  resolve(g: SnapshotGhost, i: number): number {
+    const { store, layouts } = this;
+    if (g.id !== g.id >>> 0) throw usage(`ghost id ${g.id} is not a uint32.`);
+    let d = store.find(g.id, i >= 0 && i < this.hint.length ? this.hint[i]! : -1);
+    if (d < 0) {
+      if (!Number.isInteger(g.typeId) || layouts[g.typeId] === undefined) {
+        throw usage(`ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
+      }
+      if (!Number.isInteger(g.owner) || g.owner < 0 || g.owner > 0xffff_ffff) {
+        throw usage(`ghost ${g.id} has owner ${g.owner}; pass the owner's networkId, or 0 for none.`);
+      }
+      d = store.alloc(g.id, g.typeId, g.owner, g.spawnTick ?? this.tick);
+      this.cache.ensure(store.cap);
+    } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) {
+      throw usage(`ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
+    }
+    if (i >= 0 && i < this.hint.length) this.hint[i] = d;
+    store.current(d, this.tick, g.values);
+    return d;
+  }
+
+  /** Encode the message for `states` (recipient `nid`); notes view owners in `group`. Returns a view of the writer. */
+  encode(
+    states: S.GhostStates, nid: number, group: Group, ghosts: readonly SnapshotGhost[], predicted: Predicted,
+    inputs?: readonly SnapshotInput[],
+  ): Uint8Array {
+    const { c, gone, msg, selector } = this;
+    group.viewOwners.length = 0;
+    const inputBits = msg.inputs(inputs);
+    this.collect(states, nid, group, ghosts, predicted);
+    const despawnCount = this.despawns(states);
+    const budgetBits = this.budgetBytes * 8;
+    let avail = budgetBits - MSG_HEADER_BITS - codeBits(despawnCount) - codeBits(c.n) - inputBits;
+    for (let j = 0, prev = -1; j < despawnCount; prev = gone.id(j), j++) avail -= codeBits(gone.id(j) - prev - 1);
+    selector.select(c.n, c.prio, c.bits, avail, c.sel);
+    this.cache.sink.flush();
+    const body = this.cache.w.view();
+    // Estimates are rough (baselines, id gaps): rewrite to fill what they left unused, and
+    // to drop the lowest priorities when they were too low. A few rounds at most.
+    for (let round = 0; ; round++) {
+      msg.write(this.tick, gone, despawnCount, c, body, this.stream[1] >= 0 ? this.stream : null);
+      const over = msg.bitLength - budgetBits;
+      if (over > 0) {
+        if (!selector.dropLowest(c.n, c.prio, c.bits, over, c.sel)) break;
+      } else if (round >= 3 || !selector.addMore(c.n, c.prio, c.bits, -over, c.sel)) break;
+    }
+    this.commit(states, despawnCount);
+    return msg.finish();
+  }
+
+  /** A record per offered ghost that needs one (spawn, change, refresh or prediction); spawn states for new ghosts. */
+  private collect(states: S.GhostStates, nid: number, group: Group, ghosts: readonly SnapshotGhost[], predicted: Predicted): void {
+    const { store, c, tick } = this;
+    c.reserve(ghosts.length);
+    if (this.hint.length < ghosts.length) this.hint = new Int32Array(Math.max(64, ghosts.length * 2)).fill(-1);
+    c.n = 0;
+    this.ensure(states);
+    this.startStream(ghosts.length);
+    const stamp = ++this.stamp;
+    for (let i = 0, prevId = -1; i < ghosts.length; i++) {
+      const g = ghosts[i]!;
+      const id = g.id;
+      if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
+      prevId = id;
+      // The dense index this position had last time, else resolved (allocated when new).
+      let d = this.hint[i]!;
+      const same = d >= 0 && d < store.used && store.id[d] === id && store.destroyed[d] === 0;
+      if (same && store.typeId[d] === g.typeId && store.owner[d] === g.owner) {
+        if (store.curOk[d] !== 1 || store.curTick[d] !== (tick | 0)) store.current(d, tick, g.values);
+      } else d = this.resolve(g, i);
+      if (this.seen.length < store.cap) this.ensure(states);
+      const go = d * G_STRIDE;
+      if (states.g[go + G_ST] === S.ST_NONE || states.g[go + G_ST] === S.ST_DESPAWNING) states.spawn(store, d, tick);
+      this.seen[d] = stamp;
+      const layout = this.layouts[g.typeId]!;
+      if (layout.viewDependent && g.owner !== 0) group.addViewOwner(g.owner);
+      const isPred = predicted !== undefined && predicted(g);
+      const gs = states.g;
+      // Ticks wrap: differences as int32. Age since last sent (or since it began spawning) drives the priority.
+      let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
+      age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
+      if (gs[go + G_ST] === S.ST_SPAWNING) this.record(d, g, layout, nid, F_SPAWN, -1, -1, 0, 0);
+      else if (!store.has(d, gs[go + G_A0S]!, gs[go + G_A0T]! >>> 0)) this.record(d, g, layout, nid, 0, -1, -1, 0, 0);
+      else {
+        const t0 = gs[go + G_A0T]!;
+        // The client has the current state: no record until a refresh is due (or the ghost is predicted).
+        if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
+        // The prediction from two baselines extrapolates at most 8 of their intervals (a 250 ms round trip at 20 Hz is 5).
+        const age0 = (tick - t0) | 0, dt1 = (t0 - gs[go + G_A1T]!) | 0;
+        const lin = layout.hasLin && store.has(d, gs[go + G_A1S]!, gs[go + G_A1T]! >>> 0) && dt1 > 0 && age0 <= 8 * dt1;
+        this.record(d, g, layout, nid, F_B0, gs[go + G_A0S]!, lin ? gs[go + G_A1S]! : -1, age0, lin ? dt1 : 0);
+      }
+      const k = c.n - 1;
+      const imp = g.importance === undefined ? 1 : g.importance > 0 ? Math.min(Math.max(g.importance, 1 / 256), MAX_IMPORTANCE) : 1 / 256;
+      c.prio[k] = isPred ? PREDICTED_PRIORITY : imp * age;
+    }
+  }
+
+  /** Pad the arena so the records stream starts at the bit phase records have in a message of all `n` ghosts, no despawns. */
+  private startStream(n: number): void {
+    const sink = this.cache.sink;
+    sink.put(0, (MSG_HEADER_BITS + 1 + codeBits(n) - sink.bitLength) & 7); // the pad bits belong to no body
+    this.stream[0] = this.stream[1] = sink.bitLength;
+    this.streamId = -1;
+    this.run.p0 = this.run.p1 = -1;
+  }
+
+  /**
+   * The next record: ghost d against ring slots b0 (-1: the type's defaults) and b1 (-1: no prediction), ages age0 and
+   * age1; its body from the cache, or written into the arena (in the stream, after its header) and cached. Then its size
+   * estimate (id gap to the previous record, explicit baselines).
+   */
+  private record(
+    d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, flags: number, b0: number, b1: number, age0: number, age1: number,
+  ): void {
+    const { c, cache, store, run } = this;
+    const k = c.n++;
+    c.dense[k] = d;
+    c.id[k] = g.id;
+    c.age0[k] = age0;
+    if ((flags & F_SPAWN) !== 0) {
+      c.typeId[k] = layout.typeId;
+      c.owner[k] = g.owner;
+      c.spawnAge[k] = Math.max(0, (this.tick - store.spawnTick[d]!) | 0);
+    }
+    const view = g.owner === nid ? 0 : 1;
+    const viewKey = layout.viewDependent ? view + 1 : 0;
+    const key = (flags & F_SPAWN) !== 0 ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
+    const hit = cache.find(d, key);
+    const sink = cache.sink;
+    const start = sink.bitLength;
+    if (hit >= 0) {
+      this.stream[1] = -1; // not written here: not in the stream
+      c.off[k] = cache.off[hit]!;
+      c.len[k] = cache.len[hit]!;
+      flags = c.flags[k] = cache.flags[hit]!;
+      c.age1[k] = (flags & F_B1) !== 0 ? age1 : 0;
+    } else {
+      const cap = store.cap, e = store.curSlot[d]! * cap + d, e0 = b0 * cap + d;
+      const co = e * store.stride, cso = e * store.sstride, b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
+      const b0row = b0 >= 0 ? store.hist : layout.defaultRow, b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
+      const b0o = b0 >= 0 ? e0 * store.stride : 0, b0so = b0 >= 0 ? e0 * store.sstride : 0;
+      const body = this.kernels[layout.typeId]!.body[view]!;
+      const stream = this.stream[1] === start;
+      if (!stream) this.stream[1] = -1;
+      // In the stream the header comes first: guess whether the body uses the prediction (as this ghost's last one did).
+      let used = b1 >= 0 && this.usedB1[d] === 1;
+      c.flags[k] = flags;
+      c.age1[k] = used ? age1 : 0;
+      const p0 = run.p0, p1 = run.p1;
+      if (stream) writeRecordHeader(sink, c, k, this.streamId, run);
+      let off = sink.bitLength;
+      if (body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so) !== used) {
+        used = !used;
+        c.age1[k] = used ? age1 : 0;
+        if (stream) {
+          // A wrong guess: the header names other baselines. Keep the body's bits, write the header again, then them.
+          const len = sink.bitLength - off;
+          sink.flush();
+          this.moved.reset().appendBits(cache.w.view(), off, len);
+          sink.rewind(start);
+          run.p0 = p0;
+          run.p1 = p1;
+          writeRecordHeader(sink, c, k, this.streamId, run);
+          off = sink.bitLength;
+          copyBits(sink, this.moved.view(), 0, len);
+        }
+      }
+      this.usedB1[d] = used ? 1 : 0;
+      if (used) flags |= F_B1;
+      c.flags[k] = flags;
+      c.off[k] = off;
+      const end = sink.bitLength;
+      c.len[k] = end - off;
+      if (this.cacheBodies) cache.add(d, key, off, end - off, flags);
+      if (stream) {
+        this.stream[1] = end;
+        this.streamId = g.id;
+      }
+    }
+    const gap = k === 0 ? g.id : g.id - c.id[k - 1]! - 1;
+    const header = (flags & F_SPAWN) !== 0
+      ? spawnFieldBits(c.typeId[k]!, c.owner[k]!, c.spawnAge[k]!)
+      : 1 + codeBits(age0) + (age0 !== 0 ? codeBits(c.age1[k]!) : 0);
+    c.bits[k] = codeBits(gap) + 1 + header + c.len[k]!;
+  }
+
+  /** Room for every ghost of the store in `states` and the per-ghost scratch. */
+  private ensure(states: S.GhostStates): void {
+    const cap = this.store.cap;
+    states.ensure(cap);
+    if (this.seen.length >= cap) return;
+    const seen = new Int32Array(cap), usedB1 = new Uint8Array(cap);
+    seen.set(this.seen);
+    usedB1.set(this.usedB1);
+    this.seen = seen;
+    this.usedB1 = usedB1;
+  }
+
+  /** Ghosts the connection knows but no longer gets: despawn (until acked). Returns how many fit half the budget. */
+  private despawns(states: S.GhostStates): number {
+    const { gone, store, seen, stamp } = this;
+    const gs = states.g;
+    gone.n = 0;
+    for (let d = 0; d < store.used; d++) {
+      const go = d * G_STRIDE;
+      const st = gs[go + G_ST]!;
+      if (st === S.ST_NONE || seen[d] === stamp) continue;
+      if (st === S.ST_SPAWNING && gs[go + G_SENT_ANY] === 0) states.drop(store, d); // never sent: nothing to take back
+      else {
+        if (st !== S.ST_DESPAWNING) {
+          gs[go + G_ST] = S.ST_DESPAWNING;
+          gs[go + G_SINCE] = this.tick | 0;
+        }
+        gone.push(store.id[d]!, d);
+      }
+    }
+    gone.sort();
+    for (let j = 0, prev = -1, bits = 0; j < gone.n; prev = gone.id(j), j++) {
+      bits += codeBits(gone.id(j) - prev - 1);
+      if (bits > this.budgetBytes * 4) return j;
+    }
+    return gone.n;
+  }
+
+  /** Remember what this snapshot carried, for its ack. */
+  private commit(states: S.GhostStates, despawnCount: number): void {
+    const { c, store, tick } = this;
+    const rec = states.record(tick, c.n + despawnCount);
+    for (let k = 0; k < c.n; k++) {
+      if (c.sel[k] === 0) continue;
+      const d = c.dense[k]!;
+      states.g[d * G_STRIDE + G_LAST_SENT] = tick | 0;
+      states.g[d * G_STRIDE + G_SENT_ANY] = 1;
+      rec.push(d, store.push(d, tick), (c.flags[k]! & F_SPAWN) !== 0 ? S.REC_SPAWN : S.REC_UPDATE);
+    }
+    for (let j = 0; j < despawnCount; j++) rec.push(this.gone.dense(j), 0, S.REC_DESPAWN);
+    states.sent.set(tick, rec);
+    states.lastTick = tick;
+    states.hasEncoded = true;
+  }
+}

@@ -1,0 +1,72 @@
+// The per-ghost work of the snapshot encoder behind one interface: quantizing a
+// ghost's values into its row, and writing a record body against its baselines. The
+// reference kernel (layout.ts `quantizeRow`, body.ts `writeBody`) defines the bits; the
+// generated kernel (compiled.ts) is the fast path and must give the same bits, which
+// test/core/snapshot/conformance.test.ts checks. Where code generation is not allowed
+// (a strict Content-Security-Policy), the reference kernel runs.
+
+import { BodyScratch, emptyBaselines, writeBody } from './body.ts';
+import type { BitSink } from './codes.ts';
+import { compileKernel } from './compiled.ts';
+import { quantizeRow, type TypeLayout } from './layout.ts';
+
+/** Quantize `values` into row[o..] / strs[so..]; false when some value is invalid (nothing is promised about the row then). */
+export type Quantizer = (values: Record<string, unknown>, row: Int32Array, o: number, strs: string[], so: number) => boolean;
+
+/**
+ * Write the body of the row at row[co..] (strings at cs[cso..]) against the baseline b0[b0o..]
+ * (b0s[b0so..]) and, when b1o >= 0, the prediction from it and row[b1o..] (ages dt0, dt1).
+ * True when the prediction was used.
+ */
+export type BodyWriter = (
+  sink: BitSink, row: Int32Array, co: number, b0: Int32Array, b0o: number, b1o: number, dt0: number, dt1: number,
+  cs: readonly string[], cso: number, b0s: readonly string[], b0so: number,
+) => boolean;
+
+export interface TypeKernel {
+  /** True for generated code, false for the reference. */
+  readonly generated: boolean;
+  readonly quantize: Quantizer;
+  /** Body writers for the owner's view and everyone else's. */
+  readonly body: readonly [BodyWriter, BodyWriter];
+}
+
+/** 'compiled': generated code where allowed, else the reference; 'reference': always the reference (tests compare the two). */
+export type KernelMode = 'compiled' | 'reference';
+
+/** The reference kernel of `layout`. */
+export function referenceKernel(layout: TypeLayout): TypeKernel {
+  const scratch = new BodyScratch(layout.slotCount);
+  const base = emptyBaselines();
+  const writer = (view: TypeLayout['fields']): BodyWriter => (sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) => {
+    base.b0 = b0;
+    base.b0o = b0o;
+    base.b0s = b0s;
+    base.b0so = b0so;
+    base.b1 = b1o >= 0 ? row : null;
+    base.b1o = b1o;
+    base.dt0 = dt0;
+    base.dt1 = dt1;
+    return writeBody(sink, view, row, co, cs, cso, base, scratch);
+  };
+  return {
+    generated: false,
+    quantize: (values, row, o, strs, so) => quantizeRow(layout.fields, values, row, o, strs, so) < 0,
+    body: [writer(layout.views[0]), writer(layout.views[1])],
+  };
+}
+
+/** Whether `new Function` works here (false under a Content-Security-Policy without 'unsafe-eval'). */
+function canGenerate(): boolean {
+  try {
+    return (new Function('return 1') as () => number)() === 1;
+  } catch {
+    return false;
+  }
+}
+
+/** One kernel per ghost type of `layouts`. */
+export function kernelsFor(layouts: readonly TypeLayout[], mode: KernelMode): TypeKernel[] {
+  const generate = mode === 'compiled' && canGenerate();
+  return layouts.map((layout) => (generate ? compileKernel(layout) : referenceKernel(layout)));
+}

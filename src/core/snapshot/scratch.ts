@@ -1,0 +1,123 @@
+// Scratch of the snapshot encoder, reused by every encode: one row per record of the
+// connection being encoded (header fields, body bits in the per-tick arena, priority,
+// size estimate, chosen or not), its despawns, and the per-tick body cache.
+
+import { BitWriter } from '../bits.ts';
+import { BitSink } from './codes.ts';
+import type { IdList, RecordList } from './message.ts';
+
+function grown<A extends Int32Array | Uint8Array | Float64Array>(a: A, n: number): A {
+  const b = new (a.constructor as new (n: number) => A)(n);
+  b.set(a.subarray(0, Math.min(a.length, n)));
+  return b;
+}
+
+export class Records implements RecordList {
+  n = 0;
+  dense = new Int32Array(0);
+  id = new Float64Array(0);
+  /** F_SPAWN / F_B0 / F_B1 (format.ts). */
+  flags = new Uint8Array(0);
+  typeId = new Int32Array(0);
+  owner = new Float64Array(0);
+  spawnAge = new Int32Array(0);
+  /** Baseline ages as written: tick − b0, b0 − b1 (0 = none). */
+  age0 = new Int32Array(0);
+  age1 = new Int32Array(0);
+  off = new Int32Array(0);
+  len = new Int32Array(0);
+  /** Estimated record bits (id gap to the previous record, explicit baselines). */
+  bits = new Int32Array(0);
+  prio = new Float64Array(0);
+  sel = new Uint8Array(0);
+
+  /** Make room for `n` records. */
+  reserve(n: number): void {
+    if (this.dense.length >= n) return;
+    const cap = Math.max(64, n, this.dense.length * 2);
+    for (const k of ['dense', 'id', 'flags', 'typeId', 'owner', 'spawnAge', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'] as const) {
+      (this[k] as Int32Array) = grown(this[k] as Int32Array, cap);
+    }
+  }
+}
+
+/** Despawns of the current connection: keys id · 2^21 + dense index, sorted by id. */
+export class Despawns implements IdList {
+  n = 0;
+  keys = new Float64Array(64);
+
+  push(id: number, d: number): void {
+    if (this.n === this.keys.length) this.keys = grown(this.keys, this.n * 2);
+    this.keys[this.n++] = id * 2 ** 21 + d;
+  }
+
+  sort(): void {
+    if (this.n > 1) this.keys.subarray(0, this.n).sort();
+  }
+
+  id(j: number): number {
+    return Math.floor(this.keys[j]! / 2 ** 21);
+  }
+
+  dense(j: number): number {
+    return this.keys[j]! % 2 ** 21;
+  }
+}
+
+/** Cached bodies per ghost per tick; more distinct keys are encoded but not remembered. */
+const WAYS = 4;
+
+/**
+ * Per-tick cache of encoded ghost bodies, shared by all connections: a body depends only
+ * on (ghost, baselines, view), so connections whose clients acked the same snapshots
+ * reuse the bits instead of encoding them again. Cleared at each tick.
+ */
+export class BodyCache {
+  /** Every body encoded this tick, back to back. */
+  readonly w = new BitWriter(64 * 1024);
+  readonly sink = new BitSink();
+  private epoch = 1;
+  private stamp = new Int32Array(0);
+  private count = new Uint8Array(0);
+  private keys = new Int32Array(0);
+  /** Bit offset and length of each cached body, and its flags. */
+  off = new Int32Array(0);
+  len = new Int32Array(0);
+  flags = new Uint8Array(0);
+
+  ensure(cap: number): void {
+    if (this.stamp.length >= cap) return;
+    [this.stamp, this.count, this.keys] = [grown(this.stamp, cap), grown(this.count, cap), grown(this.keys, cap * WAYS)];
+    [this.off, this.len, this.flags] = [grown(this.off, cap * WAYS), grown(this.len, cap * WAYS), grown(this.flags, cap * WAYS)];
+  }
+
+  /** Forget every body (a new tick). */
+  clear(): void {
+    this.epoch++;
+    this.w.reset();
+    this.sink.begin(this.w);
+  }
+
+  /** Index of the cached body of ghost d for `key`, or -1. */
+  find(d: number, key: number): number {
+    if (this.stamp[d] !== this.epoch) return -1;
+    for (let i = d * WAYS, end = i + this.count[d]!; i < end; i++) if (this.keys[i] === key) return i;
+    return -1;
+  }
+
+  /** Remember a body, unless the ghost's ways are full. */
+  add(d: number, key: number, off: number, len: number, flags: number): void {
+    if (this.stamp[d] !== this.epoch) {
+      this.stamp[d] = this.epoch;
+      this.count[d] = 0;
+    }
+    const n = this.count[d]!;
+    if (n >= WAYS) return;
+    const i = d * WAYS + n;
+    this.count[d] = n + 1;
+    this.keys[i] = key;
+    this.off[i] = off;
+    this.len[i] = len;
+    this.flags[i] = flags;
+  }
+}
