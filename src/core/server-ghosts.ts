@@ -84,7 +84,7 @@ export class ServerGhosts<P extends Protocol> {
     input: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined,
   ) {
     this.world = new World(protocol, { isServer: true });
-    this.encoder = new SnapshotEncoder(protocol, { budgetBytes: options.snapshotBudgetBytes ?? 1200 });
+    this.encoder = this.createEncoder();
     this.runner = new SystemRunner(this.world, options.systems ?? [], {
       seed: options.seed,
       input: input as never,
@@ -298,9 +298,13 @@ export class ServerGhosts<P extends Protocol> {
 
   /** A new encoder, and a fresh snapshot state for every attached connection in it. */
   private rebuildEncoder(): void {
-    this.encoder = new SnapshotEncoder(this.protocol, { budgetBytes: this.options.snapshotBudgetBytes ?? 1200 });
+    this.encoder = this.createEncoder();
     for (const [connection, peer] of this.peers) peer.state = this.encoder.createConnectionState(connection.networkId);
     this.rebuilds++;
+  }
+
+  private createEncoder(): SnapshotEncoder {
+    return new SnapshotEncoder(this.protocol, { budgetBytes: this.options.snapshotBudgetBytes ?? 1200 });
   }
 
   /** Times the snapshot encoder was rebuilt after a failed encode. */
