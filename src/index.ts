@@ -22,8 +22,8 @@ export { consoleLogger, Emitter } from './core/emitter.ts';
 export type { Logger, LogLevel } from './core/emitter.ts';
 export { isNetcodeError, NetcodeError, WireError } from './core/errors.ts';
 export type { NetcodeErrorCode } from './core/errors.ts';
-export { field } from './core/field.ts';
-export type { Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
+export { DEFAULT_MAX_PRESSES_PER_TICK, field } from './core/field.ts';
+export type { EventOptions, Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
 export { HistoryBuffer } from './core/history.ts';
 export { defineProtocol, fnv1a32, ghost, isSnapshotTick, rpc } from './core/protocol.ts';
 export type {
@@ -81,9 +81,18 @@ import { createServer as createCoreServer, type NetServer as Server, type Server
 import type { Protocol as AnyProtocol } from './core/protocol.ts';
 import { realTimeScheduler as defaultScheduler } from './transport/scheduler.ts';
 
-/** Create the authoritative server. `start()` runs it on the real monotonic clock unless you pass another `scheduler`. */
+const tokenWord = new Uint32Array(1);
+/** An unpredictable uint32 (Web Crypto, in Node ≥ 19 and every browser) for resume tokens. */
+function secureRandomUint32(): number {
+  return globalThis.crypto.getRandomValues(tokenWord)[0]!;
+}
+
+/**
+ * Create the authoritative server. `start()` runs it on the real monotonic clock unless you pass
+ * another `scheduler`; resume tokens come from Web Crypto unless you pass `randomUint32`.
+ */
 export function createServer<P extends AnyProtocol>(options: Options<P>): Server<P> {
-  return createCoreServer({ scheduler: defaultScheduler, ...options });
+  return createCoreServer({ scheduler: defaultScheduler, randomUint32: secureRandomUint32, ...options });
 }
 export { SnapshotDecoder, SnapshotEncoder, maxWaitSnapshots } from './core/snapshot/index.ts';
 export type { DecodedSnapshot, SnapshotGhost } from './core/snapshot/index.ts';

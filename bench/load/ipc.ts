@@ -2,6 +2,8 @@
 // (server-process.ts is the child, server-control.ts the parent). The parent sends
 // numbered requests; the child answers each with a reply of the same id, or an
 // error. Everything is plain JSON (Node's IPC channel serializes it).
+import type { FloodFigures } from './flood/flood-server.ts';
+import type { ServerTally } from './fuzz/report.ts';
 import type { Gap } from './measure.ts';
 import type { Traffic } from './wire.ts';
 
@@ -22,7 +24,20 @@ export interface RawServerConfig {
   stallFloorMs?: number;
 }
 
-export type ServerConfig = NetcodeServerConfig | RawServerConfig;
+/** Run the protocol fuzzer's target: the fuzz game, limits raised for its reconnects, tick() watched (bench/load/fuzz/fuzz-server.ts). */
+export interface FuzzServerConfig {
+  mode: 'fuzz';
+  stallFloorMs?: number;
+}
+
+/** Run the flood bench's server: the fuzz game with the default limits, or the handshake limits off (bench/load/flood/flood-server.ts). */
+export interface FloodServerConfig {
+  mode: 'flood';
+  limitsOff: boolean;
+  stallFloorMs?: number;
+}
+
+export type ServerConfig = NetcodeServerConfig | RawServerConfig | FuzzServerConfig | FloodServerConfig;
 
 export type Request =
   | { type: 'start'; config: ServerConfig }
@@ -93,4 +108,8 @@ export interface ServerReport {
   warnings: string[];
   connections: ConnectionReport[];
   raw: RawPeerReport[];
+  /** Fuzz mode: what the server guard counted (escapes, lost ticks, out-of-bounds values …). */
+  fuzz?: ServerTally;
+  /** Flood mode: tick times, RSS, pending peers and descriptors over the window. */
+  flood?: FloodFigures;
 }

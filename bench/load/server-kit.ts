@@ -30,18 +30,27 @@ export function timedScheduler(inner: Scheduler, gaps: GapRecorder): Scheduler {
 }
 
 export class SocketCounter {
+  /** Open sockets; a closed one's bytes move into `closed` and it is let go (a flood of short-lived sockets retains nothing). */
   private readonly sockets = new Set<Socket>();
+  private readonly closed = { bytesRead: 0, bytesWritten: 0 };
   private base = { bytesRead: 0, bytesWritten: 0 };
 
   /** `http`: any server emitting 'connection' with a net.Socket (http, https, http2). */
   constructor(http: { on(event: 'connection', listener: (socket: Socket) => void): unknown } | undefined) {
-    http?.on('connection', (socket: Socket) => this.sockets.add(socket));
+    http?.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => {
+        this.closed.bytesRead += socket.bytesRead;
+        this.closed.bytesWritten += socket.bytesWritten;
+        this.sockets.delete(socket);
+      });
+    });
   }
 
   /** Bytes so far over every socket ever accepted (closed ones keep their counts). */
   total(): { bytesRead: number; bytesWritten: number } {
-    let bytesRead = 0;
-    let bytesWritten = 0;
+    let bytesRead = this.closed.bytesRead;
+    let bytesWritten = this.closed.bytesWritten;
     for (const s of this.sockets) {
       bytesRead += s.bytesRead;
       bytesWritten += s.bytesWritten;

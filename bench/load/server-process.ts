@@ -1,8 +1,11 @@
 // Load harness: the server process. Started by server-control.ts as
 // `node --import tsx bench/load/server-process.ts` with an IPC channel; runs one server
-// at a time (react-netcode's, or the raw socket.io baseline) and answers the requests
+// at a time (react-netcode's, the raw socket.io baseline, the fuzz target or the flood
+// bench's server) and answers the requests
 // of ipc.ts. It has the machine's cores to itself as much as any process here, so its
 // loop and its measurements are not slowed by the clients' frame loops.
+import { startFloodServer } from './flood/flood-server.ts';
+import { startFuzzServer } from './fuzz/fuzz-server.ts';
 import { startNetcodeServer } from './netcode-server.ts';
 import type { Reply, Request } from './ipc.ts';
 import { startRawServer } from './raw-server.ts';
@@ -19,7 +22,12 @@ async function handle(request: Request): Promise<unknown> {
   switch (request.type) {
     case 'start': {
       if (running) throw new Error('react-netcode: a server is already running in this process; send stop first.');
-      running = request.config.mode === 'netcode' ? await startNetcodeServer(request.config) : await startRawServer(request.config);
+      const config = request.config;
+      running =
+        config.mode === 'netcode' ? await startNetcodeServer(config)
+        : config.mode === 'raw' ? await startRawServer(config)
+        : config.mode === 'fuzz' ? await startFuzzServer(config)
+        : await startFloodServer(config);
       return { port: running.port };
     }
     case 'stop': {

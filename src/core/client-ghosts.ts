@@ -11,7 +11,7 @@ import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
 import { tickDiff, type Tick } from './tick.ts';
 import type { SpawnCandidate } from './spawning.ts';
-import { SystemRunner, type SystemDef, type SystemHooks } from './system.ts';
+import { SystemRunner, type SystemDef, type SystemError, type SystemHooks } from './system.ts';
 import { World, type Ghost } from './world.ts';
 
 export type GhostEvents<P extends Protocol> = {
@@ -75,6 +75,13 @@ export class ClientGhosts<P extends Protocol> {
   classify: ((candidate: SpawnCandidate) => Ghost | undefined) | undefined;
   /** The system runner of this client's world (prediction and presentation stages). */
   readonly systems: SystemRunner<P>;
+  /**
+   * A system threw (prediction or presentation). Set by the client engine to report it; the
+   * runner then skips that system for this run and goes on. The default rethrows.
+   */
+  onSystemError: (error: SystemError) => void = (error) => {
+    throw error;
+  };
 
   constructor(
     private readonly protocol: P,
@@ -93,6 +100,7 @@ export class ClientGhosts<P extends Protocol> {
       interceptSpawn: (type, owner, tick, flags) => this.spawnHooks.interceptSpawn?.(type, owner, tick, flags),
       spawned: (ghost, tick, rebound) => this.spawnHooks.spawned?.(ghost, tick, rebound),
       revertIfRejected: (ghost, revert) => this.spawnHooks.revertIfRejected?.(ghost, revert),
+      onError: (error) => this.onSystemError(error),
       // Client-side ids (predicted spawns) have the top bit set so they never collide with server ids.
       allocateId: () => (this.nextLocalId = (((this.nextLocalId + 1) | 0x8000_0000) >>> 0)),
     });

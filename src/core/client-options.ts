@@ -66,7 +66,7 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
 export type ClientEvents = {
   /** Any change of `state` (status, networkId, reasons). */
   status: (state: Readonly<ClientState>) => void;
-  /** A non-fatal problem, e.g. a malformed snapshot that was dropped. */
+  /** A non-fatal, contained problem: a malformed snapshot that was dropped, a system that threw (SystemError: skipped for that run). */
   error: (error: NetcodeError) => void;
   /** A predicted ghost's shown transform was corrected, with the cause (reported once the server's input reports cover its tick). */
   correction: (correction: Correction) => void;

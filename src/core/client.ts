@@ -10,10 +10,12 @@ import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './c
 import { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
-import { NetcodeError, isNetcodeError } from './errors.ts';
+import { asNetcodeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
+import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
 import { ModeSwitcher, type PredictionSwitchingOptions } from './mode-switcher.ts';
+import { payloadProblem } from './payload.ts';
 import { createNetworkTime, updateNetworkTime, type NetworkTime } from './network-time.ts';
 import { PredictedSpawns } from './predicted-spawns.ts';
 import { ClientPrediction } from './prediction.ts';
@@ -52,6 +54,7 @@ export class NetClient<P extends Protocol> {
   private readonly ackWriter = new BitWriter(16);
   private readonly rpcs: RpcRegistry<(payload: never) => void>;
   private readonly log: Logger;
+  private readonly limitedLog: LogLimiter;
   private inbox: Inbound[] = [];
   private generation = 0;
   private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
@@ -99,6 +102,12 @@ export class NetClient<P extends Protocol> {
     const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}`);
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
+    this.limitedLog = new LogLimiter(this.log);
+    // A throwing system is skipped for that run, reported, and the frame goes on.
+    this.ghosts.onSystemError = (e) => {
+      this.limitedLog.log('error', e.system, e.message, this.now);
+      this.events.emit('error', e);
+    };
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.reconnect = new Reconnector(options);
     const send = (bytes: Uint8Array, channel: Channel): void => this.sendRaw(bytes, channel);
@@ -197,7 +206,7 @@ export class NetClient<P extends Protocol> {
       const why = this.current.status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : this.current.status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
       throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'): ${why}.`);
     }
-    const problem = this.protocol.join.validate(payload);
+    const problem = payloadProblem(this.protocol.join, payload);
     if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}.`);
     const w = this.encoder.custom(MessageKind.Join);
     this.protocol.join.write(w, payload as never);
@@ -437,8 +446,8 @@ export class NetClient<P extends Protocol> {
     try {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
       forEachMessage(data, this.onPart);
-    } catch (error) {
-      if (!isNetcodeError(error)) throw error;
+    } catch (thrown) {
+      const error = asNetcodeError(thrown, 'handling a message from the server');
       if (this.current.status === 'closed') return;
       const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
       this.log('error', reason);
@@ -533,8 +542,8 @@ export class NetClient<P extends Protocol> {
       const snap = this.ghosts.applySnapshot(data, this.receivedAt);
       if (!snap) return;
       this.inputs.onReplicated(snap.inputs);
-    } catch (error) {
-      if (!isNetcodeError(error)) throw error;
+    } catch (thrown) {
+      const error = asNetcodeError(thrown, 'decoding a snapshot');
       this.ghosts.rejectedSnapshots++;
       this.log('warn', `react-netcode: dropped a malformed snapshot: ${error.message}`);
       this.events.emit('error', error);

@@ -14,6 +14,10 @@ export interface ConnectionStats {
   bytesOut: number;
   /** RPCs dropped because the connection was not in game yet. */
   droppedRpcs: number;
+  /** RPCs refused because a value broke its field's declared bounds (min/max, maxLength). */
+  refusedRpcs: number;
+  /** Transport messages dropped on arrival for exceeding maxMessagesPerSecond / maxBytesPerSecond. */
+  droppedMessages: number;
 }
 
 export class Connection<JoinData = unknown> {
@@ -23,7 +27,15 @@ export class Connection<JoinData = unknown> {
   joinPayload: JoinData | undefined;
   /** Free slot for the app's per-connection data (player name, team …). */
   data: Record<string, unknown> = {};
-  readonly stats: ConnectionStats = { messagesIn: 0, bytesIn: 0, messagesOut: 0, bytesOut: 0, droppedRpcs: 0 };
+  readonly stats: ConnectionStats = {
+    messagesIn: 0,
+    bytesIn: 0,
+    messagesOut: 0,
+    bytesOut: 0,
+    droppedRpcs: 0,
+    refusedRpcs: 0,
+    droppedMessages: 0,
+  };
   /** Where this client showed interpolated ghosts when it sent its newest input (for lag compensation). */
   interpolationTick = 0;
   interpolationFraction = 0;

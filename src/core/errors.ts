@@ -10,7 +10,9 @@ export type NetcodeErrorCode =
   | 'protocol/invalid' // a protocol definition that cannot work
   | 'protocol/mismatch' // client and server protocols differ
   | 'usage' // the API was called in a way it does not support
-  | 'transport'; // the transport failed or was used after close
+  | 'transport' // the transport failed or was used after close
+  | 'handler' // an app callback (system, RPC handler, onJoin, relevancy) threw; the engine went on
+  | 'internal'; // an unexpected error inside react-netcode, contained; please report it
 
 export class NetcodeError extends Error {
   readonly code: NetcodeErrorCode;
@@ -31,4 +33,31 @@ export class WireError extends NetcodeError {
 
 export function isNetcodeError(value: unknown): value is NetcodeError {
   return value instanceof NetcodeError;
+}
+
+/** The message of anything thrown, without a leading `react-netcode: `. */
+export function describeError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/^react-netcode: /, '');
+}
+
+/** An app callback that threw (an RPC handler, onJoin, relevancy …), with what it was and the tick; the original is `cause`. */
+export class HandlerError extends NetcodeError {
+  constructor(
+    /** What threw, e.g. 'RPC handler "say"' or 'onJoin'. */
+    readonly handler: string,
+    readonly tick: number,
+    cause: unknown,
+  ) {
+    super('handler', `react-netcode: ${handler} threw at tick ${tick}: ${describeError(cause)}`);
+    this.name = 'HandlerError';
+    this.cause = cause;
+  }
+}
+
+/** `error` itself when it is a NetcodeError, else an 'internal' NetcodeError carrying it as `cause`. */
+export function asNetcodeError(error: unknown, while_: string): NetcodeError {
+  if (isNetcodeError(error)) return error;
+  const e = new NetcodeError('internal', `react-netcode: unexpected error while ${while_}: ${describeError(error)}; it was contained — please report it with the stack of its cause.`);
+  e.cause = error;
+  return e;
 }

@@ -43,6 +43,14 @@ export type IntOptions = FieldOptions & RangeOptions;
 export type FloatOptions = FieldOptions & RangeOptions & { quantize?: number };
 export type VecOptions = FieldOptions & LengthOptions & { quantize?: number };
 export type QuatOptions = FieldOptions & { bits?: number };
+/**
+ * Input bound for events: the most presses one tick may carry (not on the wire, not in `describe`); more are dropped and
+ * counted as clamped.
+ */
+export type EventOptions = FieldOptions & { maxPerTick?: number };
+
+/** Default `field.event({ maxPerTick })`: far above a human's presses in one 1/60 s tick, far below 2^31. */
+export const DEFAULT_MAX_PRESSES_PER_TICK = 32;
 export type ResolvedFieldOptions = Readonly<Required<FieldOptions>> & Readonly<RangeOptions & LengthOptions>;
 
 export interface Field<T> {
@@ -76,9 +84,11 @@ export interface Field<T> {
   readonly values?: readonly string[];
   /** string only: the most UTF-16 code units. */
   readonly maxLength?: number;
+  /** event only: the most presses one input tick may carry (default DEFAULT_MAX_PRESSES_PER_TICK). */
+  readonly maxPerTick?: number;
 }
 
-type CodecParams = Pick<Field<unknown>, 'quantizeFactor' | 'bits' | 'values' | 'maxLength'>;
+type CodecParams = Pick<Field<unknown>, 'quantizeFactor' | 'bits' | 'values' | 'maxLength' | 'maxPerTick'>;
 
 export type FieldValue<F> = F extends Field<infer T> ? T : never;
 
@@ -354,13 +364,19 @@ export const field = {
     }, { values: list });
   },
 
-  /** InputEvent running count: a wrapping uint32 sent as a varuint; distance is wrap-aware. */
-  event(opts: FieldOptions = {}): Field<number> {
-    const f = integer('event', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint());
+  /**
+   * InputEvent running count: a wrapping uint32 sent as a varuint; distance is wrap-aware.
+   * A tick's input carries at most `maxPerTick` presses of it (default 32) on the server and
+   * in prediction alike; more are dropped and counted as clamped.
+   */
+  event(opts: EventOptions = {}): Field<number> {
+    const { maxPerTick = DEFAULT_MAX_PRESSES_PER_TICK, ...rest } = opts;
+    if (!Number.isInteger(maxPerTick) || maxPerTick < 1 || maxPerTick > 0x7fff_ffff) throw invalid(`event field maxPerTick ${show(maxPerTick)} is invalid; pass an integer in 1..2^31-1 (default ${DEFAULT_MAX_PRESSES_PER_TICK}).`);
+    const f = integer('event', 0, 0xffff_ffff, rest, (w, v) => w.writeVarUint(v), (r) => r.readVarUint());
     const distance = (a: number, b: number): number => {
       const d = (a - b) >>> 0;
       return Math.min(d, 2 ** 32 - d);
     };
-    return Object.freeze({ ...f, distance });
+    return Object.freeze({ ...f, distance, maxPerTick });
   },
 };

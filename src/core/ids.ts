@@ -2,10 +2,15 @@
 // 16-bit owner slot of a spawnId) handed out lowest-first. A released id sits in
 // quarantine until `releasedAt + quarantineMs` so it is never reissued while the
 // connection that held it could still resume, or while old spawnIds carry it.
+// O(log n) per allocation whatever the churn: quarantine is a FIFO (release times
+// only grow), ids out of quarantine wait in a min-heap.
 
 export class IdAllocator {
   private readonly inUse = new Set<number>();
-  private readonly quarantine = new Map<number, number>(); // id -> free at (ms)
+  /** id → free at (ms), in release order (so in free-at order). */
+  private readonly quarantine = new Map<number, number>();
+  /** Released ids past their quarantine, lowest on top. */
+  private readonly free: number[] = [];
   private next = 1;
 
   constructor(
@@ -24,18 +29,12 @@ export class IdAllocator {
   /** The lowest id neither in use nor in quarantine at `now`, or undefined when all are taken. */
   allocate(now: number): number | undefined {
     for (const [id, freeAt] of this.quarantine) {
-      if (freeAt <= now) this.quarantine.delete(id);
+      if (freeAt > now) break;
+      this.quarantine.delete(id);
+      this.push(id);
     }
-    // Fast path: ids above `next` have never been issued.
-    for (let id = 1; id < this.next; id++) {
-      if (!this.inUse.has(id) && !this.quarantine.has(id)) {
-        this.inUse.add(id);
-        return id;
-      }
-    }
-    if (this.next > this.maxId) return undefined;
-    const id = this.next++;
-    this.inUse.add(id);
+    const id = this.free.length > 0 ? this.pop() : this.next <= this.maxId ? this.next++ : undefined;
+    if (id !== undefined) this.inUse.add(id);
     return id;
   }
 
@@ -47,5 +46,35 @@ export class IdAllocator {
 
   isInUse(id: number): boolean {
     return this.inUse.has(id);
+  }
+
+  private push(id: number): void {
+    const h = this.free;
+    let i = h.push(id) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent]! <= id) break;
+      h[i] = h[parent]!;
+      i = parent;
+    }
+    h[i] = id;
+  }
+
+  private pop(): number {
+    const h = this.free;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= h.length) break;
+      const c = l + 1 < h.length && h[l + 1]! < h[l]! ? l + 1 : l;
+      if (h[c]! >= last) break;
+      h[i] = h[c]!;
+      i = c;
+    }
+    h[i] = last;
+    return top;
   }
 }

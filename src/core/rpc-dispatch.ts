@@ -4,8 +4,9 @@
 // that the caller turns into closing only the offending connection.
 
 import type { BitReader } from './bits.ts';
-import { NetcodeError, WireError } from './errors.ts';
+import { HandlerError, NetcodeError, WireError } from './errors.ts';
 import type { MessageEncoder } from './messages.ts';
+import { payloadProblem } from './payload.ts';
 import type { Protocol, RpcDirection, RpcEntry } from './protocol.ts';
 import { MessageKind } from './wire.ts';
 
@@ -44,7 +45,7 @@ export class RpcRegistry<H extends AnyHandler> {
   /** Encode RPC `name` with `payload` into a message. Throws a usage error if the payload does not match the schema or exceeds maxBytes. */
   encode(encoder: MessageEncoder, name: string, direction: RpcDirection, payload: unknown): Uint8Array {
     const entry = this.entry(name, direction);
-    const problem = entry.codec.validate(payload);
+    const problem = payloadProblem(entry.codec, payload);
     if (problem !== null) throw new NetcodeError('usage', `react-netcode: RPC "${name}" payload is invalid: ${problem}.`);
     const w = encoder.custom(MessageKind.Rpc);
     w.writeVarUint(entry.id);
@@ -78,15 +79,19 @@ export class RpcRegistry<H extends AnyHandler> {
     return this.handlers.get(entry.id);
   }
 
-  /** Call every handler of `entry` with `args`; one that throws is reported through `log` and the others still run. */
-  dispatch(entry: RpcEntry, args: Parameters<H>, log: (message: string) => void): void {
+  /**
+   * Call every handler of `entry` with `args`; one that throws is reported — to `onError` as a
+   * HandlerError when given, else through `log` — and the others still run.
+   */
+  dispatch(entry: RpcEntry, args: Parameters<H>, log: (message: string) => void, onError?: (error: HandlerError) => void, tick = 0): void {
     const handlers = this.handlers.get(entry.id);
     if (!handlers) return;
     for (const handler of [...handlers]) {
       try {
         (handler as (...a: Parameters<H>) => void)(...args);
       } catch (error) {
-        log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
+        if (onError) onError(new HandlerError(`handler of RPC "${entry.name}"`, tick, error));
+        else log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
       }
     }
   }

@@ -3,6 +3,7 @@
 // against acked baselines). NetServer owns one and calls it from its tick.
 
 import type { Connection } from './connection.ts';
+import { describeError, HandlerError, isNetcodeError, NetcodeError } from './errors.ts';
 import { isSnapshotTick, type Protocol } from './protocol.ts';
 import { SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from './snapshot/index.ts';
 import { SystemRunner, type SystemDef } from './system.ts';
@@ -26,6 +27,8 @@ export interface ServerGhostOptions<P extends Protocol> {
    */
   maxSpawnsPerOwnerPerTick?: number;
   warn?: (message: string) => void;
+  /** A contained failure: a system or callback threw, a ghost held an unsendable value, a snapshot failed to encode. */
+  onError?: (error: NetcodeError, connection?: Connection) => void;
   /** The owner's input for a tick with running counts (ctx.inputCount). */
   rawInput?: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined;
   /** The owner's interpolation view for a tick (ctx.interpolationView). */
@@ -66,7 +69,7 @@ class GhostView implements SnapshotGhost {
 export class ServerGhosts<P extends Protocol> {
   readonly world: World<P>;
   private readonly runner: SystemRunner<P>;
-  private readonly encoder: SnapshotEncoder;
+  private encoder: SnapshotEncoder;
   private readonly peers = new Map<Connection, Peer>();
   private readonly views = new Map<number, GhostView>();
   private nextId = 1;
@@ -81,7 +84,7 @@ export class ServerGhosts<P extends Protocol> {
     input: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined,
   ) {
     this.world = new World(protocol, { isServer: true });
-    this.encoder = new SnapshotEncoder(protocol, { budgetBytes: options.snapshotBudgetBytes ?? 1200 });
+    this.encoder = this.createEncoder();
     this.runner = new SystemRunner(this.world, options.systems ?? [], {
       seed: options.seed,
       input: input as never,
@@ -89,6 +92,8 @@ export class ServerGhosts<P extends Protocol> {
       onSpawn: (g) => this.track(g),
       onDespawn: (g) => this.untrack(g),
       interceptSpawn: (type, owner, tick) => this.clampSpawn(type, owner, tick),
+      // A throwing system is skipped for this tick (its spawns/despawns so far apply) and reported.
+      onError: (error) => this.fail(error),
       ...(options.rawInput ? { rawInput: options.rawInput } : {}),
       ...(options.interpolationView ? { interpolationView: options.interpolationView } : {}),
     });
@@ -186,7 +191,8 @@ export class ServerGhosts<P extends Protocol> {
     return isSnapshotTick(this.protocol, this.currentTick);
   }
 
-  beginSnapshots(tick: Tick): void {
+  /** Start this tick's snapshots; false when they cannot be sent this tick (reported). */
+  beginSnapshots(tick: Tick): boolean {
     this.encoder.beginTick(tick);
     const list = this.inputList;
     list.length = 0;
@@ -195,8 +201,46 @@ export class ServerGhosts<P extends Protocol> {
     // same ack state can share one encode (the encoder compares the array and option objects).
     const all = this.allGhosts;
     all.length = 0;
-    if (!this.options.relevancy) this.collect(all, undefined);
+    if (!this.options.relevancy) {
+      try {
+        this.collect(all, undefined);
+      } catch (error) {
+        this.fail(new HandlerError('importance', tick, error));
+        return false;
+      }
+    }
+    return true;
   }
+
+  /**
+   * After an encode threw: reset every field its codec cannot send to the default (a system
+   * wrote NaN, an integer out of range, an overlong string …), reporting each; true when one was.
+   * Only on that failure path: the encoder's own quantization is the check on every tick.
+   */
+  private repair(tick: Tick): boolean {
+    let repaired = false;
+    for (const g of this.views.values()) {
+      const entry = this.protocol.ghostList[g.typeId]!;
+      const values = g.values;
+      for (const key of entry.codec.keys) {
+        const f = entry.codec.schema[key]!;
+        const problem = f.validate(values[key]);
+        if (problem === null) continue;
+        values[key] = f.copy(f.defaultValue(), values[key]);
+        repaired = true;
+        this.fail(new NetcodeError('handler', `react-netcode: ghost ${g.id} (${entry.name}) field "${key}" ${problem} at tick ${tick}; a system wrote a value the field cannot send. It was reset to the field's default.`));
+      }
+    }
+    return repaired;
+  }
+
+  private fail(error: NetcodeError, connection?: Connection): void {
+    this.failures++;
+    this.options.onError?.(error, connection);
+  }
+
+  /** Contained failures (systems, callbacks, unsendable values, encodes) since creation. */
+  failures = 0;
 
   private readonly allGhosts: SnapshotGhost[] = [];
   private readonly ownerCount = new Map<number, number>();
@@ -213,7 +257,13 @@ export class ServerGhosts<P extends Protocol> {
     }
   }
 
-  /** Encode this tick's snapshot for one connection (a view, valid until the next encode). */
+  /**
+   * Encode this tick's snapshot for one connection (a view, valid until the next encode), or
+   * undefined. Contained: a throwing relevancy/importance callback skips this connection's
+   * snapshot for the tick; an encode that throws is reported, unsendable ghost values are
+   * reset to their defaults and every connection starts over from fresh baselines, so a
+   * failure never spreads to the next tick.
+   */
   snapshotFor(connection: Connection, tick: Tick): Uint8Array | undefined {
     const peer = this.peers.get(connection);
     if (!peer) return undefined;
@@ -221,13 +271,44 @@ export class ServerGhosts<P extends Protocol> {
     if (this.options.relevancy) {
       ghosts = peer.relevant;
       ghosts.length = 0;
-      this.collect(ghosts, connection);
+      try {
+        this.collect(ghosts, connection);
+      } catch (error) {
+        this.fail(new HandlerError('relevancy or importance', tick, error), connection);
+        return undefined;
+      }
     }
     // A connection that owns nothing predicts nothing: leave `predicted` out so it can share.
     const ownsAny = this.ownsAny(connection.networkId);
-    const options = ownsAny ? { predicted: peer.predicted, inputs: this.inputList } : { inputs: this.inputList };
-    return this.encoder.encode(peer.state, tick, ghosts, options);
+    try {
+      const options = ownsAny ? { predicted: peer.predicted, inputs: this.inputList } : { inputs: this.inputList };
+      return this.encoder.encode(peer.state, tick, ghosts, options);
+    } catch (error) {
+      // The throw may have left the encoder's shared state half-updated (connections in the same
+      // state share one encode): repair what the ghosts hold, then start every connection over
+      // from fresh baselines — their next snapshots carry every ghost in full, as after a resume.
+      const failure = new NetcodeError(isNetcodeError(error) ? error.code : 'internal', `react-netcode: the snapshot of tick ${tick} for networkId ${connection.networkId} failed to encode: ${describeError(error)} Every connection's snapshots restart from fresh baselines.`);
+      failure.cause = error;
+      this.fail(failure, connection);
+      this.repair(tick);
+      this.rebuildEncoder();
+      return undefined;
+    }
   }
+
+  /** A new encoder, and a fresh snapshot state for every attached connection in it. */
+  private rebuildEncoder(): void {
+    this.encoder = this.createEncoder();
+    for (const [connection, peer] of this.peers) peer.state = this.encoder.createConnectionState(connection.networkId);
+    this.rebuilds++;
+  }
+
+  private createEncoder(): SnapshotEncoder {
+    return new SnapshotEncoder(this.protocol, { budgetBytes: this.options.snapshotBudgetBytes ?? 1200 });
+  }
+
+  /** Times the snapshot encoder was rebuilt after a failed encode. */
+  rebuilds = 0;
 
   private ownsAny(networkId: number): boolean {
     return (this.ownerCount.get(networkId) ?? 0) > 0;

@@ -42,15 +42,21 @@ export class ServerInputs<P extends Protocol> {
   /** Per connection: the interpolation view of each input tick. */
   private readonly views = new Map<number, HistoryBuffer<InterpolationView>>();
   private readonly packet = createDecodedInputPacket<Schema>();
-  private readonly tickInputs = new Map<number, Values<Schema>>();
+  /** Per connection: the input of the tick computed last (systems read it many times a tick). */
+  private readonly tickInputs = new Map<number, { tick: Tick | undefined; values: Values<Schema>; out: Values<Schema> }>();
 
   constructor(
     private readonly protocol: P,
     private readonly maxRepeatTicks: number,
+    /** Undefined: the queue's whole window. */
+    private readonly maxLeadTicks: number | undefined,
   ) {}
 
   open(networkId: number): void {
-    this.queues.set(networkId, new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks }));
+    // decodeInputPacket sanitizes: the queue stores what it is given.
+    const lead = this.maxLeadTicks !== undefined ? { maxLeadTicks: this.maxLeadTicks } : {};
+    const queue = new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, ...lead, sanitize: false });
+    this.queues.set(networkId, queue);
     this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
   }
 
@@ -108,13 +114,25 @@ export class ServerInputs<P extends Protocol> {
     return this.queues.get(networkId)?.marginTicks ?? 0;
   }
 
-  /** What systems see for `networkId` at `tick`: events as presses in that tick. */
+  /**
+   * What systems see for `networkId` at `tick`: events as presses in that tick. Computed once
+   * per tick however many systems call ctx.input, and copied out on each call, so a system
+   * that writes into what it got never changes what the next one reads.
+   */
   tickInput(networkId: number, tick: Tick): Record<string, unknown> | undefined {
     const queue = this.queues.get(networkId);
     if (!queue) return undefined;
-    let out = this.tickInputs.get(networkId);
-    if (!out) this.tickInputs.set(networkId, (out = this.protocol.input.defaults() as Values<Schema>));
-    return queue.tickInput(tick, out) as Record<string, unknown>;
+    let slot = this.tickInputs.get(networkId);
+    if (!slot) {
+      const codec = this.protocol.input;
+      slot = { tick: undefined, values: codec.defaults() as Values<Schema>, out: codec.defaults() as Values<Schema> };
+      this.tickInputs.set(networkId, slot);
+    }
+    if (slot.tick !== tick) {
+      queue.tickInput(tick, slot.values);
+      slot.tick = tick;
+    }
+    return this.protocol.input.copy(slot.values as never, slot.out as never) as Record<string, unknown>;
   }
 
   /** Where `networkId` showed interpolated ghosts when it sampled its input for `tick` (newest known at or before it). */
@@ -135,8 +153,9 @@ export class ServerInputs<P extends Protocol> {
 
   /**
    * Decode an Input message body (reader after the kind byte) from `connection` at server
-   * tick `currentTick`; returns the packet's ack and the newest input, or undefined if the
-   * connection is not in game. Throws WireError on malformed data.
+   * tick `currentTick`; returns the packet's ack and the connection's newest stored input
+   * (sanitized, as systems see it), or undefined if the connection is not in game. Throws
+   * WireError on malformed data.
    */
   receive(connection: Connection, r: BitReader, currentTick: Tick): ReceivedInput | undefined {
     const packet = decodeInputPacket(r, this.protocol.input as never, this.packet);
@@ -158,6 +177,6 @@ export class ServerInputs<P extends Protocol> {
         views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
       }
     }
-    return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: packet.inputs[0]?.values };
+    return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: queue.newestValues };
   }
 }

@@ -2,6 +2,7 @@
 
 import type { Connection } from './connection.ts';
 import type { Logger } from './emitter.ts';
+import type { NetcodeError } from './errors.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
 import type { Relevancy } from './server-ghosts.ts';
 import type { JoinDecision } from './server-sessions.ts';
@@ -34,6 +35,20 @@ export interface ServerOptions<P extends Protocol> {
   /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */
   handshakeTimeoutMs?: number;
   /**
+   * Limits on what one peer may cost (docs/security.md), counted as the transport delivers:
+   * messages (a Batch's parts count one each) and bytes per second, each a bucket holding one
+   * second's worth. Excess is dropped and counted (`limitStats`); a peer still over a limit
+   * after `rateLimitGraceMs` is closed. Defaults: 1000 messages/s, 256 KiB/s, 2000 ms — a 240 Hz
+   * client sends ~250 messages and ~30 KB a second. Infinity turns a limit off.
+   */
+  maxMessagesPerSecond?: number;
+  maxBytesPerSecond?: number;
+  rateLimitGraceMs?: number;
+  /** Most peers awaiting their Hello at once (default 64); more are refused at once (before accepting, on socket.io). */
+  maxPendingPeers?: number;
+  /** Most new peers per second (a bucket of one second's worth; default 100); more are refused likewise. */
+  maxHandshakesPerSecond?: number;
+  /**
    * After a stall (a GC pause, a busy host) the server catches up the ticks it owes, 8 per loop
    * turn, up to this many (default 2 × tickRate: 2 s, what the input queues hold ahead). The inputs
    * clients sent for those ticks are already queued, so nothing is mispredicted. Beyond it the extra time is dropped (an overrun,
@@ -42,12 +57,26 @@ export interface ServerOptions<P extends Protocol> {
   maxCatchUpTicks?: number;
   /** First tick number (default 0; tests start near 2^32 to exercise the wrap). */
   startTick?: Tick;
-  /** Seed for server randomness (resume tokens) and the world's `ctx.rng`. */
+  /** Seed for server randomness (resume tokens, unless `randomUint32` is given) and the world's `ctx.rng`. */
   seed?: number;
+  /**
+   * Source of resume tokens (a uint32 per connection). A client that guesses a suspended
+   * connection's token takes it over, so production servers need an unpredictable source: the
+   * `createServer` of 'react-netcode' passes one (Web Crypto's getRandomValues). Without it the
+   * seeded RNG is used (deterministic: tests, the Stepper).
+   */
+  randomUint32?: () => number;
   /** Most ghosts one owner's input may spawn per tick (default 5); extra ctx.spawn calls are refused and logged. */
   maxSpawnsPerOwnerPerTick?: number;
   /** After a connection's newest input, repeat it for at most this many ticks, then use a neutral input (default 8). */
   maxInputRepeatTicks?: number;
+  /**
+   * Inputs for ticks this far (ms) or more ahead of the server's tick are dropped and counted as
+   * `early`. Default and most: the input queue's window, 118 ticks (≈ 2 s at 60 Hz) — what the
+   * catch-up after a server stall needs, since clients keep sending for the ticks it owes. A
+   * client's lead is otherwise RTT/2 + slack: lower it (e.g. 1000) if no stall needs more.
+   */
+  maxInputLeadMs?: number;
   log?: Logger;
 }
 
@@ -64,5 +93,13 @@ export type ServerEvents<P extends Protocol> = {
   leave: (connection: Connection<JoinPayload<P>>, reason: string) => void;
   /** After each simulated tick. */
   tick: (tick: Tick) => void;
+  /**
+   * Something failed and was contained; the server went on (docs/security.md, "Containment"):
+   * a system threw (SystemError: that system was skipped for the tick), an app callback threw
+   * (HandlerError: an RPC handler, onJoin, relevancy, importance), a ghost held a value its
+   * field cannot send (reset to the default), or react-netcode itself failed ('internal').
+   * `connection` is the one it concerns, when there is one. Also logged, rate-limited.
+   */
+  error: (error: NetcodeError, connection: Connection<JoinPayload<P>> | undefined) => void;
 };
 

@@ -46,7 +46,8 @@ export class Sessions<P extends Protocol> {
     private readonly protocol: P,
     private readonly transport: Pick<ServerTransport, 'send' | 'disconnect'>,
     private readonly encoder: MessageEncoder,
-    private readonly rng: Rng,
+    /** Resume tokens: unpredictable in production (createServer passes a CSPRNG), seeded in tests. */
+    private readonly tokens: Pick<Rng, 'nextUint32'>,
     private readonly options: SessionOptions,
     private readonly hooks: SessionHooks<P>,
     private readonly log: Logger,
@@ -64,6 +65,11 @@ export class Sessions<P extends Protocol> {
 
   isPending(peer: PeerId): boolean {
     return this.pending.has(peer);
+  }
+
+  /** Refused (told why) and waiting out its linger: what it sends is ignored. */
+  isRefused(peer: PeerId): boolean {
+    return this.refused.has(peer);
   }
 
   /** A Hello from a pending peer (reader positioned after the kind byte). */
@@ -88,7 +94,7 @@ export class Sessions<P extends Protocol> {
     const networkId = this.ids.allocate(now);
     if (networkId === undefined) return this.refuse(peer, 'server full (no free networkId)', now);
     this.pending.delete(peer);
-    const connection = new Connection<JoinPayload<P>>(networkId, peer, this.rng.nextUint32() || 1);
+    const connection = new Connection<JoinPayload<P>>(networkId, peer, this.tokens.nextUint32() >>> 0 || 1);
     this.connections.set(networkId, connection);
     this.byPeer.set(peer, connection);
     this.hooks.sendWelcome(connection, false);

@@ -7,22 +7,27 @@ import { FixedStepAccumulator } from './accumulator.ts';
 import { BitReader } from './bits.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
-import { NetcodeError, isNetcodeError } from './errors.ts';
+import { asNetcodeError, describeError, HandlerError, NetcodeError, WireError, isNetcodeError } from './errors.ts';
+import { LogLimiter } from './log-limit.ts';
+import { boundsProblem } from './payload.ts';
 import { MessageEncoder, readKind, readPing } from './messages.ts';
 import { forEachMessage } from './outbox.ts';
 import { ServerOutbox } from './server-outbox.ts';
+import { ServerInbox } from './server-inbox.ts';
 import { ServerInputs } from './server-inputs.ts';
+import { DEFAULT_PEER_LIMITS, type PeerLimitStats } from './peer-limits.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import { ServerGhosts } from './server-ghosts.ts';
+import { SystemError } from './system.ts';
 import { Sessions, type JoinDecision } from './server-sessions.ts';
 import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './tick.ts';
 import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues } from './world.ts';
-import { MAX_MESSAGE_BYTES, MessageKind } from './wire.ts';
+import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
 import type { ServerEvents, ServerOptions } from './server-options.ts';
@@ -36,14 +41,13 @@ const CATCH_UP_BURST = 8;
 /** The "fell behind" warning is logged at most this often. */
 const BEHIND_WARNING_INTERVAL_MS = 5000;
 
-type Inbound = { kind: 'connect'; peer: PeerId } | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel } | { kind: 'disconnect'; peer: PeerId; reason: string };
 
 export class NetServer<P extends Protocol> {
   readonly protocol: P;
   readonly events: Emitter<ServerEvents<P>>;
   private readonly sessions: Sessions<P>;
   private readonly ghosts: ServerGhosts<P>;
-  private inbox: Inbound[] = [];
+  private readonly inbox: ServerInbox;
   private readonly transport: ServerTransport;
   /** Every message to a peer goes through here: batched per tick (one write per channel per peer). */
   private readonly out: ServerOutbox;
@@ -54,6 +58,8 @@ export class NetServer<P extends Protocol> {
   private readonly timer = new TickTimer();
   private readonly rng: Rng;
   private readonly log: Logger;
+  /** For what peers and app callbacks can trigger at will: a few lines per kind of problem per 10 s. */
+  private readonly limitedLog: LogLimiter;
   private readonly worldSeed: number;
   private readonly inputs: ServerInputs<P>;
   private loop: TimerHandle | undefined;
@@ -71,7 +77,8 @@ export class NetServer<P extends Protocol> {
     this.transport = options.transport;
     this.out = new ServerOutbox(options.transport);
     this.log = options.log ?? consoleLogger;
-    this.events = new Emitter((e) => this.log('error', `react-netcode: a server event listener threw: ${String(e)}`));
+    this.limitedLog = new LogLimiter(this.log);
+    this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
     const burst = Math.min(CATCH_UP_BURST, backlog);
@@ -79,7 +86,7 @@ export class NetServer<P extends Protocol> {
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
-    this.inputs = new ServerInputs(options.protocol, options.maxInputRepeatTicks ?? 8);
+    this.inputs = createInputs(options);
     this.ghosts = new ServerGhosts(
       options.protocol,
       {
@@ -89,7 +96,8 @@ export class NetServer<P extends Protocol> {
         ...(options.importance ? { importance: options.importance } : {}),
         ...(options.snapshotBudgetBytes !== undefined ? { snapshotBudgetBytes: options.snapshotBudgetBytes } : {}),
         ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
-        warn: (m) => this.log('warn', m),
+        warn: (m) => this.limitedLog.log('warn', 'ghosts', m, this.timeMs),
+        onError: (error, connection) => this.report(error, connection as Connection<JoinPayload<P>> | undefined),
         rawInput: (ghost, tick) => this.inputs.rawInput(ghost.owner, tick),
         interpolationView: (ghost, tick) => this.inputs.viewAt(ghost.owner, tick),
       },
@@ -100,7 +108,7 @@ export class NetServer<P extends Protocol> {
       options.protocol,
       this.out,
       this.encoder,
-      this.rng,
+      options.randomUint32 ? { nextUint32: options.randomUint32 } : this.rng,
       {
         maxConnections: options.maxConnections ?? 256,
         resumeGraceMs: options.resumeGraceMs ?? 10_000,
@@ -132,6 +140,34 @@ export class NetServer<P extends Protocol> {
       },
       this.log,
     );
+    this.inbox = this.createInbox(options);
+  }
+
+  /** The arrival stage and its per-peer limits (peer-limits.ts), from the options. */
+  private createInbox(options: ServerOptions<P>): ServerInbox {
+    const d = DEFAULT_PEER_LIMITS;
+    return new ServerInbox(
+      {
+        messagesPerSecond: positive(options.maxMessagesPerSecond ?? d.messagesPerSecond, 'maxMessagesPerSecond'),
+        bytesPerSecond: positive(options.maxBytesPerSecond ?? d.bytesPerSecond, 'maxBytesPerSecond'),
+        persistMs: positive(options.rateLimitGraceMs ?? d.persistMs, 'rateLimitGraceMs'),
+        maxPending: positive(options.maxPendingPeers ?? d.maxPending, 'maxPendingPeers'),
+        handshakesPerSecond: positive(options.maxHandshakesPerSecond ?? d.handshakesPerSecond, 'maxHandshakesPerSecond'),
+      },
+      {
+        now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
+        pendingPeers: () => this.sessions.pendingPeers,
+        refuse: (peer, reason) => {
+          this.limitedLog.log('warn', 'refused peer', `${reason} (refused peer ${peer})`, this.timeMs);
+          this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
+          this.transport.disconnect(peer, reason);
+        },
+        dropped: (peer) => {
+          const connection = this.sessions.byPeer.get(peer);
+          if (connection) connection.stats.droppedMessages++;
+        },
+      },
+    );
   }
 
   /** The authoritative world (read it freely; change it from systems or with spawn/despawn). */
@@ -157,11 +193,7 @@ export class NetServer<P extends Protocol> {
   listen(): this {
     if (this.listening) return this;
     this.listening = true;
-    this.transport.listen({
-      onConnect: (peer) => this.inbox.push({ kind: 'connect', peer }),
-      onMessage: (peer, data, channel) => this.inbox.push({ kind: 'message', peer, data, channel }),
-      onDisconnect: (peer, reason) => this.inbox.push({ kind: 'disconnect', peer, reason }),
-    });
+    this.transport.listen(this.inbox.handler);
     return this;
   }
 
@@ -185,16 +217,25 @@ export class NetServer<P extends Protocol> {
       }
       yielded = false;
       lastTurn = now;
-      this.update(now);
-      this.loop = scheduler.setTimeout(run, Math.max(1, this.acc.msUntilNextStep()));
+      try {
+        this.update(now);
+      } catch (error) {
+        this.report(asNetcodeError(error, 'running the server loop'));
+      } finally {
+        // The loop never stops on an error: the next wake-up is always scheduled.
+        if (!this.stopped) this.loop = scheduler.setTimeout(run, Math.max(1, this.acc.msUntilNextStep()));
+      }
     };
+    this.stopped = false;
     run();
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.loop !== undefined) this.options.scheduler?.clearTimeout(this.loop);
     this.loop = undefined;
   }
+  private stopped = true;
 
   /** Stop the loop, tell every client why, close the transport and emit `leave` for everyone. */
   close(reason = 'server shutting down'): void {
@@ -249,15 +290,37 @@ export class NetServer<P extends Protocol> {
     const started = clock ? clock.now() : 0;
     this.listen();
     this.out.begin();
+    // Every stage is contained: whatever one raises is reported (`error` event) and the tick
+    // goes on and advances. Per-connection work is contained finer inside each stage.
     try {
       this.receive();
-      this.ghosts.simulate(this.currentTick);
+    } catch (error) {
+      this.report(asNetcodeError(error, `receiving at tick ${this.currentTick}`));
+    }
+    try {
+      this.ghosts.simulate(this.currentTick); // a throwing system is skipped for this tick and reported (onError)
+    } catch (error) {
+      this.report(asNetcodeError(error, `simulating tick ${this.currentTick}`));
+    }
+    try {
       if (this.ghosts.isSnapshotTick()) this.sendSnapshots();
+    } catch (error) {
+      this.report(asNetcodeError(error, `sending the snapshots of tick ${this.currentTick}`));
+    }
+    try {
       this.sessions.expire(this.timeMs);
-      if (this.currentTick % this.protocol.tickRate === 0) this.checkInputHealth();
-      this.events.emit('tick', this.currentTick);
-    } finally {
+      if (this.currentTick % this.protocol.tickRate === 0) {
+        this.checkInputHealth();
+        this.limitedLog.flush(this.timeMs);
+      }
+    } catch (error) {
+      this.report(asNetcodeError(error, `expiring connections at tick ${this.currentTick}`));
+    }
+    this.events.emit('tick', this.currentTick);
+    try {
       this.out.end();
+    } catch (error) {
+      this.report(asNetcodeError(error, `writing the messages of tick ${this.currentTick}`));
     }
     this.currentTick = (this.currentTick + 1) >>> 0;
     this.ghosts.currentTick = this.currentTick;
@@ -333,6 +396,17 @@ export class NetServer<P extends Protocol> {
     this.sessions.close(connection, reason, true, this.timeMs);
   }
 
+  /**
+   * A contained failure: the `error` event (with the connection it concerns, if any) and a
+   * rate-limited log line. SystemErrors and HandlerErrors come from app code; 'internal' ones
+   * from react-netcode itself.
+   */
+  private report(error: NetcodeError, connection?: Connection<JoinPayload<P>>): void {
+    const key = error instanceof HandlerError ? error.handler : error instanceof SystemError ? `system "${error.system}"` : error.code;
+    this.limitedLog.log('error', key, connection ? `${error.message} (networkId ${connection.networkId})` : error.message, this.timeMs);
+    this.events.emit('error', error, connection);
+  }
+
   private sendRaw(connection: Connection<JoinPayload<P>>, bytes: Uint8Array, channel: Channel): void {
     if (connection.state === 'closed' || connection.state === 'suspended') return;
     connection.stats.messagesOut++;
@@ -342,9 +416,10 @@ export class NetServer<P extends Protocol> {
 
   private sendSnapshots(): void {
     const tick = this.currentTick;
-    this.ghosts.beginSnapshots(tick);
+    if (!this.ghosts.beginSnapshots(tick)) return;
     for (const connection of this.connections.values()) {
       if (!connection.inGame) continue;
+      // Contained per connection (ServerGhosts reports through onError and recovers).
       const bytes = this.ghosts.snapshotFor(connection, tick);
       // The encoder reuses its buffer: the outbox copies it.
       if (bytes) this.sendRaw(connection, bytes, 'unreliable');
@@ -353,50 +428,88 @@ export class NetServer<P extends Protocol> {
 
   private receive(): void {
     // Handlers may queue more events (e.g. a kick disconnecting a peer): take a fixed batch.
-    const batch = this.inbox;
-    this.inbox = [];
+    const batch = this.inbox.take();
     for (const event of batch) {
-      if (event.kind === 'connect') this.sessions.peerConnected(event.peer, this.timeMs);
-      else if (event.kind === 'disconnect') {
-        this.out.forget(event.peer);
-        this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
-      } else this.onMessage(event.peer, event.data);
+      try {
+        if (event.kind === 'connect') this.sessions.peerConnected(event.peer, this.timeMs);
+        else if (event.kind === 'disconnect') {
+          this.out.forget(event.peer);
+          this.inbox.limits.forget(event.peer);
+          this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
+        } else if (event.kind === 'limit') this.closeFlooder(event.peer);
+        else this.onMessage(event.peer, event.data, event.channel);
+      } catch (error) {
+        this.report(asNetcodeError(error, `handling a ${event.kind} event of peer ${event.peer}`));
+      }
     }
   }
 
+  /** A peer stayed over its message or byte rate past the grace: close it, saying why. */
+  private closeFlooder(peer: PeerId): void {
+    const o = this.inbox.limits.options;
+    const reason = `react-netcode: closed for sending more than ${o.messagesPerSecond} messages or ${o.bytesPerSecond} bytes a second for ${o.persistMs} ms (maxMessagesPerSecond / maxBytesPerSecond).`;
+    const connection = this.sessions.byPeer.get(peer);
+    this.limitedLog.log('warn', 'rate limit', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''})`, this.timeMs);
+    if (connection) this.sessions.close(connection, reason, true, this.timeMs);
+    else this.sessions.refuse(peer, reason, this.timeMs);
+  }
+
+  /** What the per-peer limits dropped, for one connection's current link (undefined once it is gone). */
+  limitStats(connection: Connection<JoinPayload<P>>): PeerLimitStats | undefined {
+    return this.inbox.limits.stats(connection.peer);
+  }
+
+  /** Totals of the per-peer limits: messages and bytes dropped, peers refused at connect, peers closed for flooding. */
+  get limitTotals(): Readonly<{ droppedMessages: number; droppedBytes: number; refusedPeers: number; closedPeers: number }> {
+    return this.inbox.limits.totals;
+  }
+
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */
-  private onMessage(peer: PeerId, data: Uint8Array): void {
+  private onMessage(peer: PeerId, data: Uint8Array, channel: Channel): void {
     try {
       if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
       this.batchPeer = peer;
+      this.batchChannel = channel;
       forEachMessage(data, this.onPart);
     } catch (error) {
-      if (!isNetcodeError(error)) throw error;
       const connection = this.sessions.byPeer.get(peer);
-      if (connection?.state === 'closed') return;
-      const reason = `react-netcode: protocol error from client: ${error.message.replace(/^react-netcode: /, '')}`;
-      this.log('warn', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`);
+      if (connection?.state === 'closed' || this.sessions.isRefused(peer)) return;
+      let reason: string;
+      if (isNetcodeError(error)) reason = `react-netcode: protocol error from client: ${describeError(error)}`;
+      else {
+        // Not a malformed message we recognised: a bug of ours it triggered. Contained all the same.
+        this.report(asNetcodeError(error, `handling a message of peer ${peer}`), connection);
+        reason = 'react-netcode: the server failed to handle a message from this client (an internal error, reported on the server)';
+      }
+      this.limitedLog.log('warn', 'protocol error', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.timeMs);
       if (connection) this.sessions.close(connection, reason, true, this.timeMs);
       else this.sessions.refuse(peer, reason, this.timeMs);
     }
   }
 
   private batchPeer: PeerId = 0;
-  private readonly onPart = (data: Uint8Array): void => this.handle(this.batchPeer, data);
+  private batchChannel: Channel = 'reliable';
+  private readonly onPart = (data: Uint8Array): void => this.handle(this.batchPeer, data, this.batchChannel);
 
   /** One message (throws NetcodeError when it is malformed: the caller closes the connection). */
-  private handle(peer: PeerId, data: Uint8Array): void {
+  private handle(peer: PeerId, data: Uint8Array, channel: Channel): void {
     const connection = this.sessions.byPeer.get(peer);
     if (connection?.state === 'closed') return;
+    if (!connection && this.sessions.isRefused(peer)) return; // told why; dropped after the linger
     const kind = readKind(this.reader, data);
+    if (channel === 'unreliable' && RELIABLE_ONLY_KINDS.has(kind)) {
+      throw new WireError('wire/bad-value', `react-netcode: ${kindName(kind)} came on the unreliable channel; it may only be sent reliably.`);
+    }
     if (!connection) {
-      if (kind !== MessageKind.Hello) throw new NetcodeError('wire/unknown-message', `react-netcode: expected Hello, got message kind ${kind}.`);
+      if (kind !== MessageKind.Hello) throw new WireError('wire/unknown-message', `react-netcode: expected Hello, got ${kindName(kind)} before the handshake.`);
       this.sessions.hello(peer, this.reader, this.timeMs);
       return;
     }
     connection.stats.messagesIn++;
     connection.stats.bytesIn += data.byteLength;
-    if (kind === MessageKind.Input) {
+    if (kind === MessageKind.Hello) {
+      throw new WireError('wire/bad-value', `react-netcode: a second Hello on a link whose handshake is done (networkId ${connection.networkId}); a client says Hello once per link.`);
+    } else if (kind === MessageKind.Input) {
       this.onInput(connection);
     } else if (kind === MessageKind.Ping) {
       const echoMs = readPing(this.reader);
@@ -420,7 +533,7 @@ export class NetServer<P extends Protocol> {
     } else if (kind === MessageKind.Join) this.onJoinMessage(connection);
     else if (kind === MessageKind.Rpc) this.onRpcMessage(connection);
     else if (kind === MessageKind.Close) this.sessions.close(connection, this.closeReason(), false, this.timeMs);
-    else throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
+    else throw new WireError('wire/unknown-message', `react-netcode: ${kindName(kind)} is not one a client may send.`);
   }
 
   private onInput(connection: Connection<JoinPayload<P>>): void {
@@ -446,11 +559,17 @@ export class NetServer<P extends Protocol> {
     const payload = this.protocol.join.read(this.reader) as JoinPayload<P>;
     this.reader.expectEnd();
     if (connection.inGame || connection.joining) return;
+    // Decoded means well-formed; the declared bounds (min/max, maxLength) are checked here, before onJoin.
+    const problem = boundsProblem(this.protocol.join, payload);
+    if (problem !== null) {
+      this.sendRaw(connection, this.encoder.reason(MessageKind.JoinRefused, `react-netcode: join payload refused: ${problem}`), 'reliable');
+      return;
+    }
     let decision: JoinDecision | Promise<JoinDecision>;
     try {
       decision = this.options.onJoin ? this.options.onJoin(connection, payload) : true;
     } catch (error) {
-      this.log('error', `react-netcode: onJoin threw for networkId ${connection.networkId}: ${String(error)}`);
+      this.report(new HandlerError('onJoin', this.currentTick, error), connection);
       decision = { reject: 'join failed on the server' };
     }
     if (!(decision instanceof Promise)) return this.applyJoin(connection, payload, decision);
@@ -458,7 +577,7 @@ export class NetServer<P extends Protocol> {
     decision.then(
       (d) => this.applyJoin(connection, payload, d),
       (error: unknown) => {
-        this.log('error', `react-netcode: onJoin rejected for networkId ${connection.networkId}: ${String(error)}`);
+        this.report(new HandlerError('onJoin (its promise)', this.currentTick, error), connection);
         this.applyJoin(connection, payload, { reject: 'join failed on the server' });
       },
     );
@@ -485,8 +604,34 @@ export class NetServer<P extends Protocol> {
       connection.stats.droppedRpcs++;
       return;
     }
-    this.rpcs.dispatch(entry, [connection, payload as never], (m) => this.log('error', m));
+    const problem = boundsProblem(entry.codec, payload);
+    if (problem !== null) {
+      connection.stats.refusedRpcs++;
+      this.limitedLog.log('warn', 'refused RPC', `react-netcode: refused RPC "${entry.name}" from networkId ${connection.networkId}: ${problem} (a client built from this protocol never sends it).`, this.timeMs);
+      return;
+    }
+    this.rpcs.dispatch(entry, [connection, payload as never], (m) => this.log('error', m), (e) => this.report(e, connection), this.currentTick);
   }
+}
+
+/** The input stage, from the options (the queue holds 128 ticks: no lead beyond capacity − repeat − 2, its default). */
+function createInputs<P extends Protocol>(options: ServerOptions<P>): ServerInputs<P> {
+  const repeat = options.maxInputRepeatTicks ?? 8;
+  const lead = options.maxInputLeadMs;
+  if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
+  const leadTicks = lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs));
+  return new ServerInputs(options.protocol, repeat, leadTicks);
+}
+
+/** "message kind Join (4)", or "unknown message kind 200". */
+function positive(value: number, name: string): number {
+  if (!(value > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number > 0 (Infinity turns the limit off), got ${String(value)}.`);
+  return value;
+}
+
+function kindName(kind: number): string {
+  const name = MESSAGE_KIND_NAMES[kind];
+  return name === undefined ? `unknown message kind ${kind}` : `message kind ${name} (${kind})`;
 }
 
 export function createServer<P extends Protocol>(options: ServerOptions<P>): NetServer<P> {

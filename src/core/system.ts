@@ -15,7 +15,8 @@
 // system draws the same numbers on the server and in client prediction whatever other
 // (server-only) systems drew before it.
 
-import { NetcodeError } from './errors.ts';
+import { describeError, NetcodeError } from './errors.ts';
+import { neutralInput } from './input/events.ts';
 import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
 import type { Tick } from './tick.ts';
@@ -45,8 +46,8 @@ export interface SystemContext<P extends Protocol> {
   /** True on ticks the server sends snapshots at (the same ticks on every peer; see isSnapshotTick in the protocol). */
   readonly isSnapshotTick: boolean;
   /**
-   * The input of `ghost`'s owner for this tick; neutral (schema defaults, frozen) when it has no owner or no input. Event fields read as
-   * presses in this tick.
+   * The input of `ghost`'s owner for this tick; neutral (schema defaults, sanitized, frozen) when it has no owner or no input. Event
+   * fields read as presses in this tick.
    */
   input(ghost: Ghost<P>): InputValues<P>;
   /**
@@ -114,15 +115,14 @@ export function defineSystems<P extends Protocol>(protocol: P, systems: readonly
   return Object.freeze([...systems]);
 }
 
-/** A system's error, rethrown with its name and tick; the original is `cause`. */
+/** A system's error, with its name and tick; the original is `cause`. */
 export class SystemError extends NetcodeError {
   constructor(
     readonly system: string,
     readonly tick: Tick,
     cause: unknown,
   ) {
-    const detail = cause instanceof Error ? cause.message.replace(/^react-netcode: /, '') : String(cause);
-    super('usage', `react-netcode: system "${system}" threw at tick ${tick}: ${detail}`);
+    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}`);
     this.name = 'SystemError';
     this.cause = cause;
   }
@@ -157,6 +157,12 @@ export interface SystemHooks<P extends Protocol> {
   interpolationView?(ghost: Ghost<P>, tick: Tick): { tick: Tick; fraction: number } | undefined;
   /** Backs ctx.revertIfRejected. */
   revertIfRejected?(ghost: Ghost<P>, revert: () => void): void;
+  /**
+   * A system threw. With this hook the runner reports the SystemError here, skips the rest of
+   * that system for this run (what it spawned or despawned before throwing still applies) and
+   * goes on with the next system; without it, `run` rethrows the SystemError.
+   */
+  onError?(error: SystemError): void;
 }
 
 export interface RunFlags {
@@ -201,7 +207,7 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     this.dt = 1 / world.protocol.tickRate;
     this.isServer = world.isServer;
     this.isClient = !world.isServer;
-    this.#neutral = deepFreeze(world.protocol.input.defaults() as InputValues<P>);
+    this.#neutral = deepFreeze(neutralInput(world.protocol.input) as InputValues<P>);
   }
 
   get localNetworkId(): number {
@@ -267,7 +273,8 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
 /**
  * Runs systems for one tick and stage (see the execution order at the top of this
  * module). Structural changes are deferred to the end of each system; a system that
- * throws is rethrown as a SystemError after its changes so far are applied.
+ * throws becomes a SystemError after its changes so far are applied: reported to
+ * `hooks.onError` (and the next system runs), or rethrown when there is no such hook.
  */
 export class SystemRunner<P extends Protocol> {
   readonly #world: World<P>;
@@ -313,7 +320,10 @@ export class SystemRunner<P extends Protocol> {
           def.run(this.#world, ctx);
         } catch (error) {
           this.#flush();
-          throw new SystemError(def.name, tick, error);
+          const failure = new SystemError(def.name, tick, error);
+          if (this.#hooks.onError === undefined) throw failure;
+          this.#hooks.onError(failure);
+          continue;
         }
         this.#flush();
       }

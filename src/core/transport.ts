@@ -42,6 +42,12 @@ export interface ClientTransport {
 }
 
 export interface ServerTransportHandler {
+  /**
+   * Optional, for transports that can refuse a connection before accepting it (socket.io does,
+   * in engine.io's `allowRequest`): whether the server takes a new peer now. `opening` = peers
+   * this transport admitted that have not reached `onConnect` yet.
+   */
+  canConnect?(opening: number): boolean;
   onConnect(peer: PeerId): void;
   onMessage(peer: PeerId, data: Uint8Array, channel: Channel): void;
   /** Called at most once per peer. */

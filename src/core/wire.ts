@@ -52,6 +52,26 @@ export const MessageKind = {
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
 
+/**
+ * Kinds that travel only on the reliable channel: the server refuses them on the unreliable
+ * one (they must arrive once and in order). The unreliable kinds may also travel reliably.
+ */
+export const RELIABLE_ONLY_KINDS: ReadonlySet<number> = new Set([
+  MessageKind.Hello,
+  MessageKind.Welcome,
+  MessageKind.Refuse,
+  MessageKind.Join,
+  MessageKind.Joined,
+  MessageKind.JoinRefused,
+  MessageKind.Rpc,
+  MessageKind.Close,
+]);
+
+/** Names of the message kinds, for error messages and reports. */
+export const MESSAGE_KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(MessageKind).map(([name, kind]) => [kind, name]),
+);
+
 /** Largest message accepted on any channel; a bigger one closes the connection. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Default cap on one RPC payload (bytes), overridable per RPC. */

@@ -2,7 +2,9 @@
 // ServerTransport interface the server engine talks to. Event 'r' carries the
 // reliable channel, event 'u' the unreliable one; both are plain emits — an
 // unreliable message is dropped (and counted) only under backpressure (backpressure.ts).
-import { createServer } from 'node:http';
+// New connections are admitted in engine.io's `allowRequest`, before any socket exists,
+// when the server engine says it takes one (pending handshakes and rate under their caps).
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
@@ -30,6 +32,11 @@ export interface SocketIoServerTransportOptions {
    * wait to be written to it (default 64 KiB).
    */
   maxBufferedBytes?: number;
+  /**
+   * When creating the Server: an engine.io connection that has not joined socket.io's namespace after this long is closed
+   * (socket.io's `connectTimeout`; default 10,000 ms, socket.io's own is 45,000).
+   */
+  connectTimeoutMs?: number;
 }
 
 export interface SocketIoServerTransport extends ServerTransport {
@@ -43,6 +50,27 @@ export interface SocketIoServerTransport extends ServerTransport {
 const DEFAULT_PATH = '/netcode';
 const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
 
+/** The part of engine.io's Server this transport uses. */
+interface EngineLike {
+  opts: { allowRequest?: (req: IncomingMessage, fn: (err: string | null | undefined, success: boolean) => void) => void };
+  on(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
+  off(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
+}
+
+/** A peer that does not answer the WebSocket close handshake keeps its socket this long at most (ws itself waits 30 s). */
+const CLOSE_GRACE_MS = 1000;
+
+/** Disconnect `socket`; if its WebSocket is still open after CLOSE_GRACE_MS (a peer that never answers the close), terminate it. */
+function hangUp(socket: Socket | undefined): void {
+  if (socket === undefined) return;
+  const ws = (socket.conn as unknown as { transport?: { socket?: { readyState?: number; terminate?: () => void } } }).transport?.socket;
+  socket.disconnect(true);
+  if (ws?.terminate === undefined) return;
+  setTimeout(() => {
+    if (ws.readyState !== 3) ws.terminate!(); // 3: CLOSED
+  }, CLOSE_GRACE_MS).unref();
+}
+
 function portOf(io: Server): number {
   const address = (io.httpServer as { address?: () => AddressInfo | string | null } | undefined)?.address?.();
   return typeof address === 'object' && address !== null ? address.port : 0;
@@ -53,16 +81,54 @@ type Opened = { io: Server; readyPromise: Promise<{ port: number }> };
 
 function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: number): Opened {
   if (options.io !== undefined) return { io: options.io, readyPromise: Promise.resolve({ port: portOf(options.io) }) };
-  const http = createServer();
+  // A TCP connection that never sends its request headers is dropped after 10 s, checked every
+  // second (Node: 60 s, checked every 30 s).
+  const http = createServer({ connectionsCheckingInterval: 1000 });
+  http.headersTimeout = 10_000;
   // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
   const maxHttpBufferSize = Math.ceil((maxMessageBytes * 4) / 3) + 1024;
-  const io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize });
+  const connectTimeout = options.connectTimeoutMs ?? 10_000;
+  const io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize, connectTimeout });
   const readyPromise = new Promise<{ port: number }>((resolve, reject) => {
     http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
     http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
   });
   readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
   return { io, readyPromise };
+}
+
+/**
+ * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused
+ * (HTTP 403) unless the server engine's `canConnect` takes it, counting the engine.io connections
+ * admitted that have not reached socket.io's `connection` yet. Wraps an `allowRequest` the app set.
+ */
+function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { connected(socket: Socket): void; release(): void } {
+  const opening = new Set<object>();
+  const engine = io.engine as EngineLike | undefined;
+  const previous = engine?.opts.allowRequest;
+  const onEngineConnection = (raw: { once(event: 'close', fn: () => void): void }): void => {
+    opening.add(raw);
+    raw.once('close', () => opening.delete(raw));
+  };
+  if (engine !== undefined) {
+    engine.opts.allowRequest = (req, fn) => {
+      const handler = handlerOf();
+      if (handler === null) return fn('react-netcode: the server is not accepting connections', false);
+      if (handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
+      if (previous !== undefined) previous(req, fn);
+      else fn(null, true);
+    };
+    engine.on('connection', onEngineConnection);
+  }
+  return {
+    connected: (socket) => void opening.delete(socket.conn),
+    release: () => {
+      if (engine === undefined) return;
+      engine.off('connection', onEngineConnection);
+      if (previous !== undefined) engine.opts.allowRequest = previous;
+      else delete engine.opts.allowRequest;
+    },
+  };
 }
 
 /** Why a received event is not acceptable (null: it is). */
@@ -87,6 +153,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
   const peers = new Map<PeerId, Socket>();
   const stats = new Map<PeerId, TransportStats>();
+  const admission = admit(io, () => (closed ? null : handler));
 
   /** Forget `peer` and report it once; returns the socket if it was still known. */
   const drop = (peer: PeerId, reason: string): Socket | undefined => {
@@ -100,6 +167,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   };
 
   const onConnection = (socket: Socket): void => {
+    admission.connected(socket);
     if (handler === null || closed) {
       socket.disconnect(true);
       return;
@@ -112,7 +180,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       const data = args.length === 1 ? toBytes(args[0]) : null;
       const violation = violationOf(event, channel, data, maxMessageBytes);
       if (violation !== null || channel === null || data === null) {
-        drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`)?.disconnect(true);
+        hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
         return;
       }
       handler?.onMessage(peer, data, channel);
@@ -141,14 +209,15 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     },
     peerStats: (peer) => stats.get(peer),
     disconnect(peer: PeerId, reason: string): void {
-      drop(peer, reason)?.disconnect(true);
+      hangUp(drop(peer, reason));
     },
     close(): void {
       if (closed) return;
       closed = true;
-      for (const peer of [...peers.keys()]) drop(peer, 'server closed')?.disconnect(true);
+      for (const peer of [...peers.keys()]) hangUp(drop(peer, 'server closed'));
       handler = null;
       io.off('connection', onConnection);
+      admission.release();
       if (owned) void io.close();
     },
   };

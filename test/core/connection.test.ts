@@ -214,9 +214,13 @@ describe('typed RPCs', () => {
     s.server.onRpc('say', () => {
       throw new Error('boom');
     });
+    const errors: string[] = [];
+    s.server.events.on('error', (e, c) => errors.push(`${e.code} ${c?.networkId}: ${e.message}`));
     s.clients[0]!.client.send('say', { text: 'x' });
     s.tick(3);
-    expect(logs.some((m) => m.includes('handler of RPC "say" threw: Error: boom'))).toBe(true);
+    expect(logs.some((m) => /handler of RPC "say" threw at tick \d+: boom \(networkId 1\)/.test(m))).toBe(true);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^handler 1: react-netcode: handler of RPC "say" threw at tick \d+: boom$/);
     expect(s.clients[0]!.client.status).toBe('in-game');
   });
 });

@@ -7,7 +7,7 @@ import { NetcodeError } from '../errors.ts';
 import type { FieldValue } from '../field.ts';
 import type { Schema, SchemaCodec, SchemaKey, Values } from '../schema.ts';
 import { tickDiff, type Tick } from '../tick.ts';
-import { inputLayout, neutralInto, toTickInput } from './events.ts';
+import { eventDelta, inputLayout, neutralInto, toTickInput } from './events.ts';
 import { quantizeInput, sanitizeInput } from './sanitize.ts';
 import { InputStore } from './store.ts';
 
@@ -20,7 +20,10 @@ export type NumericInputKey<S extends Schema> = { [K in SchemaKey<S>]: FieldValu
 export class InputBuffer<S extends Schema> {
   /** The live input: write it every frame (events through `press`). */
   readonly current: Values<S>;
-  /** Fields that `commit` had to fix (NaN, out of range...) since creation: a sign of a bug in the app's input code. */
+  /**
+   * Fields that `commit` had to fix (NaN, out of range, more presses than an event's maxPerTick...) since creation: a sign
+   * of a bug in the app's input code.
+   */
   clamped = 0;
   private readonly store: InputStore<S>;
 
@@ -64,6 +67,12 @@ export class InputBuffer<S extends Schema> {
     sanitizeInput(this.codec, values);
     if (!this.store.put(entry)) {
       throw new NetcodeError('usage', `react-netcode: cannot commit input for tick ${tick}: it is ${this.capacity} or more ticks older than the newest committed tick ${String(this.newestTick)}; commit ticks in order.`);
+    }
+    // Presses over an event's maxPerTick: prediction (tickInput) and the server drop them alike.
+    const before = this.store.before(tick) as Record<string, unknown>;
+    const v = values as Record<string, unknown>;
+    for (const { key, maxPerTick } of inputLayout(this.codec).events) {
+      if (eventDelta(v[key] as number, before[key] as number) > maxPerTick) this.clamped++;
     }
     return values;
   }

@@ -2,8 +2,9 @@
 // uint32 running count; the input a system sees for tick t carries, per event field,
 // the presses in t: count(t) − count(t − 1). Shared by the client buffer and server queue.
 
-import type { Field } from '../field.ts';
+import { DEFAULT_MAX_PRESSES_PER_TICK, type Field } from '../field.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
+import { sanitizeInput } from './sanitize.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -12,6 +13,8 @@ export interface InputFieldEntry {
   readonly field: Field<unknown>;
   /** A `field.event()` running count. */
   readonly event: boolean;
+  /** Events: the most presses one tick's input carries (`field.event({ maxPerTick })`). */
+  readonly maxPerTick: number;
 }
 
 /** A schema's fields split once for the per-tick paths (cached per codec). */
@@ -21,7 +24,7 @@ export interface InputLayout {
   readonly wire: readonly InputFieldEntry[];
   readonly events: readonly InputFieldEntry[];
   readonly values: readonly InputFieldEntry[];
-  /** Schema defaults, never handed out: the source of `neutral` values. */
+  /** Schema defaults, sanitized (a default below a field's `min` reads as the min), never handed out: the source of `neutral` values. */
   readonly defaults: Loose;
 }
 
@@ -32,7 +35,7 @@ export function inputLayout<S extends Schema>(codec: SchemaCodec<S>): InputLayou
   if (layout === undefined) {
     const all = codec.keys.map((key): InputFieldEntry => {
       const field = codec.schema[key] as Field<unknown>;
-      return { key, field, event: field.kind === 'event' };
+      return { key, field, event: field.kind === 'event', maxPerTick: field.maxPerTick ?? DEFAULT_MAX_PRESSES_PER_TICK };
     });
     layout = {
       all,
@@ -42,8 +45,15 @@ export function inputLayout<S extends Schema>(codec: SchemaCodec<S>): InputLayou
       defaults: codec.defaults() as Loose,
     };
     layouts.set(codec, layout);
+    // A neutral input obeys the bounds like any other (sanitizeInput reads the layout set above).
+    sanitizeInput(codec, layout.defaults as Values<S>);
   }
   return layout;
+}
+
+/** A fresh neutral input: the schema defaults, sanitized — what systems see without an input. */
+export function neutralInput<S extends Schema>(codec: SchemaCodec<S>): Values<S> {
+  return codec.copy(inputLayout(codec).defaults as Values<S>, codec.defaults());
 }
 
 /**
@@ -77,7 +87,8 @@ export function neutralInto<S extends Schema>(codec: SchemaCodec<S>, values: Val
 
 /**
  * Write into `out` the input as systems see it for one tick: every event field becomes
- * the number of presses in this tick, `eventDelta(current, previous)`, and every other
+ * the number of presses in this tick, `eventDelta(current, previous)` capped at the
+ * field's `maxPerTick` (each capped field adds 1 to `counter.clamped`), and every other
  * field is copied from `current`. Without a `previous` (no earlier input known) the
  * tick counts 0 presses, i.e. `previous` is taken to equal `current`. The buffer and
  * queue always pass a previous (their counts start at 0). `out` may alias either input.
@@ -87,13 +98,18 @@ export function toTickInput<S extends Schema>(
   current: Values<S>,
   previous: Values<S> | undefined,
   out: Values<S>,
+  counter?: { clamped: number },
 ): Values<S> {
   const layout = inputLayout(codec);
   const c = current as Loose;
   const p = previous as Loose | undefined;
   const o = out as Loose;
   // Events first: when `out` is `previous`, each count is read before it is replaced.
-  for (const { key } of layout.events) o[key] = p === undefined ? 0 : eventDelta(c[key] as number, p[key] as number);
+  for (const { key, maxPerTick } of layout.events) {
+    const d = p === undefined ? 0 : eventDelta(c[key] as number, p[key] as number);
+    if (d > maxPerTick && counter !== undefined) counter.clamped++;
+    o[key] = d > maxPerTick ? maxPerTick : d;
+  }
   if (out !== current) for (const { key, field } of layout.values) o[key] = field.copy(c[key], o[key]);
   return out;
 }

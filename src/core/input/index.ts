@@ -4,7 +4,7 @@
 
 export { DEFAULT_INPUT_CAPACITY, InputBuffer } from './buffer.ts';
 export type { NumericInputKey } from './buffer.ts';
-export { copyEvents, eventDelta, inputLayout, neutralInto, toTickInput } from './events.ts';
+export { copyEvents, eventDelta, inputLayout, neutralInput, neutralInto, toTickInput } from './events.ts';
 export type { InputFieldEntry, InputLayout } from './events.ts';
 export { createDecodedInputPacket, decodeInputPacket, DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, MAX_INPUTS_PER_PACKET } from './packet.ts';
 export type { DecodedInputPacket, InputPacketExtras, InputSource, PacketInput } from './packet.ts';

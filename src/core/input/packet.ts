@@ -13,12 +13,19 @@
 //   u16 interpolationFraction       fraction towards the next tick × 65535
 //   u32 ackTick, u32 ackMask        the snapshot ack (as in SnapshotAck)
 //   zero padding to the byte
+//
+// Decoding sanitizes (sanitize.ts): what leaves `decodeInputPacket` is what systems may
+// see. A raw float (f32 or vector without `quantize`) whose bits are NaN or ±Infinity is
+// read as such and becomes the field's default there, as docs/prediction.md promises;
+// every other malformed value is a WireError.
 
 import type { BitReader, BitWriter } from '../bits.ts';
 import { NetcodeError, WireError } from '../errors.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
 import type { Tick } from '../tick.ts';
+import type { Field } from '../field.ts';
 import { inputLayout, type InputFieldEntry } from './events.ts';
+import { sanitizeInput } from './sanitize.ts';
 
 /** Inputs per packet: the most a packet may carry, and what the client sends by default (NFE's 4). */
 export const MAX_INPUTS_PER_PACKET = 32;
@@ -42,6 +49,8 @@ export interface InputSource<S extends Schema> {
 export interface PacketInput<S extends Schema> {
   tick: Tick;
   readonly values: Values<S>;
+  /** Fields `sanitizeInput` changed while decoding this input (a buggy or hostile sender when > 0). */
+  clamped: number;
 }
 
 export interface DecodedInputPacket<S extends Schema> extends InputPacketExtras {
@@ -67,6 +76,30 @@ function same(a: unknown, b: unknown): boolean {
   const p = a as Loose;
   const q = b as Loose;
   return p.x === q.x && p.y === q.y && p.z === q.z && p.w === q.w;
+}
+
+const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
+const AXES: Readonly<Record<string, readonly string[]>> = { vec2: ['x', 'y'], vec3: ['x', 'y', 'z'] };
+
+/** A float32 exactly as sent, NaN and ±Infinity included (sanitizing replaces them). */
+function readRawF32(r: BitReader): number {
+  f32Bits[0] = r.readBits(32);
+  return f32[0]!;
+}
+
+/** One field of an input: raw floats leniently (see the module comment), everything else with its codec. */
+function readInputField(r: BitReader, field: Field<unknown>, current: unknown): unknown {
+  if (field.quantizeFactor === undefined) {
+    if (field.kind === 'f32') return readRawF32(r);
+    const axes = AXES[field.kind];
+    if (axes !== undefined) {
+      const v = current as Record<string, number>;
+      for (const k of axes) v[k] = readRawF32(r);
+      return v;
+    }
+  }
+  return field.readInto(r, current);
 }
 
 function writeOlder(w: BitWriter, wire: readonly InputFieldEntry[], newer: Loose, older: Loose): void {
@@ -120,8 +153,8 @@ export function encodeInputPacket<S extends Schema>(
 /**
  * Read an Input body into `out` (reusing its entries and their values). Throws
  * WireError on truncation, a count outside 1..MAX_INPUTS_PER_PACKET, a bad field value
- * or trailing data; `out` is then partly overwritten: drop the message.
- * Values are decoded, not sanitized: the server queue sanitizes what it stores.
+ * or trailing data; `out` is then partly overwritten: drop the message. The inputs come
+ * out sanitized (`sanitizeInput`), each with the number of fields that needed it.
  */
 export function decodeInputPacket<S extends Schema>(
   r: BitReader,
@@ -134,7 +167,7 @@ export function decodeInputPacket<S extends Schema>(
   const count = r.readBits(8);
   if (count < 1 || count > MAX_INPUTS_PER_PACKET) throw new WireError('wire/bad-value', `react-netcode: input packet count ${count} at bit ${pos} is outside 1..${MAX_INPUTS_PER_PACKET}; drop the message.`);
   const inputs = out.inputs;
-  while (inputs.length < count) inputs.push({ tick: 0, values: codec.defaults() });
+  while (inputs.length < count) inputs.push({ tick: 0, values: codec.defaults(), clamped: 0 });
   let newer: Loose | undefined;
   for (let i = 0; i < count; i++) {
     const entry = inputs[i]!;
@@ -143,9 +176,14 @@ export function decodeInputPacket<S extends Schema>(
     const identical = newer !== undefined && r.readBool();
     for (const { key, field } of wire) {
       if (newer !== undefined && (identical || r.readBool())) v[key] = field.copy(newer[key], v[key]);
-      else v[key] = field.readInto(r, v[key]);
+      else v[key] = readInputField(r, field, v[key]);
     }
     newer = v;
+  }
+  // After the whole chain: older inputs copied their "same" fields from the raw newer ones.
+  for (let i = 0; i < count; i++) {
+    const entry = inputs[i]!;
+    entry.clamped = sanitizeInput(codec, entry.values);
   }
   out.newestTick = newestTick;
   out.count = count;

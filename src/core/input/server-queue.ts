@@ -16,7 +16,9 @@ export interface ServerInputQueueOptions {
   capacity?: number;
   /** After the newest received input, repeat it for at most this many ticks, then go neutral (default 8). */
   maxRepeatTicks?: number;
-  /** Run sanitizeInput on every stored input (default true). */
+  /** Inputs this many ticks or more ahead of the server are dropped as early (default and most: capacity − maxRepeatTicks − 2). */
+  maxLeadTicks?: number;
+  /** Run sanitizeInput on every stored input (default true; off when the inputs come from `decodeInputPacket`, which sanitized them). */
   sanitize?: boolean;
 }
 
@@ -27,7 +29,7 @@ export interface ServerInputStats {
   duplicates: number;
   /** Inputs for a tick the server had already simulated without them: dropped; their presses count at the next received tick. */
   late: number;
-  /** Inputs too far ahead of the server (more than capacity − maxRepeatTicks − 2 ticks): dropped. */
+  /** Inputs too far ahead of the server (maxLeadTicks or more): dropped, and they do not move the reported margin. */
   early: number;
   /** Ticks simulated without their own input (counted from the first received input on) … */
   missing: number;
@@ -35,7 +37,10 @@ export interface ServerInputStats {
   repeated: number;
   /** … and the rest with a neutral input. */
   neutral: number;
-  /** Fields sanitizeInput changed (NaN, out of range): a buggy or hostile client. */
+  /**
+   * Fields sanitizeInput changed (NaN, out of range) and ticks whose presses of an event exceeded its maxPerTick: a buggy
+   * or hostile client.
+   */
   clamped: number;
 }
 
@@ -81,7 +86,9 @@ export class ServerInputQueue<S extends Schema> {
     if (!Number.isInteger(capacity) || capacity < repeat + 4) throw new NetcodeError('usage', `react-netcode: input queue capacity must be an integer >= maxRepeatTicks + 4 (${repeat + 4}), got ${String(capacity)}.`);
     this.store = new InputStore(codec, capacity);
     this.maxRepeatTicks = repeat;
-    this.maxLead = capacity - repeat - 2;
+    const lead = options.maxLeadTicks ?? capacity - repeat - 2;
+    if (!Number.isInteger(lead) || lead < 1) throw new NetcodeError('usage', `react-netcode: maxLeadTicks must be an integer >= 1, got ${String(lead)}.`);
+    this.maxLead = Math.min(lead, capacity - repeat - 2);
     this.sanitize = options.sanitize ?? true;
     this.neutralValues = codec.defaults();
     this.previous = codec.defaults();
@@ -92,16 +99,28 @@ export class ServerInputQueue<S extends Schema> {
     return this.store.newestTick;
   }
 
+  /** The newest stored input (running counts), or undefined. */
+  get newestValues(): Values<S> | undefined {
+    const t = this.store.newestTick;
+    return t === undefined ? undefined : this.store.get(t);
+  }
+
   /**
    * Offer the input of `tick` (its values are copied). `currentServerTick` is the tick
    * the server simulates next: a first copy for an older tick, or for a tick already
    * passed to `tickInput`, is late and dropped, so a simulated tick's input never changes.
+   * `clamped`: fields already sanitized upstream (decodeInputPacket), counted when stored.
    */
-  receive(tick: Tick, values: Values<S>, currentServerTick: Tick): InputReceipt {
+  receive(tick: Tick, values: Values<S>, currentServerTick: Tick, clamped = 0): InputReceipt {
     tick >>>= 0;
+    const s = this.stats;
+    // Ahead of what any client clock allows: dropped before it can move the newest tick seen or the margin.
+    if (tickDiff(tick, currentServerTick) >= this.maxLead) {
+      s.early++;
+      return 'early';
+    }
     if (this.newestSeen === undefined || isNewer(tick, this.newestSeen)) this.newestSeen = tick;
     if (this.oldestSeen === undefined || isNewer(this.oldestSeen, tick)) this.oldestSeen = tick;
-    const s = this.stats;
     if (this.store.has(tick)) {
       s.duplicates++;
       return 'duplicate';
@@ -113,12 +132,9 @@ export class ServerInputQueue<S extends Schema> {
       return 'late';
     }
     this.marginTicks = margin;
-    if (tickDiff(tick, currentServerTick) >= this.maxLead) {
-      s.early++;
-      return 'early';
-    }
     const entry = this.store.entryFor(tick);
     this.codec.copy(values, entry.values);
+    s.clamped += clamped;
     if (this.sanitize) s.clamped += sanitizeInput(this.codec, entry.values);
     this.store.put(entry); // always fits: the tick is within maxLead of the server, which trails the newest by < capacity
     s.received++;
@@ -132,7 +148,7 @@ export class ServerInputQueue<S extends Schema> {
     let min = Infinity;
     for (let i = packet.count - 1; i >= 0; i--) {
       const input = packet.inputs[i]!;
-      const receipt = this.receive(input.tick, input.values, currentServerTick);
+      const receipt = this.receive(input.tick, input.values, currentServerTick, input.clamped);
       if (receipt === 'stored') stored++;
       if (receipt === 'stored' || receipt === 'late') min = Math.min(min, this.marginTicks);
     }
@@ -171,7 +187,7 @@ export class ServerInputQueue<S extends Schema> {
         else this.stats.repeated++;
       }
     }
-    return toTickInput(this.codec, current, this.previous, out);
+    return toTickInput(this.codec, current, this.previous, out, this.stats);
   }
 
   /** Forget every input and counter state (a new connection's client starts its counts at 0). */

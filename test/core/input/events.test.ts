@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { field } from '../../../src/core/field.ts';
-import { copyEvents, eventDelta, inputLayout, neutralInto, toTickInput } from '../../../src/core/input/events.ts';
+import { copyEvents, eventDelta, inputLayout, neutralInput, neutralInto, toTickInput } from '../../../src/core/input/events.ts';
 import { compileSchema } from '../../../src/core/schema.ts';
 
 const codec = compileSchema({
@@ -81,5 +81,26 @@ describe('neutralInto / copyEvents', () => {
     expect(layout.values.map((e) => e.key)).toEqual(['move', 'sprint']);
     const local = compileSchema({ a: field.u8(), b: field.u8({ replicated: false }) });
     expect(inputLayout(local).wire.map((e) => e.key)).toEqual(['a']);
+  });
+
+  it('caps presses per tick at the field’s maxPerTick (default 32) and counts each capped field', () => {
+    const capped = compileSchema({ jump: field.event(), fire: field.event({ maxPerTick: 2 }) });
+    const counter = { clamped: 0 };
+    const out = capped.defaults();
+    toTickInput(capped, { jump: 0x7fff_ffff, fire: 3 }, { jump: 0, fire: 0 }, out, counter);
+    expect(out).toEqual({ jump: 32, fire: 2 }); // 2^31 − 1 → 32, 3 → 2
+    expect(counter.clamped).toBe(2);
+    toTickInput(capped, { jump: 40, fire: 2 }, { jump: 8, fire: 0 }, out, counter);
+    expect(out).toEqual({ jump: 32, fire: 2 }); // exactly at the caps: 40 − 8 = 32, 2 − 0 = 2
+    expect(counter.clamped).toBe(2);
+    expect(() => field.event({ maxPerTick: 0 })).toThrow(/maxPerTick 0 is invalid/);
+  });
+
+  it('a neutral input obeys the bounds: the defaults are sanitized (u8 min 1 → 1, not 0)', () => {
+    const bounded = compileSchema({ gear: field.u8({ min: 1, max: 5 }), move: field.vec2(), jump: field.event() });
+    expect(neutralInput(bounded)).toEqual({ gear: 1, move: { x: 0, y: 0 }, jump: 0 });
+    const v = { gear: 4, move: { x: 1, y: 0 }, jump: 7 };
+    neutralInto(bounded, v);
+    expect(v).toEqual({ gear: 1, move: { x: 0, y: 0 }, jump: 7 }); // presses kept
   });
 });
