@@ -9,7 +9,7 @@ import { field } from '../src/core/field.ts';
 import { defineProtocol, ghost } from '../src/core/protocol.ts';
 import { createRng } from '../src/core/rng.ts';
 import { defineSystems, system, type RunFlags } from '../src/core/system.ts';
-import { tickAdd, tickDiff, type Tick } from '../src/core/tick.ts';
+import { tickAdd, tickDiff, type Tick } from '../src/core/clock/tick.ts';
 import type { Ghost } from '../src/core/world.ts';
 import { createStepper } from '../src/testing/stepper.ts';
 

@@ -2,16 +2,16 @@
 // history, server and client engines), the loopback transport and the link
 // conditioner. React, R3F, Rapier and socket.io live in their own subpath entries.
 
-export { FixedStepAccumulator } from './core/accumulator.ts';
-export type { AccumulatorOptions } from './core/accumulator.ts';
+export { FixedStepAccumulator } from './core/clock/accumulator.ts';
+export type { AccumulatorOptions } from './core/clock/accumulator.ts';
 export { BitReader, BitWriter } from './core/bits.ts';
 export { createClient, NetClient } from './core/client.ts';
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './core/client.ts';
 export type { Correction, CorrectionCause } from './core/corrections.ts';
-export type { NetworkTime } from './core/network-time.ts';
+export type { NetworkTime } from './core/clock/network-time.ts';
 export { ClientPrediction } from './core/prediction.ts';
 export type { Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
-export type { PredictionSwitchingOptions } from './core/mode-switcher.ts';
+export type { PredictionSwitchingOptions } from './core/smoothing/mode-switcher.ts';
 export { ClockSync } from './core/clock/index.ts';
 export type { ClockSyncOptions } from './core/clock/index.ts';
 export { eventDelta, InputBuffer, sanitizeInput, ServerInputQueue } from './core/input/index.ts';
@@ -56,8 +56,8 @@ export type { RunFlags, SpawnOptions, SystemContext, SystemDef, SystemFn, System
 export { InterpolationTimeline, lerpField, sampleField, sampleValues } from './core/interpolation/index.ts';
 export type { InterpolationOptions } from './core/interpolation/index.ts';
 export type { TickStats } from './core/stats.ts';
-export { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from './core/tick.ts';
-export type { Tick } from './core/tick.ts';
+export { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from './core/clock/tick.ts';
+export type { Tick } from './core/clock/tick.ts';
 export type {
   Channel,
   ClientTransport,

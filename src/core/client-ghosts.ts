@@ -9,7 +9,7 @@ import { InterpolationTimeline, sampleValues } from './interpolation/index.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
-import { tickDiff, type Tick } from './tick.ts';
+import { tickDiff, type Tick } from './clock/tick.ts';
 import type { SpawnCandidate } from './spawning.ts';
 import { SystemRunner, type SystemDef, type SystemError, type SystemHooks } from './system.ts';
 import { World, type Ghost } from './world.ts';

@@ -10,7 +10,7 @@ import type { PredictionOptions } from './prediction.ts';
 import type { InputValues, Protocol } from './protocol.ts';
 import type { ReconnectOptions } from './reconnect.ts';
 import type { SystemDef } from './system.ts';
-import type { Tick } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
 import type { ClientTransport } from './transport.ts';
 
 /**

@@ -7,7 +7,7 @@
 
 import type { InputReports } from './input/index.ts';
 import type { CorrectionRecord } from './prediction.ts';
-import { isNewer, tickAdd, type Tick } from './tick.ts';
+import { isNewer, tickAdd, type Tick } from './clock/tick.ts';
 
 export type CorrectionCause = 'input-missing' | 'input-late' | 'stall' | 'clock-jump' | 'input-delay' | 'remote' | 'unexplained';
 

@@ -3,7 +3,7 @@
 // instances of it. Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
 
 import { NetcodeError } from './errors.ts';
-import { isNewer, tickDiff, type Tick } from './tick.ts';
+import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
 
 export class HistoryBuffer<T> {
   readonly capacity: number;

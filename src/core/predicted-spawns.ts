@@ -8,7 +8,7 @@ import type { ClientGhosts } from './client-ghosts.ts';
 import type { ClientPrediction } from './prediction.ts';
 import type { Protocol } from './protocol.ts';
 import { tickWindowClassifier, type PredictedSpawnInfo, type SpawnCandidate, type SpawnClassifier } from './spawning.ts';
-import { tickDiff, type Tick } from './tick.ts';
+import { tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
 
 interface Entry extends PredictedSpawnInfo {

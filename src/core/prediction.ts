@@ -14,7 +14,7 @@ import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { VisualCorrection, type CorrectionOptions, frameInterpolate } from './smoothing/index.ts';
 import type { SystemRunner } from './system.ts';
-import { tickAdd, tickDiff, type Tick } from './tick.ts';
+import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
 
 export type RollbackPolicy = 'always' | 'check';

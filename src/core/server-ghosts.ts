@@ -7,7 +7,7 @@ import { describeError, HandlerError, isNetcodeError, NetcodeError } from './err
 import { isSnapshotTick, type Protocol } from './protocol.ts';
 import { SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from './snapshot/index.ts';
 import { SystemRunner, type SystemDef } from './system.ts';
-import type { Tick } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
 import { World, type Ghost, type GhostNames, type GhostValues } from './world.ts';
 
 /** Decides whether `connection` receives `ghost` (e.g. a radius). Owned ghosts are always relevant to their owner. */

@@ -7,7 +7,7 @@ import type { JoinPayload, Protocol } from './protocol.ts';
 import type { Relevancy } from './server-ghosts.ts';
 import type { JoinDecision } from './server-sessions.ts';
 import type { SystemDef } from './system.ts';
-import type { Tick } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
 import type { Scheduler, ServerTransport } from './transport.ts';
 import type { Ghost } from './world.ts';
 

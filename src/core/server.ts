@@ -3,7 +3,7 @@
 // in-game connection its snapshot → expire timeouts. Driven by a fixed-step
 // accumulator on an injected monotonic clock (`start()`), or by hand (`tick()`).
 
-import { FixedStepAccumulator } from './accumulator.ts';
+import { FixedStepAccumulator } from './clock/accumulator.ts';
 import { BitReader } from './bits.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
@@ -14,7 +14,7 @@ import { MessageEncoder, readKind, readPing } from './messages.ts';
 import { forEachMessage } from './outbox.ts';
 import { ServerOutbox } from './server-outbox.ts';
 import { ServerInbox } from './server-inbox.ts';
-import { ServerInputs } from './server-inputs.ts';
+import { ServerInputs } from './input/server-inputs.ts';
 import { DEFAULT_PEER_LIMITS, type PeerLimitStats } from './peer-limits.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
@@ -24,7 +24,7 @@ import { SystemError } from './system.ts';
 import { Sessions, type JoinDecision } from './server-sessions.ts';
 import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
-import type { Tick } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';

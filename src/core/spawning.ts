@@ -2,8 +2,8 @@
 // owner slot << 16 | InputEvent count) and the classifiers that pair a ghost
 // arriving in a snapshot with the client's predicted spawn of it.
 
-import type { Tick } from './tick.ts';
-import { tickDiff } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
+import { tickDiff } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
 
 /**

@@ -19,7 +19,7 @@ import { describeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
 import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
-import type { Tick } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
 import type { Ghost, GhostNames, GhostValues, World } from './world.ts';
 
 export type SystemWhere = 'shared' | 'server' | 'client';

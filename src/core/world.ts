@@ -5,7 +5,7 @@
 import { NetcodeError } from './errors.ts';
 import type { GhostEntry, Protocol } from './protocol.ts';
 import type { Values } from './schema.ts';
-import type { Tick } from './tick.ts';
+import type { Tick } from './clock/tick.ts';
 
 /** Ghost type names of a protocol, e.g. `'player' | 'bullet'`. */
 export type GhostNames<P extends Protocol> = keyof P['ghosts'] & string;

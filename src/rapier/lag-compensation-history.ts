@@ -3,7 +3,7 @@
 // Tracks are pooled: a ghost that appears takes one (or a new one when the pool is
 // empty); a ghost that leaves gives it back. Recording a tick allocates nothing.
 
-import { tickAdd, tickDiff, type Tick } from '../core/tick.ts';
+import { tickAdd, tickDiff, type Tick } from '../core/clock/tick.ts';
 
 /** Numbers per pose: x, y, z, qx, qy, qz, qw. */
 export const POSE_SIZE = 7;

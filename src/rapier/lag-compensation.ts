@@ -10,7 +10,7 @@ import { NetcodeError } from '../core/errors.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
 import type { NetServer } from '../core/server.ts';
-import type { Tick } from '../core/tick.ts';
+import type { Tick } from '../core/clock/tick.ts';
 import type { Ghost, GhostNames, GhostValues } from '../core/world.ts';
 import { PoseHistory, POSE_SIZE, type PoseTrack, type Rewind } from './lag-compensation-history.ts';
 import { compileShape, rayShape, rayToLocal, type ColliderShape, type CompiledShape } from './lag-compensation-shapes.ts';

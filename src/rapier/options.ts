@@ -6,7 +6,7 @@ import type RAPIER from '@dimforge/rapier3d-compat';
 import { NetcodeError } from '../core/errors.ts';
 import type { Field, Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
-import type { Tick } from '../core/tick.ts';
+import type { Tick } from '../core/clock/tick.ts';
 
 /** The Rapier module (`import RAPIER from '@dimforge/rapier3d-compat'`, after `await RAPIER.init()`). */
 export type Rapier = typeof RAPIER;

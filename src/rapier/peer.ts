@@ -18,7 +18,7 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
-import type { Tick } from '../core/tick.ts';
+import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, followShown, loadCache, newEntry, quantizeState, readBack, saveCache, writeAll, writeChanged, type Commands, type Entry, type PhysicsGhost, type RawVector } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';

@@ -9,7 +9,7 @@ import { NetcodeError } from '../core/errors.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
 import { isSnapshotTick, type Protocol } from '../core/protocol.ts';
 import { system, type SystemDef } from '../core/system.ts';
-import type { Tick } from '../core/tick.ts';
+import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
 import { newCommands, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import { checkOptions, resolveSpecs, type BodyFields, type PhysicsMode, type PhysicsOptions, type Rapier } from './options.ts';

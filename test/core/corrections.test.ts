@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CorrectionLog, type Correction, type CorrectionContext } from '../../src/core/corrections.ts';
 import { InputReports } from '../../src/core/input/index.ts';
-import type { Tick } from '../../src/core/tick.ts';
+import type { Tick } from '../../src/core/clock/tick.ts';
 
 function setup() {
   const context: { reports: InputReports; lastSkip: { from: Tick; to: Tick } | undefined; clockJumps: { from: Tick; to: Tick }[]; delayChanges: Tick[] } = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HistoryBuffer } from '../../src/core/history.ts';
-import { tickAdd } from '../../src/core/tick.ts';
+import { tickAdd } from '../../src/core/clock/tick.ts';
 
 describe('HistoryBuffer', () => {
   it('stores and looks up by tick', () => {

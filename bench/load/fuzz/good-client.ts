@@ -7,7 +7,7 @@ import { createClient, type NetClient } from '../../../src/core/client.ts';
 import { forEachMessage } from '../../../src/core/outbox.ts';
 import { isSnapshotTick } from '../../../src/core/protocol.ts';
 import type { Schema, SchemaCodec } from '../../../src/core/schema.ts';
-import { isNewer } from '../../../src/core/tick.ts';
+import { isNewer } from '../../../src/core/clock/tick.ts';
 import type { ClientTransport } from '../../../src/core/transport.ts';
 import { MessageKind } from '../../../src/core/wire.ts';
 import { fuzzProtocol, fuzzSystems, outOfBounds, type FuzzProtocol } from './protocol.ts';

@@ -3,7 +3,7 @@
 // serverTick + one-way trip + slack by scaling time within 0.9–1.1, jumping only on large errors.
 
 import { NetcodeError } from '../errors.ts';
-import { tickAdd, tickDiff, type Tick } from '../tick.ts';
+import { tickAdd, tickDiff, type Tick } from './tick.ts';
 import { OffsetEstimator, RttEstimator } from './estimators.ts';
 
 export interface ClockSyncOptions {

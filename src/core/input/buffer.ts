@@ -6,7 +6,7 @@
 import { NetcodeError } from '../errors.ts';
 import type { FieldValue } from '../field.ts';
 import type { Schema, SchemaCodec, SchemaKey, Values } from '../schema.ts';
-import { tickDiff, type Tick } from '../tick.ts';
+import { tickDiff, type Tick } from '../clock/tick.ts';
 import { eventDelta, inputLayout, neutralInto, toTickInput } from './events.ts';
 import { quantizeInput, sanitizeInput } from './sanitize.ts';
 import { InputStore } from './store.ts';

@@ -22,7 +22,7 @@
 import type { BitReader, BitWriter } from '../bits.ts';
 import { NetcodeError, WireError } from '../errors.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
-import type { Tick } from '../tick.ts';
+import type { Tick } from '../clock/tick.ts';
 import type { Field } from '../field.ts';
 import { inputLayout, type InputFieldEntry } from './events.ts';
 import { sanitizeInput } from './sanitize.ts';

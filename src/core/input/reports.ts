@@ -4,7 +4,7 @@
 // unwraps them into totals, keeps when they last grew (for explaining corrections)
 // and feeds the per-second figures of useNetStats / NetGraph.
 
-import { isNewer, type Tick } from '../tick.ts';
+import { isNewer, type Tick } from '../clock/tick.ts';
 
 /** One report that showed new problems: the server tick it covers up to, and what grew. */
 export interface InputProblem {

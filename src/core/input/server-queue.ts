@@ -5,7 +5,7 @@
 
 import { NetcodeError } from '../errors.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
-import { isNewer, tickDiff, type Tick } from '../tick.ts';
+import { isNewer, tickDiff, type Tick } from '../clock/tick.ts';
 import { copyEvents, neutralInto, toTickInput } from './events.ts';
 import type { DecodedInputPacket } from './packet.ts';
 import { sanitizeInput } from './sanitize.ts';

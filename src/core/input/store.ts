@@ -5,7 +5,7 @@
 import { NetcodeError } from '../errors.ts';
 import { HistoryBuffer } from '../history.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
-import { isNewer, type Tick } from '../tick.ts';
+import { isNewer, type Tick } from '../clock/tick.ts';
 import { copyEvents } from './events.ts';
 
 export interface InputEntry<S extends Schema> {

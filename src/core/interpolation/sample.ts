@@ -5,7 +5,7 @@
 import type { Field, Quat, Vec2, Vec3 } from '../field.ts';
 import type { HistoryBuffer } from '../history.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
-import { tickAdd, tickDiff, type Tick } from '../tick.ts';
+import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
 
 /**
  * Blend two values of `field`: t = 0 gives a, t = 1 gives b (t outside [0, 1] extrapolates).

@@ -3,7 +3,7 @@
 // frame `update(nowMs)` moves `tick + fraction` smoothly, never backwards, a safe delay behind.
 
 import { NetcodeError } from '../errors.ts';
-import { tickAdd, tickDiff, type Tick } from '../tick.ts';
+import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
 
 export interface InterpolationOptions {
   /** Simulation ticks per second. */

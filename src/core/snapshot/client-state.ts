@@ -3,7 +3,7 @@
 // snapshot tick, that later records name as baselines), and the parse scratch a
 // message is read into completely before anything is committed.
 
-import type { Tick } from '../tick.ts';
+import type { Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import type { FieldSlot, TypeLayout } from './layout.ts';
 

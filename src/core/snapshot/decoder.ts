@@ -6,7 +6,7 @@
 import { BitReader } from '../bits.ts';
 import { WireError } from '../errors.ts';
 import type { Protocol } from '../protocol.ts';
-import { isNewer, type Tick } from '../tick.ts';
+import { isNewer, type Tick } from '../clock/tick.ts';
 import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
 import { crc16, readCode } from './codes.ts';
 import { emptyBaselines, readBody } from './body.ts';

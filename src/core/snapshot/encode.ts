@@ -5,7 +5,7 @@
 // message written (message.ts); only then what it carried recorded for its ack.
 
 import type { Protocol } from '../protocol.ts';
-import type { Tick } from '../tick.ts';
+import type { Tick } from '../clock/tick.ts';
 import { BitWriter } from '../bits.ts';
 import { codeBits, copyBits } from './codes.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';

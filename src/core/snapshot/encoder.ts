@@ -4,7 +4,7 @@
 // (groups.ts); bodies are shared across connections per tick (the body cache).
 
 import type { Protocol } from '../protocol.ts';
-import { isNewer, type Tick } from '../tick.ts';
+import { isNewer, type Tick } from '../clock/tick.ts';
 import { DEFAULT_SNAPSHOT_BUDGET_BYTES, MIN_SNAPSHOT_BUDGET_BYTES } from '../wire.ts';
 import { EncodePass } from './encode.ts';
 import { GhostStates } from './ghost-states.ts';

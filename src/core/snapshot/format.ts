@@ -34,7 +34,7 @@
 // tick, u32 mask (bit i set: tick − 1 − i was decoded too).
 
 import type { BitReader, BitWriter } from '../bits.ts';
-import type { Tick } from '../tick.ts';
+import type { Tick } from '../clock/tick.ts';
 
 /** Record flags kept by the encoder per candidate. */
 export const F_SPAWN = 1, F_B1 = 2, F_B0 = 4;

@@ -4,7 +4,7 @@
 // Connections in identical states share one GhostStates (see groups.ts).
 
 import { HistoryBuffer } from '../history.ts';
-import { isNewer, isNewerOrEqual, type Tick } from '../tick.ts';
+import { isNewer, isNewerOrEqual, type Tick } from '../clock/tick.ts';
 import type { GhostStore } from './store.ts';
 
 /** Ghost lifecycle per connection. */

@@ -6,7 +6,7 @@
 // view) splits off from the states as they were before that encode. Sharing never
 // changes what a client receives — it only saves the work.
 
-import type { Tick } from '../tick.ts';
+import type { Tick } from '../clock/tick.ts';
 import { GhostStates } from './ghost-states.ts';
 import type { GhostStore } from './store.ts';
 

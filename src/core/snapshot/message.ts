@@ -4,7 +4,7 @@
 
 import { BitWriter } from '../bits.ts';
 import type { Protocol } from '../protocol.ts';
-import type { Tick } from '../tick.ts';
+import type { Tick } from '../clock/tick.ts';
 import { MessageKind } from '../wire.ts';
 import { BitSink, CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, copyBits, crc16, putCode } from './codes.ts';
 import type { SnapshotInput } from './encoder.ts';

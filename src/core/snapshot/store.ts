@@ -5,7 +5,7 @@
 // the head (no copy). Rows live in flat typed-array arenas.
 
 import { NetcodeError } from '../errors.ts';
-import { isNewer, type Tick } from '../tick.ts';
+import { isNewer, type Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import type { TypeKernel } from './kernels.ts';
 import { badValue, quantizeRow, type TypeLayout } from './layout.ts';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClockSync, OffsetEstimator, RttEstimator } from '../../../src/core/clock/index.ts';
 import { NetcodeError } from '../../../src/core/errors.ts';
-import { tickDiff } from '../../../src/core/tick.ts';
+import { tickDiff } from '../../../src/core/clock/tick.ts';
 
 const STEP = 1000 / 60;
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClockSync, type ClockSyncOptions } from '../../../src/core/clock/index.ts';
 import { Rng } from '../../../src/core/rng.ts';
-import { tickDiff, type Tick } from '../../../src/core/tick.ts';
+import { tickDiff, type Tick } from '../../../src/core/clock/tick.ts';
 
 const STEP = 1000 / 60;
 const FRAME = 1000 / 144;

@@ -3,7 +3,7 @@ import { NetcodeError } from '../../../src/core/errors.ts';
 import { field } from '../../../src/core/field.ts';
 import { InputBuffer } from '../../../src/core/input/buffer.ts';
 import { compileSchema } from '../../../src/core/schema.ts';
-import { tickAdd } from '../../../src/core/tick.ts';
+import { tickAdd } from '../../../src/core/clock/tick.ts';
 
 const codec = compileSchema({
   move: field.vec2({ quantize: 100, maxLength: 1 }),

@@ -6,7 +6,7 @@ import { InputBuffer } from '../../../src/core/input/buffer.ts';
 import { createDecodedInputPacket, decodeInputPacket, encodeInputPacket, type InputPacketExtras } from '../../../src/core/input/packet.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { compileSchema, type Schema, type SchemaCodec } from '../../../src/core/schema.ts';
-import { tickAdd } from '../../../src/core/tick.ts';
+import { tickAdd } from '../../../src/core/clock/tick.ts';
 import { MessageKind } from '../../../src/core/wire.ts';
 
 const rich = compileSchema({

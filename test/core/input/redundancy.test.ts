@@ -9,7 +9,7 @@ import { createDecodedInputPacket, decodeInputPacket, encodeInputPacket } from '
 import { ServerInputQueue } from '../../../src/core/input/server-queue.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { compileSchema } from '../../../src/core/schema.ts';
-import { tickAdd } from '../../../src/core/tick.ts';
+import { tickAdd } from '../../../src/core/clock/tick.ts';
 import { MessageKind } from '../../../src/core/wire.ts';
 
 const codec = compileSchema({ move: field.vec2({ quantize: 100, maxLength: 1 }), jump: field.event() });

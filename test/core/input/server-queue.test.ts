@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { field } from '../../../src/core/field.ts';
 import { ServerInputQueue } from '../../../src/core/input/server-queue.ts';
 import { compileSchema, type Values } from '../../../src/core/schema.ts';
-import { tickAdd } from '../../../src/core/tick.ts';
+import { tickAdd } from '../../../src/core/clock/tick.ts';
 
 const codec = compileSchema({
   move: field.vec2({ quantize: 100, maxLength: 1 }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InterpolationTimeline, type InterpolationOptions } from '../../../src/core/interpolation/index.ts';
-import { tickDiff } from '../../../src/core/tick.ts';
+import { tickDiff } from '../../../src/core/clock/tick.ts';
 
 const STEP = 1000 / 60;
 const FRAME = 1000 / 144;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NetcodeError } from '../../../src/core/errors.ts';
 import { InterpolationTimeline, type InterpolationOptions } from '../../../src/core/interpolation/index.ts';
 import { Rng } from '../../../src/core/rng.ts';
-import { tickAdd, tickDiff, type Tick } from '../../../src/core/tick.ts';
+import { tickAdd, tickDiff, type Tick } from '../../../src/core/clock/tick.ts';
 
 const OPTS: InterpolationOptions = { tickRate: 60, snapshotRate: 20 };
 const STEP = 1000 / 60;

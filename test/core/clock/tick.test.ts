@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from '../../src/core/tick.ts';
+import { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from '../../../src/core/clock/tick.ts';
 
 const MAX = 0xffff_ffff;
 

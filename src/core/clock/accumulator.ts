@@ -4,7 +4,7 @@
 // is dropped and counted as an overrun, so a frozen process never triggers an unbounded
 // burst of ticks.
 
-import { NetcodeError } from './errors.ts';
+import { NetcodeError } from '../errors.ts';
 
 export interface AccumulatorOptions {
   /** Length of one tick in milliseconds (1000 / tickRate). */

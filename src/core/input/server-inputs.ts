@@ -3,13 +3,13 @@
 // client's interpolation tick for lag compensation), and the per-tick input that
 // systems read through ctx.input / ctx.inputCount.
 
-import type { BitReader } from './bits.ts';
-import type { Connection } from './connection.ts';
-import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue, type ServerInputStats } from './input/index.ts';
-import type { Protocol } from './protocol.ts';
-import type { Schema, Values } from './schema.ts';
-import { HistoryBuffer } from './history.ts';
-import { tickAdd, tickDiff, type Tick } from './tick.ts';
+import type { BitReader } from '../bits.ts';
+import type { Connection } from '../connection.ts';
+import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue, type ServerInputStats } from './index.ts';
+import type { Protocol } from '../protocol.ts';
+import type { Schema, Values } from '../schema.ts';
+import { HistoryBuffer } from '../history.ts';
+import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
 
 /** Where a client showed interpolated ghosts when it sampled an input (for lag compensation). */
 export interface InterpolationView {

@@ -4,15 +4,15 @@
 // other players' replicated inputs for predicting them, and the neutral input sent
 // when the page is hidden.
 
-import { BitWriter } from './bits.ts';
-import type { ClientGhosts } from './client-ghosts.ts';
-import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer, MAX_INPUTS_PER_PACKET } from './input/index.ts';
-import type { InputSchema, Protocol } from './protocol.ts';
-import type { Schema, SchemaCodec, Values } from './schema.ts';
-import { tickAdd, tickDiff, type Tick } from './tick.ts';
-import type { Channel } from './transport.ts';
-import type { Ghost } from './world.ts';
-import { MessageKind } from './wire.ts';
+import { BitWriter } from '../bits.ts';
+import type { ClientGhosts } from '../client-ghosts.ts';
+import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer, MAX_INPUTS_PER_PACKET } from './index.ts';
+import type { InputSchema, Protocol } from '../protocol.ts';
+import type { Schema, SchemaCodec, Values } from '../schema.ts';
+import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
+import type { Channel } from '../transport.ts';
+import type { Ghost } from '../world.ts';
+import { MessageKind } from '../wire.ts';
 
 /** Copies of the pause packet (unreliable, and nothing follows it). */
 const PAUSE_COPIES = 3;

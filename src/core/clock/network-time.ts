@@ -2,8 +2,8 @@
 // sync (serverTick, predictedTick), the interpolation timeline and the prediction
 // loop. One object per client, updated in place each frame (no allocation).
 
-import type { ClockSync } from './clock/index.ts';
-import type { InterpolationTimeline } from './interpolation/index.ts';
+import type { ClockSync } from './index.ts';
+import type { InterpolationTimeline } from '../interpolation/index.ts';
 import type { Tick } from './tick.ts';
 
 /**

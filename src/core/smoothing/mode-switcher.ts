@@ -3,12 +3,12 @@
 // margin hysteresis), and a ModeTransition blends what is shown so nothing jumps.
 // Runs once per client frame, after prediction and interpolation.
 
-import type { ClientGhosts } from './client-ghosts.ts';
-import type { Field, Vec3 } from './field.ts';
-import type { Protocol } from './protocol.ts';
-import type { Schema, Values } from './schema.ts';
-import { desiredMode, ModeTransition, type PredictionMode } from './smoothing/index.ts';
-import type { Ghost } from './world.ts';
+import type { ClientGhosts } from '../client-ghosts.ts';
+import type { Field, Vec3 } from '../field.ts';
+import type { Protocol } from '../protocol.ts';
+import type { Schema, Values } from '../schema.ts';
+import { desiredMode, ModeTransition, type PredictionMode } from './index.ts';
+import type { Ghost } from '../world.ts';
 
 export interface PredictionSwitchingOptions {
   /** Ghosts closer than this to `center()` are predicted … */

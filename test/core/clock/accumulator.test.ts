@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixedStepAccumulator } from '../../src/core/accumulator.ts';
+import { FixedStepAccumulator } from '../../../src/core/clock/accumulator.ts';
 
 const STEP = 1000 / 60;
 
