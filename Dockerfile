@@ -12,5 +12,6 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build:demo
 EXPOSE 3000
-# tsx runs as PID 1's child via npx; the server handles SIGTERM (tells clients, exits 0).
-CMD ["npx", "tsx", "demo/server/main.ts"]
+# One process, tsx as a loader (not the tsx CLI, whose signal relay SIGKILLs a child that does not
+# acknowledge SIGTERM within 30 ms on a busy host); the server handles SIGTERM (tells clients, exits 0).
+CMD ["node", "--import", "tsx", "demo/server/main.ts"]

@@ -97,7 +97,7 @@ export interface DemoServer {
 
 /** Start demo/server/main.ts on an ephemeral port with `env` added (e.g. DEMO_LINK_MS). */
 export async function startDemoServer(env: Record<string, string> = {}): Promise<DemoServer> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'demo/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
