@@ -27,7 +27,7 @@ import { forEachMessage, Outbox } from './outbox.ts';
 import { encodeAck } from './snapshot/index.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Channel, ClientTransport } from './transport.ts';
-import type { Ghost } from './world.ts';
+import type { Ghost, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
@@ -183,7 +183,7 @@ export class NetClient<P extends Protocol> {
     return this.current.networkId;
   }
 
-  get world() {
+  get world(): World<P> {
     return this.ghosts.world;
   }
 

@@ -26,7 +26,7 @@ import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
-import type { Ghost, GhostNames, GhostValues } from './world.ts';
+import type { Ghost, GhostNames, GhostValues, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
@@ -171,7 +171,7 @@ export class NetServer<P extends Protocol> {
   }
 
   /** The authoritative world (read it freely; change it from systems or with spawn/despawn). */
-  get world() {
+  get world(): World<P> {
     return this.ghosts.world;
   }
 
@@ -623,17 +623,14 @@ function createInputs<P extends Protocol>(options: ServerOptions<P>): ServerInpu
   return new ServerInputs(options.protocol, repeat, leadTicks);
 }
 
-/** "message kind Join (4)", or "unknown message kind 200". */
+/** A limit option, checked: > 0 (Infinity turns the limit off). */
 function positive(value: number, name: string): number {
   if (!(value > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number > 0 (Infinity turns the limit off), got ${String(value)}.`);
   return value;
 }
 
+/** "message kind Join (4)", or "unknown message kind 200". */
 function kindName(kind: number): string {
   const name = MESSAGE_KIND_NAMES[kind];
   return name === undefined ? `unknown message kind ${kind}` : `message kind ${name} (${kind})`;
-}
-
-export function createServer<P extends Protocol>(options: ServerOptions<P>): NetServer<P> {
-  return new NetServer(options);
 }

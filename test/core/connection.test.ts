@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, defineProtocol, field, MessageKind, rpc, type Logger } from '../../src/index.ts';
+import { createClient, defineProtocol, field, rpc, type Logger } from '../../src/index.ts';
+import { MessageKind } from '../../src/internals.ts';
 import { BitWriter } from '../../src/core/bits.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { chatProtocol } from '../helpers/protocols.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
 import { defineProtocol, ghost, type InputValues } from '../../src/core/protocol.ts';
 import { defineSystems, system, SystemError, SystemRunner, type SystemDef, type SystemHooks } from '../../src/core/system.ts';
-import { World, type Ghost } from '../../src/core/world.ts';
+import { EngineWorld, type Ghost } from '../../src/core/world.ts';
 
 const protocol = defineProtocol({
   tickRate: 30,
@@ -14,7 +14,7 @@ const protocol = defineProtocol({
 type P = typeof protocol;
 
 function setup(isServer: boolean, systems: readonly SystemDef<P>[], extra: Partial<SystemHooks<P>> = {}) {
-  const world = new World(protocol, { isServer, localNetworkId: isServer ? 0 : 5 });
+  const world = new EngineWorld(protocol, { isServer, localNetworkId: isServer ? 0 : 5 });
   let nextId = 1000;
   const log: string[] = [];
   const hooks: SystemHooks<P> = {
