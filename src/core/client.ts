@@ -414,8 +414,11 @@ export class NetClient<P extends Protocol> {
 
   private retry(): void {
     const next = this.reconnect.poll(this.now);
-    if (next === 'expired') this.finish(`connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'})`);
-    else if (next === 'attempt') this.open();
+    if (next === 'expired') {
+      const reason = `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`;
+      this.finish(reason);
+      this.transport.close(reason); // an attempt still under way (a transport retrying to open) stops here
+    } else if (next === 'attempt') this.open();
   }
 
   /**

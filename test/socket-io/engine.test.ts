@@ -113,3 +113,25 @@ describe('link conditioner in real time around socket.io', () => {
     await expectEchoesDelayed(server, client, 'slow');
   });
 });
+
+describe('connecting to a server that is not up yet', () => {
+  it('the client keeps trying and connects once the server starts', async () => {
+    const probe = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
+    const { port } = await probe.ready();
+    probe.close(); // the port is free again: nothing listens there now
+    const transport = createSocketIoClientTransport(`http://127.0.0.1:${port}`, { retry: { attempts: 40, minDelayMs: 50, maxDelayMs: 100 } });
+    const client = createClient({ protocol: chatProtocol, transport, log: quiet });
+    cleanups.push(() => client.leave());
+    const pump = setInterval(() => client.update(performance.now()), 2);
+    cleanups.push(() => clearInterval(pump));
+    client.connect();
+    await new Promise((r) => setTimeout(r, 400)); // refused at once on 127.0.0.1: attempts have failed by now
+    expect(client.status).toBe('connecting');
+    const serverTransport = createSocketIoServerTransport({ host: '127.0.0.1', port });
+    const server = createServer({ protocol: chatProtocol, transport: serverTransport, scheduler: realTimeScheduler, log: quiet });
+    server.start();
+    cleanups.push(() => server.close());
+    await waitFor(() => client.status === 'connected', 'the handshake once the server is up');
+    expect(server.connections.size).toBe(1);
+  });
+});
