@@ -137,6 +137,7 @@ export class NetServer<P extends Protocol> {
           this.ghosts.destroyOwnedBy(c.networkId);
           this.events.emit('leave', c, reason);
         },
+        refused: (peer, reason) => this.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, this.timeMs),
       },
       this.log,
     );
@@ -158,7 +159,7 @@ export class NetServer<P extends Protocol> {
         now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
         pendingPeers: () => this.sessions.pendingPeers,
         refuse: (peer, reason) => {
-          this.limitedLog.log('warn', 'refused peer', `${reason} (refused peer ${peer})`, this.timeMs);
+          this.limitedLog.log('warn', 'refused peer', `react-netcode: refused peer ${peer} before its handshake: ${describeError(reason)}`, this.timeMs);
           this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
           this.transport.disconnect(peer, reason);
         },
@@ -166,6 +167,7 @@ export class NetServer<P extends Protocol> {
           const connection = this.sessions.byPeer.get(peer);
           if (connection) connection.stats.droppedMessages++;
         },
+        turnedAway: (reason) => this.limitedLog.log('warn', 'refused peer', `react-netcode: turned a new connection away before it opened: ${describeError(reason)}`, this.timeMs),
       },
     );
   }

@@ -81,7 +81,36 @@ describe('handshake and join', () => {
   it('refuses clients beyond maxConnections', () => {
     const s = createStepper({ protocol: chatProtocol, clients: 3, log: quiet, server: { maxConnections: 2 } });
     s.until(() => s.clients.filter((c) => c.client.status === 'closed').length === 1 && s.clients.filter((c) => c.client.status === 'connected').length === 2);
-    expect(s.clients[2]!.client.state.closeReason).toBe('server full');
+    expect(s.clients[2]!.client.state.closeReason).toBe('react-netcode: server full (2 connections, maxConnections 2); try again later.');
+  });
+
+  it('logs each refused handshake on the server, rate-limited, with the reason', () => {
+    const other = defineProtocol({ tickRate: 60, snapshotRate: 20, join: { name: field.string(16), token: field.string(64) } });
+    const lines: string[] = [];
+    const s = createStepper({ protocol: chatProtocol, log: (level, m) => level === 'warn' && lines.push(m) });
+    const refusedLines = () => lines.filter((l) => l.includes('refused the handshake'));
+    const bad = Array.from({ length: 8 }, () => createClient({ protocol: other, transport: s.network.createClient(), log: quiet }));
+    for (const c of bad) c.connect();
+    for (let i = 0; i < 30 && bad.some((c) => c.status !== 'closed'); i++) {
+      s.tick(1);
+      for (const c of bad) c.update(s.now);
+    }
+    expect(bad.every((c) => c.status === 'closed')).toBe(true);
+    // Eight refusals within 10 s: five lines, each naming the peer and the reason with what to do …
+    expect(refusedLines()).toHaveLength(5);
+    expect(refusedLines()[0]).toMatch(/^react-netcode: refused the handshake of peer \d+: protocol mismatch .*same defineProtocol\.$/);
+    // … and, once the window is over, one line saying how many were left out.
+    s.tick(11 * 60);
+    expect(lines.some((l) => /^react-netcode: 3 more "refused handshake" messages were not logged/.test(l))).toBe(true);
+  });
+
+  it('logs a client refused because the server is full', () => {
+    const lines: string[] = [];
+    const s = createStepper({ protocol: chatProtocol, clients: 2, log: (level, m) => level === 'warn' && lines.push(m), server: { maxConnections: 1 } });
+    s.until(() => s.clients.some((c) => c.client.status === 'closed'));
+    expect(lines.filter((l) => l.startsWith('react-netcode: refused the handshake of peer'))).toEqual([
+      expect.stringMatching(/: server full \(1 connections, maxConnections 1\); try again later\.$/),
+    ]);
   });
 
   it('drops a peer that never says Hello, after the handshake timeout', () => {
