@@ -40,6 +40,10 @@ const STALL_YIELD_MS = 50;
 const CATCH_UP_BURST = 8;
 /** The "fell behind" warning is logged at most this often. */
 const BEHIND_WARNING_INTERVAL_MS = 5000;
+/** Tick times below this many samples say nothing about a p99 (it is the slowest one: a cold first tick). */
+const MIN_P99_SAMPLES = 100;
+/** A stall that begins this soon after start() is blamed on startup work. */
+const STARTUP_MS = 1000;
 
 
 export class NetServer<P extends Protocol> {
@@ -66,6 +70,7 @@ export class NetServer<P extends Protocol> {
   private lastOverruns = 0;
   private lastUpdateAt: number | undefined;
   private lastBehindWarningAt = -Infinity;
+  private loopStartedAt: number | undefined;
   private listening = false;
   /** The tick the next `tick()` simulates. */
   currentTick: Tick;
@@ -206,6 +211,7 @@ export class NetServer<P extends Protocol> {
     if (this.loop !== undefined) return;
     this.listen();
     this.acc.reset();
+    this.loopStartedAt = scheduler.now();
     let lastTurn: number | undefined;
     let yielded = false;
     const run = (): void => {
@@ -265,22 +271,30 @@ export class NetServer<P extends Protocol> {
       this.lastOverruns = this.acc.overruns;
       if (now - this.lastBehindWarningAt >= BEHIND_WARNING_INTERVAL_MS) {
         this.lastBehindWarningAt = now;
-        this.log('warn', this.behindMessage(gap));
+        this.log('warn', this.behindMessage(gap, now));
       }
     }
     return steps;
   }
 
-  /** Tell a slow simulation (ticks take most of their budget) from a starved process or a late timer. */
-  private behindMessage(gapMs: number): string {
+  /**
+   * Tell a slow simulation (ticks take most of their budget) from a starved process or a late timer.
+   * The p99 counts only over enough ticks: right after start() it is the one cold first tick.
+   */
+  private behindMessage(gapMs: number, now: number): string {
     const s = this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
     const step = this.protocol.stepMs;
     const head = `react-netcode: server tick loop fell behind; dropped ${this.acc.droppedSteps} ticks so far (${this.acc.overruns} overruns).`;
-    const times = `ticks take ${s.meanMs.toFixed(2)} ms on average (p99 ${s.p99Ms.toFixed(2)} ms) of a ${step.toFixed(2)} ms budget`;
-    if (s.meanMs >= step / 2 || s.p99Ms >= step) {
+    const times = `ticks take ${s.meanMs.toFixed(2)} ms on average (p99 ${s.p99Ms.toFixed(2)} ms over ${Math.min(s.ticks, 600)} ticks) of a ${step.toFixed(2)} ms budget`;
+    if (s.meanMs >= step / 2 || (s.ticks >= MIN_P99_SAMPLES && s.p99Ms >= step)) {
       return `${head} The simulation is too slow for tickRate ${this.protocol.tickRate}: ${times}. Make the systems cheaper, lower tickRate, or spread rooms over more processes.`;
     }
-    return `${head} The process was starved or its timer fired late: the loop did not run for ${Math.round(gapMs)} ms while ${times}. Look for blocking work on the event loop (synchronous I/O, long GC pauses) or an overloaded host, not the simulation.`;
+    const atStartup = this.loopStartedAt !== undefined && now - gapMs - this.loopStartedAt < STARTUP_MS;
+    const startup = atStartup ? ' It began right after start(): call start() once the startup work (loading assets, WASM init, builds) is done.' : '';
+    return (
+      `${head} The process was starved or its timer fired late: the loop did not run for ${Math.round(gapMs)} ms while ${times}. ` +
+      `Look for blocking work on the event loop (synchronous I/O, long GC pauses) or an overloaded host, not the simulation.${startup}`
+    );
   }
 
   /**
