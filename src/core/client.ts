@@ -10,7 +10,7 @@ import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './c
 import { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
-import { asNetcodeError, NetcodeError } from './errors.ts';
+import { asNetcodeError, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
 import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
@@ -99,7 +99,7 @@ export class NetClient<P extends Protocol> {
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;
-    const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}`);
+    const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`);
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.limitedLog = new LogLimiter(this.log);
@@ -548,7 +548,7 @@ export class NetClient<P extends Protocol> {
     } catch (thrown) {
       const error = asNetcodeError(thrown, 'decoding a snapshot');
       this.ghosts.rejectedSnapshots++;
-      this.log('warn', `react-netcode: dropped a malformed snapshot: ${error.message}`);
+      this.log('warn', `react-netcode: dropped a malformed snapshot: ${describeError(error)}`);
       this.events.emit('error', error);
       return;
     }

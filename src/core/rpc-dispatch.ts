@@ -91,7 +91,7 @@ export class RpcRegistry<H extends AnyHandler> {
         (handler as (...a: Parameters<H>) => void)(...args);
       } catch (error) {
         if (onError) onError(new HandlerError(`handler of RPC "${entry.name}"`, tick, error));
-        else log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
+        else log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}; fix the handler (the other handlers still ran).`);
       }
     }
   }

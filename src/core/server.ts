@@ -83,7 +83,7 @@ export class NetServer<P extends Protocol> {
     this.out = new ServerOutbox(options.transport);
     this.log = options.log ?? consoleLogger;
     this.limitedLog = new LogLimiter(this.log);
-    this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}`, this.timeMs));
+    this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
     const burst = Math.min(CATCH_UP_BURST, backlog);
@@ -465,7 +465,7 @@ export class NetServer<P extends Protocol> {
     const o = this.inbox.limits.options;
     const reason = `react-netcode: closed for sending more than ${o.messagesPerSecond} messages or ${o.bytesPerSecond} bytes a second for ${o.persistMs} ms (maxMessagesPerSecond / maxBytesPerSecond).`;
     const connection = this.sessions.byPeer.get(peer);
-    this.limitedLog.log('warn', 'rate limit', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''})`, this.timeMs);
+    this.limitedLog.log('warn', 'rate limit', `react-netcode: ${describeError(reason)} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''})`, this.timeMs);
     if (connection) this.sessions.close(connection, reason, true, this.timeMs);
     else this.sessions.refuse(peer, reason, this.timeMs);
   }
@@ -497,7 +497,7 @@ export class NetServer<P extends Protocol> {
         this.report(asNetcodeError(error, `handling a message of peer ${peer}`), connection);
         reason = 'react-netcode: the server failed to handle a message from this client (an internal error, reported on the server)';
       }
-      this.limitedLog.log('warn', 'protocol error', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.timeMs);
+      this.limitedLog.log('warn', 'protocol error', `react-netcode: ${describeError(reason)} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.timeMs);
       if (connection) this.sessions.close(connection, reason, true, this.timeMs);
       else this.sessions.refuse(peer, reason, this.timeMs);
     }

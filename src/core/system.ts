@@ -122,7 +122,7 @@ export class SystemError extends NetcodeError {
     readonly tick: Tick,
     cause: unknown,
   ) {
-    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}`);
+    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}; fix the system (error.cause holds what it threw, with the stack).`);
     this.name = 'SystemError';
     this.cause = cause;
   }

@@ -248,9 +248,9 @@ describe('typed RPCs', () => {
     s.server.events.on('error', (e, c) => errors.push(`${e.code} ${c?.networkId}: ${e.message}`));
     s.clients[0]!.client.send('say', { text: 'x' });
     s.tick(3);
-    expect(logs.some((m) => /handler of RPC "say" threw at tick \d+: boom \(networkId 1\)/.test(m))).toBe(true);
+    expect(logs.some((m) => /handler of RPC "say" threw at tick \d+: boom; fix that callback .* \(networkId 1\)/.test(m))).toBe(true);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^handler 1: react-netcode: handler of RPC "say" threw at tick \d+: boom$/);
+    expect(errors[0]).toMatch(/^handler 1: react-netcode: handler of RPC "say" threw at tick \d+: boom; fix that callback \(error.cause holds what it threw, with the stack\)\.$/);
     expect(s.clients[0]!.client.status).toBe('in-game');
   });
 });

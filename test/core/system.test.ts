@@ -141,7 +141,7 @@ describe('deferred structural changes', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(SystemError);
-    expect((caught as SystemError).message).toBe('react-netcode: system "move" threw at tick 42: boom');
+    expect((caught as SystemError).message).toBe('react-netcode: system "move" threw at tick 42: boom; fix the system (error.cause holds what it threw, with the stack).');
     expect([(caught as SystemError).cause, (caught as SystemError).system, (caught as SystemError).tick]).toEqual([boom, 'move', 42]);
     expect(world.size).toBe(1); // the spawn before the throw landed
   });
