@@ -7,6 +7,7 @@ import { io as ioClient } from 'socket.io-client';
 import { conditionClient, conditionServer, createClient, createServer, realTimeScheduler, type ClientTransport, type Logger, type NetClient, type ServerTransport } from '../../src/index.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { chatProtocol, type ChatProtocol } from '../helpers/protocols.ts';
+import { refuseConnections } from '../helpers/refuser.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const quiet: Logger = () => {};
@@ -116,19 +117,17 @@ describe('link conditioner in real time around socket.io', () => {
 
 describe('connecting to a server that is not up yet', () => {
   it('the client keeps trying and connects once the server starts', async () => {
-    const probe = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
-    const { port } = await probe.ready();
-    probe.close(); // the port is free again: nothing listens there now
-    const transport = createSocketIoClientTransport(`http://127.0.0.1:${port}`, { retry: { attempts: 40, minDelayMs: 50, maxDelayMs: 100 } });
+    const refuser = await refuseConnections(); // the port, with no game server on it yet
+    const transport = createSocketIoClientTransport(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 50 } });
     const client = createClient({ protocol: chatProtocol, transport, log: quiet });
     cleanups.push(() => client.leave());
     const pump = setInterval(() => client.update(performance.now()), 2);
     cleanups.push(() => clearInterval(pump));
     client.connect();
-    await new Promise((r) => setTimeout(r, 400)); // refused at once on 127.0.0.1: attempts have failed by now
+    await waitFor(() => refuser.attempts >= 3, 'three failed attempts');
     expect(client.status).toBe('connecting');
-    const serverTransport = createSocketIoServerTransport({ host: '127.0.0.1', port });
-    const server = createServer({ protocol: chatProtocol, transport: serverTransport, scheduler: realTimeScheduler, log: quiet });
+    await refuser.close();
+    const server = createServer({ protocol: chatProtocol, transport: createSocketIoServerTransport({ host: '127.0.0.1', port: refuser.port }), scheduler: realTimeScheduler, log: quiet });
     server.start();
     cleanups.push(() => server.close());
     await waitFor(() => client.status === 'connected', 'the handshake once the server is up');

@@ -10,6 +10,8 @@ import type { Channel, PeerId } from '../../src/core/transport.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import type { SocketIoClientTransportOptions, SocketIoServerTransportOptions } from '../../src/socket-io/index.ts';
 import { toBytes } from '../../src/socket-io/client.ts';
+import { refuseConnections } from '../helpers/refuser.ts';
+import { waitFor as waitUntil } from '../helpers/wait.ts';
 
 const TIMEOUT_MS = 5000;
 
@@ -353,12 +355,12 @@ describe('socket.io transports', () => {
   });
 
   it('connects once a server that starts after the client is up', async () => {
-    const port = await deadPort();
-    const client = startClient(`http://127.0.0.1:${port}`, { retry: { attempts: 50, minDelayMs: 50, maxDelayMs: 100 } });
-    // A refused connection on 127.0.0.1 fails at once: by now the first attempts have failed.
-    await new Promise((r) => setTimeout(r, 400));
-    expect(client.events.events).toEqual([]);
-    const server = await startServer({ port });
+    const refuser = await refuseConnections(); // the port, with no game server on it yet
+    const client = startClient(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 50 } });
+    await waitUntil(() => refuser.attempts >= 3, 'three failed attempts');
+    expect(client.events.events).toEqual([]); // still trying: nothing reported
+    await refuser.close();
+    const server = await startServer({ port: refuser.port });
     await client.events.waitFor((e) => e.kind === 'open', 'open once the server is up');
     await server.events.waitFor((e) => e.kind === 'connect', 'server connect');
     client.transport.send(bytes(12, 3), 'reliable');
@@ -367,14 +369,16 @@ describe('socket.io transports', () => {
   });
 
   it('close() while retrying stops the attempts and reports once', async () => {
-    const port = await deadPort();
-    const client = startClient(`http://127.0.0.1:${port}`, { retry: { attempts: 50, minDelayMs: 50, maxDelayMs: 50 } });
-    await new Promise((r) => setTimeout(r, 150));
+    const refuser = await refuseConnections();
+    cleanups.push(() => void refuser.close());
+    const client = startClient(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 20 } });
+    await waitUntil(() => refuser.attempts >= 2, 'two failed attempts');
     client.transport.close('gave up');
-    const server = await startServer({ port });
-    await new Promise((r) => setTimeout(r, 300)); // more than the retry delay: an attempt left running would connect now
+    const after = refuser.attempts;
+    // Ten retry delays (at most 25 ms each): an attempt left running would have knocked again by now.
+    await new Promise((r) => setTimeout(r, 250));
+    expect(refuser.attempts - after).toBeLessThanOrEqual(1); // at most the one already on its way
     expect(client.events.events).toEqual([{ kind: 'close', reason: 'gave up' }]);
-    expect(server.events.count((e) => e.kind === 'connect')).toBe(0);
   });
 
   it('rejects retry options that cannot work', () => {
