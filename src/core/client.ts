@@ -207,7 +207,7 @@ export class NetClient<P extends Protocol> {
       throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'): ${why}.`);
     }
     const problem = payloadProblem(this.protocol.join, payload);
-    if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}.`);
+    if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}; pass a payload that fits the protocol's join fields.`);
     const w = this.encoder.custom(MessageKind.Join);
     this.protocol.join.write(w, payload as never);
     this.sendRaw(w.toBytes(), 'reliable');
