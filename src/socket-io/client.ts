@@ -9,6 +9,7 @@ import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
+import { toBytes } from './bytes.ts';
 
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
@@ -55,13 +56,6 @@ function retryPolicy(retry: ConnectRetryOptions | false | undefined): Required<C
 function retryDelay(r: Required<ConnectRetryOptions>, attempt: number): number {
   const base = Math.min(r.maxDelayMs, r.minDelayMs * 2 ** (attempt - 1));
   return Math.round(base * (0.75 + Math.random() * 0.5));
-}
-
-/** A Uint8Array view on a received binary payload (Node: Buffer, browsers: ArrayBuffer), or null if it is not binary. Never copies. */
-export function toBytes(value: unknown): Uint8Array | null {
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  return null;
 }
 
 /** One `connect()`: its socket, its handler, whether it is still reported to, and its attempts to open. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
 import { NetcodeError } from '../core/errors.ts';
-import { toBytes } from './client.ts';
+import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 

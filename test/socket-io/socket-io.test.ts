@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Channel, PeerId } from '../../src/core/transport.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import type { SocketIoClientTransportOptions, SocketIoServerTransportOptions } from '../../src/socket-io/index.ts';
-import { toBytes } from '../../src/socket-io/client.ts';
+import { toBytes } from '../../src/socket-io/bytes.ts';
 import { refuseConnections } from '../helpers/refuser.ts';
 import { waitFor as waitUntil } from '../helpers/wait.ts';
 
