@@ -154,7 +154,7 @@ function rewindTo<P extends Protocol>(server: NetServer<P>, history: PoseHistory
   if (typeof at === 'number') {
     if (at === 0) return history.rewind(history.newestTick ?? 0, 0, out);
     const connection = server.connections.get(at);
-    if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}.`);
+    if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}; pass a live connection (server.connections) or its networkId.`);
     const view = server.interpolationViewOf(connection);
     return history.rewind(view.tick, view.fraction, out);
   }
