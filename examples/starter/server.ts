@@ -1,5 +1,6 @@
 // The game server: one port serves the page and the netcode (socket.io at /netcode).
-// `npm start` serves the built client (dist/); `npm run dev` serves it through Vite.
+// `npm start` builds the client and serves it (dist/); `npm run dev` serves it through Vite,
+// with reload. PORT (default 3000) and HOST (default localhost) choose where it listens.
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
