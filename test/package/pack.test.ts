@@ -1,20 +1,21 @@
 // What ships: `npm pack --dry-run --json` (its `prepack` builds dist/ first) lists the
-// files of the package. Checked here:
-//  - only dist/, src/ (the sources the source maps point at), docs/, README.md,
-//    CHANGELOG.md and package.json ship; no tests; every "exports" target is there;
+// files of the package; it runs on a copy of the package's inputs (stage.ts). Checked here:
+//  - only dist/, src/ (the sources the source maps point at), docs/, the starter that
+//    `npx react-netcode init` copies (not its build), README.md, CHANGELOG.md and
+//    package.json ship; no tests; every "exports" target and the bin are there;
 //  - every source map's sources are in the package;
 //  - every relative link in README.md and docs/*.md resolves inside the package, and every
 //    file the docs name is there (src/, dist/, docs/) or, for the paths the docs call the
 //    repository's own (test/, bench/, demo/, stories/, examples/), in the repository;
 //  - CHANGELOG.md's newest entry is package.json's version (semver).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, stagePackage } from './stage.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; exports: Record<string, Record<string, string> | string> };
-const SHIPPED_TOP = new Set(['dist', 'src', 'docs', 'README.md', 'CHANGELOG.md', 'package.json', 'LICENSE']);
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; exports: Record<string, Record<string, string> | string> };
+const SHIPPED_TOP = new Set(['dist', 'src', 'docs', 'examples', 'README.md', 'CHANGELOG.md', 'package.json', 'LICENSE']);
 const REPOSITORY_ONLY = ['test', 'bench', 'demo', 'stories', 'examples'];
 /** A path the docs name: a top-level folder of the repository, then a file or folder name. */
 const PATH_MENTION = new RegExp(String.raw`(?<![\w./-])((?:src|dist|docs|${REPOSITORY_ONLY.join('|')})/[\w./-]*\w)`, 'g');
@@ -24,19 +25,25 @@ const LINK = /\]\(([^)\s]+)\)/g;
 describe('the packed file list (npm pack --dry-run)', { timeout: 120_000 }, () => {
   let files: Set<string>;
   let docs: string[];
+  const stage = stagePackage();
 
   beforeAll(() => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const [report] = JSON.parse(out) as { files: { path: string }[] }[];
     files = new Set(report!.files.map((f) => f.path));
     docs = [...files].filter((f) => f === 'README.md' || /^docs\/.*\.md$/.test(f));
   }, 120_000);
+  afterAll(() => rmSync(stage, { recursive: true, force: true }));
 
   const has = (path: string): boolean => files.has(path) || [...files].some((f) => f.startsWith(`${path}/`));
 
-  it('ships dist, src, docs, README.md, CHANGELOG.md and package.json, and no tests', () => {
+  it('ships dist, src, docs, the starter, README.md, CHANGELOG.md and package.json, and no tests', () => {
     const outside = [...files].filter((f) => !SHIPPED_TOP.has(f.split('/')[0]!));
     expect(outside).toEqual([]);
+    const examples = [...files].filter((f) => f.startsWith('examples/')).sort();
+    const starter = execFileSync('git', ['ls-files', 'examples/starter'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean).sort();
+    expect(examples).toEqual(starter);
+    expect(files.has(pkg.bin['react-netcode'] ?? 'no bin')).toBe(true);
     for (const f of ['README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts']) expect(files.has(f), f).toBe(true);
     expect([...files].filter((f) => /\.test(-d)?\.tsx?$|(^|\/)test\//.test(f))).toEqual([]);
     const repoDocs = execFileSync('git', ['ls-files', 'docs'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
@@ -54,7 +61,7 @@ describe('the packed file list (npm pack --dry-run)', { timeout: 120_000 }, () =
     expect(maps.length).toBeGreaterThan(0);
     const missing: string[] = [];
     for (const map of maps) {
-      const { sources } = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as { sources: string[] };
+      const { sources } = JSON.parse(readFileSync(join(stage, map), 'utf8')) as { sources: string[] };
       for (const source of sources) if (!files.has(normalize(join(dirname(map), source)))) missing.push(`${map} → ${source}`);
     }
     expect(missing).toEqual([]);

@@ -1,4 +1,5 @@
-// The starters as a user gets them: `npm pack` the project, copy examples/starter and
+// The starters as a user gets them: `npm pack` the project, create the starter with the
+// packed `react-netcode init` (it copies examples/starter from the package), copy
 // examples/canvas-2d out of the repository, install the tarball into each copy with
 // `npm install --offline` (every dependency is in the npm cache after the root install;
 // the copy gets a lockfile cut from the repository's, the same versions, because the cache
@@ -15,13 +16,14 @@
 //    "externalized for browser compatibility" warning.
 // Timeouts are sized for a loaded two-core machine; the figures measured are printed.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDemo, ROOT, type Browser } from '../helpers/demo-browser.ts';
+import { stagePackage } from './stage.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -99,6 +101,8 @@ describe('the starters, installed from the packed package (headless Chromium)', 
   const errors: string[] = [];
   const warnings: string[] = [];
   const timings: string[] = [];
+  let initOutput = '';
+  let initPackage = { name: '', dependency: '', version: '' };
   const context = (): string => servers.map((s) => `server ${s.url}: ${s.output()}`).join('\n');
   const timed = <T,>(label: string, fn: () => T): T => {
     const start = Date.now();
@@ -108,14 +112,21 @@ describe('the starters, installed from the packed package (headless Chromium)', 
   };
 
   beforeAll(() => {
-    // `npm pack` runs `prepack` (npm run build): the tarball holds a fresh dist/.
-    const packed = timed('npm pack', () => JSON.parse(run(NPM, ['pack', '--json', '--pack-destination', scratch], ROOT)) as { filename: string }[]);
+    // `npm pack` runs `prepack` (npm run build): the tarball holds a fresh dist/, built in a copy (stage.ts).
+    const stage = stagePackage();
+    const packed = timed('npm pack', () => JSON.parse(run(NPM, ['pack', '--json', '--pack-destination', scratch], stage)) as { filename: string }[]);
+    rmSync(stage, { recursive: true, force: true });
     const tarball = join(scratch, packed[0]!.filename);
+    mkdirSync(join(scratch, 'unpacked'));
+    run('tar', ['-xzf', tarball, '-C', join(scratch, 'unpacked')], scratch);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     for (const name of STARTERS) {
       const dir = join(scratch, name);
-      cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) });
+      if (name === 'starter') initOutput = run(process.execPath, [join(scratch, 'unpacked/package/dist/bin/init.js'), 'init', name], scratch);
+      else cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) });
       const pkgPath = join(dir, 'package.json');
-      const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { dependencies: Record<string, string> };
+      const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { name: string; dependencies: Record<string, string> };
+      if (name === 'starter') initPackage = { name: pkg.name, dependency: pkg.dependencies['react-netcode']!, version };
       pkg.dependencies['react-netcode'] = `file:${tarball}`;
       writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
       writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lockfileFor(pkg)));
@@ -140,6 +151,12 @@ describe('the starters, installed from the packed package (headless Chromium)', 
     b.page.on('console', (m) => void (m.type() === 'warning' && warnings.push(`${name}: ${m.text()}`)));
     return b.page;
   }
+
+  it('`react-netcode init starter` copies the starter and depends on the packed version', () => {
+    expect(initOutput).toMatch(/^react-netcode: created .*starter\. Next: cd starter && npm install && npm run dev/);
+    expect(initPackage).toEqual({ name: 'starter', dependency: `^${initPackage.version}`, version: initPackage.version });
+    expect(readdirSync(dirs.starter).sort()).toEqual(['index.html', 'node_modules', 'package-lock.json', 'package.json', 'server.ts', 'src', 'tsconfig.json', 'vite.config.ts', 'dist'].sort());
+  });
 
   for (const name of STARTERS) {
     it(`${name}: the browser bundle holds no server code and no Node built-ins`, () => {
