@@ -10,12 +10,20 @@ const doc = readFileSync(join(ROOT, 'docs/quick-start.md'), 'utf8');
 const blocks = [...doc.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)];
 
 describe('docs/quick-start.md', () => {
-  it('shows every file of the starter but package.json', () => {
+  it('shows every code file of the starter (all but package.json and README.md)', () => {
     expect(blocks.map(([, path]) => path).sort()).toEqual(
       ['index.html', 'server.ts', 'src/main.tsx', 'src/shared.ts', 'tsconfig.json', 'vite.config.ts'].map((f) => `examples/starter/${f}`),
     );
   });
   for (const [, path, code] of blocks) {
     it(`shows ${path} as it is`, () => expect(code).toBe(readFileSync(join(ROOT, path!), 'utf8').replace(/\n$/, '')));
+  }
+});
+
+describe('examples/canvas-2d', () => {
+  // "The same game": its protocol, systems and server are the starter's, only the client differs.
+  for (const file of ['src/shared.ts', 'server.ts']) {
+    it(`has the starter's ${file}`, () =>
+      expect(readFileSync(join(ROOT, 'examples/canvas-2d', file), 'utf8')).toBe(readFileSync(join(ROOT, 'examples/starter', file), 'utf8')));
   }
 });
