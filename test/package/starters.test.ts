@@ -5,7 +5,8 @@
 // the copy gets a lockfile cut from the repository's, the same versions, because the cache
 // need not hold the registry metadata a resolution without one reads),
 // typecheck them against the packed types, build them with Vite and serve them with
-// their own server on 127.0.0.1 (a free port). Then, in headless system Chromium:
+// their own server on 127.0.0.1 (a free port); the README's minimal game is typechecked
+// against the packed types too. Then, in headless system Chromium:
 //  - production builds, two players per starter: each page sees both players, a ball
 //    shot with Space is predicted and then matched with the server's, and the other
 //    page sees it; no console or page errors;
@@ -16,7 +17,7 @@
 //    "externalized for browser compatibility" warning.
 // Timeouts are sized for a loaded two-core machine; the figures measured are printed.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -90,8 +91,15 @@ function lockfileFor(pkg: object): object {
 
 /** The environment a user's shell gives: not vitest's (its NODE_ENV=test would make Vite bundle React's development build). */
 const userEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV' && !k.startsWith('VITEST') && k !== 'TEST'));
-const run = (cmd: string, args: string[], cwd: string): string =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...userEnv(), npm_config_audit: 'false', npm_config_fund: 'false' } });
+/** Runs a command to completion; a failure throws with everything it printed (tsc reports on stdout). */
+function run(cmd: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...userEnv(), npm_config_audit: 'false', npm_config_fund: 'false' } });
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string };
+    throw new Error(`test: ${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+}
 
 describe('the starters, installed from the packed package (headless Chromium)', { timeout: 240_000 }, () => {
   const scratch = mkdtempSync(join(tmpdir(), 'rn-starters-'));
@@ -151,6 +159,20 @@ describe('the starters, installed from the packed package (headless Chromium)', 
     b.page.on('console', (m) => void (m.type() === 'warning' && warnings.push(`${name}: ${m.text()}`)));
     return b.page;
   }
+
+  it("the README's minimal game (shared.ts, server.ts, main.tsx) typechecks against the packed package", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## A minimal game'), readme.indexOf('## Starters'));
+    const blocks = [...section.matchAll(/```(tsx?)\n([\s\S]*?)\n```/g)].map(([, , code]) => code!);
+    expect(blocks.length).toBe(3);
+    const dir = join(scratch, 'readme');
+    mkdirSync(dir);
+    ['shared.ts', 'server.ts', 'main.tsx'].forEach((file, i) => writeFileSync(join(dir, file), blocks[i]!));
+    const tsconfig = JSON.parse(readFileSync(join(dirs.starter, 'tsconfig.json'), 'utf8')) as { include: string[] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, include: ['*.ts', '*.tsx'] }));
+    symlinkSync(join(dirs.starter, 'node_modules'), join(dir, 'node_modules'), 'dir'); // the starter's install: the same packages
+    expect(() => run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', dir], dir)).not.toThrow();
+  });
 
   it('`react-netcode init starter` copies the starter and depends on the packed version', () => {
     expect(initOutput).toMatch(/^react-netcode: created .*starter\. Next: cd starter && npm install && npm run dev/);
