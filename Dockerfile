@@ -7,6 +7,9 @@ ENV NODE_ENV=development \
     HOST=0.0.0.0 \
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
+# The workspaces' manifests: npm ci installs them with the root.
+COPY examples/starter/package.json examples/starter/
+COPY examples/canvas-2d/package.json examples/canvas-2d/
 # Dev dependencies are needed: the server runs from TypeScript with tsx and vite builds the client.
 RUN npm ci --no-audit --no-fund
 COPY . .

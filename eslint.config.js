@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const frameworks = ['react', 'react-dom', 'three', '@react-three/*', '@dimforge/*', 'socket.io', 'socket.io-client'];
 
 export default tseslint.config(
-  { ignores: ['.tmp*', 'dist/**', 'node_modules/**', 'storybook-static/**', 'coverage/**', 'demo/dist/**'] },
+  { ignores: ['.tmp*', 'dist/**', 'node_modules/**', 'storybook-static/**', 'coverage/**', 'demo/dist/**', 'examples/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
