@@ -112,12 +112,6 @@ export function peekBits(buf: Uint8Array, pos: number, bits: number): number {
 
 /** Copy `len` bits starting at bit `pos` of `buf` into the sink. */
 export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: number): void {
-  if (len > 256) {
-    // Long runs (a message's records in one piece): byte-wise, straight into the writer.
-    sink.flush();
-    sink.w.appendBits(buf, pos, len);
-    return;
-  }
   for (; len > 32; len -= 32, pos += 32) sink.put(peekBits(buf, pos, 32), 32);
   if (len > 0) sink.put(peekBits(buf, pos, len), len);
 }
@@ -171,26 +165,9 @@ for (let n = 0; n < 256; n++) {
   CRC_TABLE[n] = c & 0xffff;
 }
 
-// Slicing-by-8: CRC_k[n] is the CRC state after byte n followed by k zero bytes (from state 0). The CRC is linear,
-// so eight bytes b0..b7 on state crc give CRC_7[(crc >> 8) ^ b0] ^ CRC_6[(crc & 0xff) ^ b1] ^ CRC_5[b2] ^ … ^ CRC_0[b7]:
-// eight independent lookups instead of a chain of eight (the same CRC, ~4× faster; a server computes one per message).
-const CRC_SLICES = [CRC_TABLE];
-for (let k = 1; k < 8; k++) {
-  const from = CRC_SLICES[k - 1]!, to = new Uint16Array(256);
-  for (let n = 0; n < 256; n++) to[n] = ((from[n]! << 8) & 0xffff) ^ CRC_TABLE[from[n]! >>> 8]!;
-  CRC_SLICES.push(to);
-}
-type Slices = [Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array];
-const [C0, C1, C2, C3, C4, C5, C6, C7] = CRC_SLICES as Slices;
-
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes [start, end): detects every burst error up to 16 bits. */
 export function crc16(data: Uint8Array, start: number, end: number): number {
   let crc = 0xffff;
-  let i = start;
-  for (; i + 8 <= end; i += 8) {
-    crc = C7[(crc >>> 8) ^ data[i]!]! ^ C6[(crc & 0xff) ^ data[i + 1]!]! ^ C5[data[i + 2]!]! ^ C4[data[i + 3]!]! ^
-      C3[data[i + 4]!]! ^ C2[data[i + 5]!]! ^ C1[data[i + 6]!]! ^ C0[data[i + 7]!]!;
-  }
-  for (; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
+  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
   return crc;
 }

@@ -88,7 +88,7 @@ describe('snapshot bit codes', () => {
   it('computes CRC-16/CCITT-FALSE (check value of "123456789" is 0x29B1)', () => {
     const data = new TextEncoder().encode('xx123456789');
     expect(crc16(data, 2, data.length)).toBe(0x29b1);
-    // The slicing-by-8 loop against the textbook bitwise CRC, every length and start phase.
+    // The table-driven loop against the textbook bitwise CRC, every length and start phase.
     const bitwise = (d: Uint8Array, start: number, end: number): number => {
       let crc = 0xffff;
       for (let i = start; i < end; i++) {
