@@ -128,7 +128,7 @@ function bodySource(view: readonly FieldSlot[]): string {
     `{ const r = b0[b0o + ${j}], q = row[b1o + ${j}], p = (r + (m !== 0 ? (r - q) * m : Math.round(((r - q) * dt0) / dt1))) | 0;
       ${zz('zb', j, `row[co + ${j}] - p`)} big |= (zb${j} >= ${SMALL_RESIDUAL}) | 0; }`;
   const plain = (j: number, to: string): string => zz(to, j, `row[co + ${j}] - b0[b0o + ${j}]`);
-  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) {
+  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so, head) {
 ${decl('zb')}
 let useB = false;
 if (b1o < 0) { ${each((_, j) => plain(j, 'zb'))} } else {
@@ -143,6 +143,7 @@ useB = bitsB < bitsA;
 if (!useB) { ${slots.map((j) => `zb${j} = za${j};`).join(' ')} }
 }
 }
+if (head !== undefined) head.write(useB);
 ${emitCode(view)}
 return useB; };`;
 }

@@ -54,6 +54,37 @@ export function writeRecordHeader(
   }
 }
 
+/**
+ * The header of the record whose body a kernel is about to write (kernels.ts RecordHead): the
+ * encoder's records stream puts each header before its body, once the body writer has chosen
+ * its baselines. `bodyStart` is where the body then begins.
+ */
+export class StreamHead {
+  sink!: BitSink;
+  store!: GhostStore;
+  tick: Tick = 0;
+  readonly run = new RecordRun();
+  d = 0;
+  gap = 0;
+  spawn = false;
+  a0 = 0;
+  a1 = 0;
+  bodyStart = 0;
+
+  set(d: number, gap: number, spawn: boolean, a0: number, a1: number): void {
+    this.d = d;
+    this.gap = gap;
+    this.spawn = spawn;
+    this.a0 = a0;
+    this.a1 = a1;
+  }
+
+  write(b1: boolean): void {
+    writeRecordHeader(this.sink, this.store, this.tick, this.d, this.gap, this.spawn, this.a0, b1 ? this.a1 : 0, this.run);
+    this.bodyStart = this.sink.bitLength;
+  }
+}
+
 export class MessageWriter {
   private readonly w = new BitWriter();
   private readonly sink = new BitSink();
@@ -97,9 +128,12 @@ export class MessageWriter {
 
   /**
    * Write the whole message: header, the first `despawnCount` despawns, the selected records
-   * with their bodies from `body`, the inputs.
+   * with their bodies from `body`, the inputs. When every record is selected and `stream` is
+   * not null, bits [stream[0], stream[1]) of `body` are those records, headers included.
    */
-  write(tick: Tick, gone: Despawns, despawnCount: number, c: Records, store: GhostStore, body: Uint8Array): void {
+  write(
+    tick: Tick, gone: Despawns, despawnCount: number, c: Records, store: GhostStore, body: Uint8Array, stream: readonly number[] | null,
+  ): void {
     const sink = this.sink.begin(this.w.reset());
     sink.put(MessageKind.Snapshot, 8);
     sink.put(0, 16); // the CRC, filled in by `finish`
@@ -109,14 +143,17 @@ export class MessageWriter {
     let count = 0;
     for (let k = 0; k < c.n; k++) count += c.sel[k]!;
     putCode(sink, count);
-    const run = this.run;
-    run.p0 = run.p1 = -1;
-    for (let k = 0, prev = -1; k < c.n; k++) {
-      if (c.sel[k] === 0) continue;
-      const d = c.dense[k]!, id = store.id[d]!;
-      writeRecordHeader(sink, store, tick, d, id - prev - 1, (c.flags[k]! & F_SPAWN) !== 0, c.age0[k]!, c.age1[k]!, run);
-      prev = id;
-      copyBits(sink, body, c.off[k]!, c.len[k]!);
+    if (count === c.n && stream !== null) copyBits(sink, body, stream[0]!, stream[1]! - stream[0]!);
+    else {
+      const run = this.run;
+      run.p0 = run.p1 = -1;
+      for (let k = 0, prev = -1; k < c.n; k++) {
+        if (c.sel[k] === 0) continue;
+        const d = c.dense[k]!, id = store.id[d]!;
+        writeRecordHeader(sink, store, tick, d, id - prev - 1, (c.flags[k]! & F_SPAWN) !== 0, c.age0[k]!, c.age1[k]!, run);
+        prev = id;
+        copyBits(sink, body, c.off[k]!, c.len[k]!);
+      }
     }
     this.tail(sink);
   }
