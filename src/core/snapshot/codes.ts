@@ -24,35 +24,6 @@ for (let i = 0; i < 5; i++) {
   }
 }
 
-/**
- * A changed bit and the codes of m small values (each 0..7) as one put: for the index
- * x = v0 | v1 << 3 | … (m = 2..4), COMBO_VALUE[m][x] holds the bits (LSB first) of "0"
- * when every value is 0, else "1" then each value's prefix code, and COMBO_LENGTH[m][x]
- * their count (at most 1 + 4 · 7 = 29). The body writers send a vector or quaternion
- * whose residuals are all small (the steady state of moving ghosts) with one put.
- */
-export const COMBO_VALUE: readonly Int32Array[] = [];
-export const COMBO_LENGTH: readonly Uint8Array[] = [];
-for (let m = 0; m <= 4; m++) {
-  const size = m < 2 ? 0 : 1 << (3 * m);
-  const value = new Int32Array(size);
-  const length = new Uint8Array(size);
-  for (let x = 1; x < size; x++) {
-    let bits = 1;
-    let v = 1;
-    for (let j = 0; j < m; j++) {
-      const c = (x >>> (3 * j)) & 7;
-      v |= CODE_VALUE[c]! << bits;
-      bits += CODE_LENGTH[c]!;
-    }
-    value[x] = v;
-    length[x] = bits;
-  }
-  length[0] = size > 0 ? 1 : 0;
-  (COMBO_VALUE as Int32Array[]).push(value);
-  (COMBO_LENGTH as Uint8Array[]).push(length);
-}
-
 /** Buffers bits in a 32-bit accumulator and hands whole words to a BitWriter. */
 export class BitSink {
   w!: BitWriter;
