@@ -13,6 +13,7 @@ import { tickDiff, type Tick } from './clock/tick.ts';
 import type { SpawnCandidate } from './spawning.ts';
 import { SystemRunner, type SystemDef, type SystemError, type SystemHooks } from './system.ts';
 import { EngineWorld, type Ghost } from './world.ts';
+import { typed } from './typed-ghosts.ts';
 
 export type GhostEvents<P extends Protocol> = {
   /** A ghost appeared (from a snapshot). React components key on `ghost.handle`. */
@@ -225,11 +226,11 @@ export class ClientGhosts<P extends Protocol> {
     const rec = this.records.get(local.id);
     if (!rec || rec.ghost !== local) return undefined;
     this.records.delete(local.id);
-    this.world.rekey(local as unknown as Ghost<P>, s.id);
+    this.world.rekey(typed<P>(local), s.id);
     this.records.set(s.id, rec);
     local.origin = 'matched';
     rec.confirmedTick = s.spawnTick;
-    this.events.emit('matched', local as unknown as Ghost<P>);
+    this.events.emit('matched', typed<P>(local));
     return rec;
   }
 
@@ -245,7 +246,7 @@ export class ClientGhosts<P extends Protocol> {
       stale: false,
     };
     this.records.set(ghost.id, rec);
-    this.events.emit('spawn', ghost as unknown as Ghost<P>);
+    this.events.emit('spawn', typed<P>(ghost));
     return rec;
   }
 
@@ -258,7 +259,7 @@ export class ClientGhosts<P extends Protocol> {
 
   private add(id: number, typeId: number, owner: number, tick: Tick): GhostRecord {
     const entry = this.protocol.ghostList[typeId]!;
-    const ghost = this.world.add(entry.name as never, id, owner, tick) as unknown as Ghost;
+    const ghost = this.world.add(entry.name, id, owner, tick);
     ghost.origin = 'snapshot';
     const pool = this.poolFor(typeId);
     const rec: GhostRecord = {
@@ -269,7 +270,7 @@ export class ClientGhosts<P extends Protocol> {
       stale: false,
     };
     this.records.set(id, rec);
-    this.events.emit('spawn', ghost as unknown as Ghost<P>);
+    this.events.emit('spawn', typed<P>(ghost));
     return rec;
   }
 
@@ -280,7 +281,7 @@ export class ClientGhosts<P extends Protocol> {
     rec.history.set(tick, slot);
     if (tickDiff(tick, rec.confirmedTick) >= 0) rec.confirmedTick = tick;
     rec.stale = false;
-    this.events.emit('update', rec.ghost as unknown as Ghost<P>, tick);
+    this.events.emit('update', typed<P>(rec.ghost), tick);
   }
 
   private remove(rec: GhostRecord): void {
@@ -289,7 +290,7 @@ export class ClientGhosts<P extends Protocol> {
     this.limbo.delete(rec.ghost.id);
     if (rec.ghost.alive) this.world.remove(rec.ghost.id);
     rec.history.clear();
-    this.events.emit('despawn', rec.ghost as unknown as Ghost<P>);
+    this.events.emit('despawn', typed<P>(rec.ghost));
   }
 
   private poolFor(typeId: number): Values<Schema>[] {

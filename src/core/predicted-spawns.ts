@@ -10,6 +10,7 @@ import type { Protocol } from './protocol.ts';
 import { tickWindowClassifier, type PredictedSpawnInfo, type SpawnCandidate, type SpawnClassifier } from './spawning.ts';
 import { tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
+import { typed } from './typed-ghosts.ts';
 
 interface Entry extends PredictedSpawnInfo {
   readonly ordinal: number;
@@ -58,11 +59,14 @@ export class PredictedSpawns<P extends Protocol> {
   /** Wire this list into the client's prediction runner, snapshot classification and rollbacks. */
   attach(prediction: ClientPrediction<P> | undefined, localNetworkId: () => number): void {
     this.ghosts.spawnHooks = {
-      interceptSpawn: (type, _owner, tick, flags) => this.intercept(type, tick, flags.isResimulating) as never,
-      spawned: (ghost, tick, rebound) => this.spawned(ghost as unknown as Ghost, tick, rebound),
-      revertIfRejected: (ghost, revert) => this.addRevert(ghost as unknown as Ghost, revert),
+      interceptSpawn: (type, _owner, tick, flags) => {
+        const ghost = this.intercept(type, tick, flags.isResimulating);
+        return ghost ? typed<P>(ghost) : ghost;
+      },
+      spawned: (ghost, tick, rebound) => this.spawned(ghost, tick, rebound),
+      revertIfRejected: (ghost, revert) => this.addRevert(ghost, revert),
     };
-    this.ghosts.classify = (candidate) => this.classify(candidate, localNetworkId()) as never;
+    this.ghosts.classify = (candidate) => this.classify(candidate, localNetworkId());
     if (prediction) {
       prediction.resimulationHooks = {
         begin: (from) => this.beginResimulation(from),

@@ -128,7 +128,7 @@ export class ServerGhosts<P extends Protocol> {
   }
 
   private track(ghost: Ghost<P>): void {
-    this.views.set(ghost.id, new GhostView(ghost as unknown as Ghost, 1));
+    this.views.set(ghost.id, new GhostView(ghost, 1));
     if (ghost.owner !== 0) this.ownerCount.set(ghost.owner, (this.ownerCount.get(ghost.owner) ?? 0) + 1);
   }
 
@@ -145,7 +145,7 @@ export class ServerGhosts<P extends Protocol> {
   /** Spawn a ghost outside systems (e.g. a player's character when it joins). */
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options: { owner?: number } = {}): Ghost<P, K> {
     const ghost = this.world.add(type, this.allocateId(), options.owner ?? 0, this.currentTick, init);
-    this.track(ghost as unknown as Ghost<P>);
+    this.track(ghost);
     return ghost;
   }
 

@@ -21,6 +21,7 @@ import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './prot
 import { deriveSeed, Rng } from './rng.ts';
 import type { Tick } from './clock/tick.ts';
 import type { EngineWorld, Ghost, GhostNames, GhostValues, World } from './world.ts';
+import { typed } from './typed-ghosts.ts';
 
 export type SystemWhere = 'shared' | 'server' | 'client';
 export type SystemStage = 'server' | 'prediction' | 'presentation';
@@ -229,15 +230,15 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
       // the world for the rollback, it joins again when this system returns, like a spawn.
       const fresh = this.world.create(type, 0, owner, this.tick, init);
       const entry = this.world.protocol.ghostByName.get(type)!;
-      entry.codec.copy(fresh.components as never, intercepted.components as never);
+      entry.codec.copy(fresh.components, intercepted.components);
       if (!intercepted.alive) this.spawned.push(intercepted);
       this.hooks.spawned?.(intercepted, this.tick, true);
-      return intercepted as unknown as Ghost<P, K>;
+      return typed<P, K>(intercepted);
     }
     const ghost = this.world.create(type, intercepted === null ? 0 : this.hooks.allocateId(), owner, this.tick, init);
     if (intercepted === null) return ghost; // refused: never joins the world
-    this.spawned.push(ghost as unknown as Ghost<P>);
-    if (this.hooks.spawned?.(ghost as unknown as Ghost<P>, this.tick, false) === 'discard') this.spawned.pop();
+    this.spawned.push(ghost);
+    if (this.hooks.spawned?.(ghost, this.tick, false) === 'discard') this.spawned.pop();
     return ghost;
   }
 

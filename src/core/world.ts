@@ -7,6 +7,7 @@ import { NetcodeError } from './errors.ts';
 import type { GhostEntry, Protocol } from './protocol.ts';
 import type { Values } from './schema.ts';
 import type { Tick } from './clock/tick.ts';
+import { typed } from './typed-ghosts.ts';
 
 /** Ghost type names of a protocol, e.g. `'player' | 'bullet'`. */
 export type GhostNames<P extends Protocol> = keyof P['ghosts'] & string;
@@ -216,18 +217,18 @@ export class EngineWorld<P extends Protocol> implements World<P> {
    * are not visited; ghosts despawned meanwhile are skipped. Allocates no array.
    */
   query<K extends GhostNames<P>>(type: K): Iterable<Ghost<P, K>> {
-    return this.#views[this.#entry(type).id] as unknown as Iterable<Ghost<P, K>>;
+    return typed<P, K>(this.#views[this.#entry(type).id]!);
   }
 
   /** The live ghost with server id `id`, if any. */
   get(id: number): AnyGhost<P> | undefined {
     const g = this.#byId.get(id);
-    return g !== undefined && g.alive ? (g as unknown as AnyGhost<P>) : undefined;
+    return g !== undefined && g.alive ? (typed<P>(g) as AnyGhost<P>) : undefined;
   }
 
   /** Every live ghost in spawn order, across types. */
   all(): Iterable<AnyGhost<P>> {
-    return this.#allView as unknown as Iterable<AnyGhost<P>>;
+    return typed<P>(this.#allView) as Iterable<AnyGhost<P>>;
   }
 
   /** Engine-facing: create and insert a ghost; missing fields get schema defaults. A duplicate id is a usage error. */
@@ -267,10 +268,10 @@ export class EngineWorld<P extends Protocol> implements World<P> {
     if (slots === undefined || this.protocol.ghostList[ghost.typeId]?.name !== ghost.type) throw new NetcodeError('usage', `react-netcode: ghost ${ghost.id} was not created for this protocol; build it with this world's create().`);
     if (this.#inserted.has(ghost)) {
       // Re-inserted (a predicted spawn taken out for a rollback): drop its dead entries first.
-      slots.purge(ghost as unknown as Ghost);
-      this.#all.purge(ghost as unknown as Ghost);
+      slots.purge(ghost);
+      this.#all.purge(ghost);
     }
-    this.#inserted.add(ghost as unknown as Ghost);
+    this.#inserted.add(ghost);
     ghost.alive = true;
     this.#byId.set(ghost.id, ghost);
     slots.items.push(ghost);

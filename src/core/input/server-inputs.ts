@@ -55,7 +55,7 @@ export class ServerInputs<P extends Protocol> {
   open(networkId: number): void {
     // decodeInputPacket sanitizes: the queue stores what it is given.
     const lead = this.maxLeadTicks !== undefined ? { maxLeadTicks: this.maxLeadTicks } : {};
-    const queue = new ServerInputQueue(this.protocol.input as never, { maxRepeatTicks: this.maxRepeatTicks, ...lead, sanitize: false });
+    const queue = new ServerInputQueue(this.protocol.input, { maxRepeatTicks: this.maxRepeatTicks, ...lead, sanitize: false });
     this.queues.set(networkId, queue);
     this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
   }
@@ -132,7 +132,7 @@ export class ServerInputs<P extends Protocol> {
       queue.tickInput(tick, slot.values);
       slot.tick = tick;
     }
-    return this.protocol.input.copy(slot.values as never, slot.out as never) as Record<string, unknown>;
+    return this.protocol.input.copy(slot.values, slot.out) as Record<string, unknown>;
   }
 
   /** Where `networkId` showed interpolated ghosts when it sampled its input for `tick` (newest known at or before it). */
@@ -158,7 +158,7 @@ export class ServerInputs<P extends Protocol> {
    * WireError on malformed data.
    */
   receive(connection: Connection, r: BitReader, currentTick: Tick): ReceivedInput | undefined {
-    const packet = decodeInputPacket(r, this.protocol.input as never, this.packet);
+    const packet = decodeInputPacket(r, this.protocol.input, this.packet);
     r.expectEnd();
     if (!connection.inGame) return undefined;
     const queue = this.queues.get(connection.networkId);

@@ -9,6 +9,7 @@ import type { Protocol } from '../protocol.ts';
 import type { Schema, Values } from '../schema.ts';
 import { desiredMode, ModeTransition, type PredictionMode } from './index.ts';
 import type { Ghost } from '../world.ts';
+import { typed } from '../typed-ghosts.ts';
 
 export interface PredictionSwitchingOptions {
   /** Ghosts closer than this to `center()` are predicted … */
@@ -97,7 +98,7 @@ export class ModeSwitcher<P extends Protocol> {
     ghost.mode = mode;
     if (mode === 'predicted') this.onPredicted(ghost);
     this.switches++;
-    this.ghosts.events.emit('mode', ghost as unknown as Ghost<P>, mode);
+    this.ghosts.events.emit('mode', typed<P>(ghost), mode);
     return true;
   }
 
@@ -107,8 +108,7 @@ export class ModeSwitcher<P extends Protocol> {
     const center = options?.center();
     if (options && center) {
       const key = options.positionField ?? 'position';
-      for (const g of this.ghosts.world.all()) {
-        const ghost = g as unknown as Ghost;
+      for (const ghost of this.ghosts.world.all()) {
         if (ghost.isLocal) continue;
         if (this.types !== undefined && !this.types.has(ghost.type)) continue;
         const modes = this.ghosts.world.protocol.ghostByName.get(ghost.type)?.type.modes;

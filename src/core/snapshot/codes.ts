@@ -24,35 +24,6 @@ for (let i = 0; i < 5; i++) {
   }
 }
 
-/**
- * A changed bit and the codes of m small values (each 0..7) as one put: for the index
- * x = v0 | v1 << 3 | … (m = 2..4), COMBO_VALUE[m][x] holds the bits (LSB first) of "0"
- * when every value is 0, else "1" then each value's prefix code, and COMBO_LENGTH[m][x]
- * their count (at most 1 + 4 · 7 = 29). The body writers send a vector or quaternion
- * whose residuals are all small (the steady state of moving ghosts) with one put.
- */
-export const COMBO_VALUE: readonly Int32Array[] = [];
-export const COMBO_LENGTH: readonly Uint8Array[] = [];
-for (let m = 0; m <= 4; m++) {
-  const size = m < 2 ? 0 : 1 << (3 * m);
-  const value = new Int32Array(size);
-  const length = new Uint8Array(size);
-  for (let x = 1; x < size; x++) {
-    let bits = 1;
-    let v = 1;
-    for (let j = 0; j < m; j++) {
-      const c = (x >>> (3 * j)) & 7;
-      v |= CODE_VALUE[c]! << bits;
-      bits += CODE_LENGTH[c]!;
-    }
-    value[x] = v;
-    length[x] = bits;
-  }
-  length[0] = size > 0 ? 1 : 0;
-  (COMBO_VALUE as Int32Array[]).push(value);
-  (COMBO_LENGTH as Uint8Array[]).push(length);
-}
-
 /** Buffers bits in a 32-bit accumulator and hands whole words to a BitWriter. */
 export class BitSink {
   w!: BitWriter;
@@ -171,26 +142,9 @@ for (let n = 0; n < 256; n++) {
   CRC_TABLE[n] = c & 0xffff;
 }
 
-// Slicing-by-8: CRC_k[n] is the CRC state after byte n followed by k zero bytes (from state 0). The CRC is linear,
-// so eight bytes b0..b7 on state crc give CRC_7[(crc >> 8) ^ b0] ^ CRC_6[(crc & 0xff) ^ b1] ^ CRC_5[b2] ^ … ^ CRC_0[b7]:
-// eight independent lookups instead of a chain of eight (the same CRC, ~4× faster; a server computes one per message).
-const CRC_SLICES = [CRC_TABLE];
-for (let k = 1; k < 8; k++) {
-  const from = CRC_SLICES[k - 1]!, to = new Uint16Array(256);
-  for (let n = 0; n < 256; n++) to[n] = ((from[n]! << 8) & 0xffff) ^ CRC_TABLE[from[n]! >>> 8]!;
-  CRC_SLICES.push(to);
-}
-type Slices = [Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array];
-const [C0, C1, C2, C3, C4, C5, C6, C7] = CRC_SLICES as Slices;
-
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes [start, end): detects every burst error up to 16 bits. */
 export function crc16(data: Uint8Array, start: number, end: number): number {
   let crc = 0xffff;
-  let i = start;
-  for (; i + 8 <= end; i += 8) {
-    crc = C7[(crc >>> 8) ^ data[i]!]! ^ C6[(crc & 0xff) ^ data[i + 1]!]! ^ C5[data[i + 2]!]! ^ C4[data[i + 3]!]! ^
-      C3[data[i + 4]!]! ^ C2[data[i + 5]!]! ^ C1[data[i + 6]!]! ^ C0[data[i + 7]!]!;
-  }
-  for (; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
+  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[((crc >>> 8) ^ data[i]!) & 0xff]!;
   return crc;
 }

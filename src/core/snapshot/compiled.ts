@@ -7,7 +7,7 @@
 
 import { encodeQuatInto, utf8Length } from '../bits.ts';
 import { isPredicted, SMALL_RESIDUAL } from './body.ts';
-import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, COMBO_LENGTH, COMBO_VALUE, codeBits, putCode } from './codes.ts';
+import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, putCode } from './codes.ts';
 import type { BodyWriter, Quantizer, TypeKernel } from './kernels.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedBits, orderedFinite, type FieldSlot, type TypeLayout } from './layout.ts';
 
@@ -105,14 +105,11 @@ function emitCode(view: readonly FieldSlot[]): string {
   const out = [`const any = ${view.length === 0 ? '0' : view.map((s) => changedExpr(s, 'zb')).join(' | ')};`, 'let acc = 0, n = 0;', put('any', 1), 'if (any !== 0) {'];
   for (const s of view) {
     const z = slotsOf(s).map((j) => `zb${j}`);
-    // A vector or quaternion whose residuals are all below 8: the changed bit and every code in one put (codes.ts COMBO_*).
-    const combo = s.kind !== K_BOOL && s.kind !== K_ENUM && s.kind !== K_STR && s.slots >= 2;
-    if (combo) out.push(`if (((${z.join(' | ')}) >>> 0) < 8) { const x = ${z.map((v, k) => `(${v} << ${3 * k})`).join(' | ')}; ${put(`MV${s.slots}[x]`, `ML${s.slots}[x]`)} } else {`);
     out.push(`{ const c = ${changedExpr(s, 'zb')}; ${put('c', 1)} if (c !== 0) {`);
     if (s.kind === K_ENUM) out.push(put(`row[co + ${s.slot}]`, s.bits));
     else if (s.kind === K_STR) out.push(`${drain} sink.flush(); sink.w.writeString(cs[cso + ${s.slot}], ${s.maxLength});`);
     else if (s.kind !== K_BOOL) out.push(s.slots === 1 ? `{ const u = zb${s.slot} - 1; ${putCodeOf('u')} }` : z.map(putCodeOf).join('\n'));
-    out.push('} }', combo ? '}' : '');
+    out.push('} }');
   }
   out.push('}', drain);
   return out.join('\n');
@@ -128,7 +125,7 @@ function bodySource(view: readonly FieldSlot[]): string {
     `{ const r = b0[b0o + ${j}], q = row[b1o + ${j}], p = (r + (m !== 0 ? (r - q) * m : Math.round(((r - q) * dt0) / dt1))) | 0;
       ${zz('zb', j, `row[co + ${j}] - p`)} big |= (zb${j} >= ${SMALL_RESIDUAL}) | 0; }`;
   const plain = (j: number, to: string): string => zz(to, j, `row[co + ${j}] - b0[b0o + ${j}]`);
-  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) {
+  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so, head) {
 ${decl('zb')}
 let useB = false;
 if (b1o < 0) { ${each((_, j) => plain(j, 'zb'))} } else {
@@ -143,16 +140,15 @@ useB = bitsB < bitsA;
 if (!useB) { ${slots.map((j) => `zb${j} = za${j};`).join(' ')} }
 }
 }
+if (head !== undefined) head.write(useB);
 ${emitCode(view)}
 return useB; };`;
 }
 
-const COMBO_PARAMS = ['MV2', 'ML2', 'MV3', 'ML3', 'MV4', 'ML4'];
-const COMBO_ARGS = [COMBO_VALUE[2]!, COMBO_LENGTH[2]!, COMBO_VALUE[3]!, COMBO_LENGTH[3]!, COMBO_VALUE[4]!, COMBO_LENGTH[4]!];
 
 function compileBody(view: readonly FieldSlot[]): BodyWriter {
   const source = bodySource(view);
-  return compileOnce(`body\0${source}`, ['h', 'CV', 'CL', ...COMBO_PARAMS], source, [helpers, CODE_VALUE, CODE_LENGTH, ...COMBO_ARGS]);
+  return compileOnce(`body\0${source}`, ['h', 'CV', 'CL'], source, [helpers, CODE_VALUE, CODE_LENGTH]);
 }
 
 /** The generated kernel of `layout` (throws where code generation is not allowed). */

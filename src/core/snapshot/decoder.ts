@@ -228,7 +228,7 @@ export class SnapshotDecoder {
       const networkId = readCode(r);
       const entry = (spare[i] ??= { networkId: 0, values: this.protocol.input.defaults() as Record<string, unknown> });
       entry.networkId = networkId;
-      this.protocol.input.readInto(r, entry.values as never);
+      this.protocol.input.readInto(r, entry.values);
     }
     this.s.ni = n;
   }

@@ -6,17 +6,15 @@
 
 import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../clock/tick.ts';
-import { BitWriter } from '../bits.ts';
-import { codeBits, copyBits } from './codes.ts';
+import { codeBits } from './codes.ts';
 import type { SnapshotGhost, SnapshotInput } from './encoder.ts';
-import { F_B0, F_B1, F_SPAWN } from './format.ts';
 import * as S from './ghost-states.ts';
 import type { Group } from './groups.ts';
 import type { TypeKernel } from './kernels.ts';
 import type { TypeLayout } from './layout.ts';
-import { MessageWriter, MSG_HEADER_BITS, RecordRun, spawnFieldBits, writeRecordHeader } from './message.ts';
+import { MessageWriter, MSG_HEADER_BITS, spawnFieldBits, StreamHead } from './message.ts';
 import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
-import { BodyCache, Despawns, Records } from './scratch.ts';
+import { BodyCache, Despawns, F_SPAWN, F_B1, Records, resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 import { usage } from './usage.ts';
 
@@ -25,7 +23,7 @@ type Predicted = ((g: SnapshotGhost) => boolean) | undefined;
 
 export class EncodePass {
   readonly cache = new BodyCache();
-  /** Off: bodies are not remembered (no other encode of this tick can use them). */
+  /** Off: bodies are neither looked up nor remembered (no other encode of this tick can use them). */
   cacheBodies = true;
   private readonly c = new Records();
   private readonly gone = new Despawns();
@@ -36,19 +34,15 @@ export class EncodePass {
   private stamp = 0;
   /** Dense index of the ghost at each position of the last ghost list (a hint; -1 = none). */
   private hint = new Int32Array(0);
-  /** Per ghost: whether its last body used the prediction (the guess for its next record header; never changes bits). */
-  private usedB1 = new Uint8Array(0);
   private tick: Tick = 0;
   /**
    * The records stream: while this encode's bodies are all written fresh, in order, each is
-   * preceded in the arena by the header it has in the message when every record is sent;
-   * the message then copies them in one piece. [start, end), end = -1 once broken.
+   * preceded in the arena by its header (as in a message that has every record); the message
+   * then copies them in one piece. [start, end), end = -1 once broken; `id`: its last record's.
    */
-  private readonly stream: [number, number] = [0, 0];
+  private readonly stream = [0, 0];
   private streamId = -1;
-  private readonly run = new RecordRun();
-  /** A body being moved behind a rewritten header. */
-  private readonly moved = new BitWriter(256);
+  private readonly head = new StreamHead();
 
   constructor(
     protocol: Protocol,
@@ -59,20 +53,23 @@ export class EncodePass {
     private readonly refreshTicks: number,
   ) {
     this.msg = new MessageWriter(protocol, budgetBytes);
+    this.head.sink = this.cache.sink;
+    this.head.store = store;
   }
 
   /** Start tick `tick`: the body cache is cleared. */
   beginTick(tick: Tick): void {
-    this.tick = tick;
+    this.tick = this.head.tick = tick;
     this.cache.clear();
   }
 
   /** The dense index of ghost `g` (at position i of the list, or -1), allocated when new; its row quantized for this tick. */
   resolve(g: SnapshotGhost, i: number): number {
     const { store, layouts } = this;
-    if (g.id !== g.id >>> 0) throw usage(`ghost id ${g.id} is not a uint32.`);
-    let d = store.find(g.id, i >= 0 && i < this.hint.length ? this.hint[i]! : -1);
+    const hinted = i >= 0 && i < this.hint.length;
+    let d = store.find(g.id, hinted ? this.hint[i]! : -1);
     if (d < 0) {
+      if (g.id !== g.id >>> 0) throw usage(`ghost id ${g.id} is not a uint32.`);
       if (!Number.isInteger(g.typeId) || layouts[g.typeId] === undefined) {
         throw usage(`ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
       }
@@ -84,7 +81,7 @@ export class EncodePass {
     } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) {
       throw usage(`ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
     }
-    if (i >= 0 && i < this.hint.length) this.hint[i] = d;
+    if (hinted) this.hint[i] = d;
     store.current(d, this.tick, g.values);
     return d;
   }
@@ -94,7 +91,7 @@ export class EncodePass {
     states: S.GhostStates, nid: number, group: Group, ghosts: readonly SnapshotGhost[], predicted: Predicted,
     inputs?: readonly SnapshotInput[],
   ): Uint8Array {
-    const { c, gone, msg, selector } = this;
+    const { c, gone, msg, selector, store } = this;
     group.viewOwners.length = 0;
     const inputBits = msg.inputs(inputs);
     this.collect(states, nid, group, ghosts, predicted);
@@ -108,7 +105,7 @@ export class EncodePass {
     // Estimates are rough (baselines, id gaps): rewrite to fill what they left unused, and
     // to drop the lowest priorities when they were too low. A few rounds at most.
     for (let round = 0; ; round++) {
-      msg.write(this.tick, gone, despawnCount, c, body, this.stream[1] >= 0 ? this.stream : null);
+      msg.write(this.tick, gone, despawnCount, c, store, body, this.stream[1]! >= 0 ? this.stream : null);
       const over = msg.bitLength - budgetBits;
       if (over > 0) {
         if (!selector.dropLowest(c.n, c.prio, c.bits, over, c.sel)) break;
@@ -125,54 +122,46 @@ export class EncodePass {
     if (this.hint.length < ghosts.length) this.hint = new Int32Array(Math.max(64, ghosts.length * 2)).fill(-1);
     c.n = 0;
     this.ensure(states);
-    this.startStream(ghosts.length);
+    // The stream starts at the bit phase records have in a message of all these ghosts and no despawns (a byte copy then).
+    const sink = this.cache.sink;
+    sink.put(0, (MSG_HEADER_BITS + 1 + codeBits(ghosts.length) - sink.bitLength) & 7);
+    this.stream[0] = this.stream[1] = sink.bitLength;
+    this.streamId = this.head.run.p0 = this.head.run.p1 = -1;
     const stamp = ++this.stamp;
     for (let i = 0, prevId = -1; i < ghosts.length; i++) {
       const g = ghosts[i]!;
-      const id = g.id;
-      if (!(id > prevId) || id !== id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${id} after ${prevId}.`);
-      prevId = id;
-      // The dense index this position had last time, else resolved (allocated when new).
+      if (!(g.id > prevId) || g.id !== g.id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${g.id} after ${prevId}.`);
+      prevId = g.id;
+      // The dense index this position had last time (its row quantized for this tick), else resolved.
       let d = this.hint[i]!;
-      const same = d >= 0 && d < store.used && store.id[d] === id && store.destroyed[d] === 0;
+      const same = d >= 0 && d < store.used && store.id[d] === g.id && store.destroyed[d] === 0;
       if (same && store.typeId[d] === g.typeId && store.owner[d] === g.owner) {
         if (store.curOk[d] !== 1 || store.curTick[d] !== (tick | 0)) store.current(d, tick, g.values);
       } else d = this.resolve(g, i);
       if (this.seen.length < store.cap) this.ensure(states);
-      const go = d * G_STRIDE;
-      if (states.g[go + G_ST] === S.ST_NONE || states.g[go + G_ST] === S.ST_DESPAWNING) states.spawn(store, d, tick);
+      const gs = states.g, go = d * G_STRIDE;
+      if (gs[go + G_ST] === S.ST_NONE || gs[go + G_ST] === S.ST_DESPAWNING) states.spawn(store, d, tick);
       this.seen[d] = stamp;
       const layout = this.layouts[g.typeId]!;
       if (layout.viewDependent && g.owner !== 0) group.addViewOwner(g.owner);
       const isPred = predicted !== undefined && predicted(g);
-      const gs = states.g;
       // Ticks wrap: differences as int32. Age since last sent (or since it began spawning) drives the priority.
       let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
+      const a0s = gs[go + G_A0S]!, t0 = gs[go + G_A0T]!;
       if (gs[go + G_ST] === S.ST_SPAWNING) this.record(d, g, layout, nid, F_SPAWN, -1, -1, 0, 0);
-      else if (!store.has(d, gs[go + G_A0S]!, gs[go + G_A0T]! >>> 0)) this.record(d, g, layout, nid, 0, -1, -1, 0, 0);
+      else if (!store.has(d, a0s, t0 >>> 0)) this.record(d, g, layout, nid, 0, -1, -1, 0, 0);
       else {
-        const t0 = gs[go + G_A0T]!;
         // The client has the current state: no record until a refresh is due (or the ghost is predicted).
         if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
         // The prediction from two baselines extrapolates at most 8 of their intervals (a 250 ms round trip at 20 Hz is 5).
-        const age0 = (tick - t0) | 0, dt1 = (t0 - gs[go + G_A1T]!) | 0;
-        const lin = layout.hasLin && store.has(d, gs[go + G_A1S]!, gs[go + G_A1T]! >>> 0) && dt1 > 0 && age0 <= 8 * dt1;
-        this.record(d, g, layout, nid, F_B0, gs[go + G_A0S]!, lin ? gs[go + G_A1S]! : -1, age0, lin ? dt1 : 0);
+        const a1s = gs[go + G_A1S]!, age0 = (tick - t0) | 0, dt1 = (t0 - gs[go + G_A1T]!) | 0;
+        const lin = layout.hasLin && dt1 > 0 && age0 <= 8 * dt1 && store.has(d, a1s, gs[go + G_A1T]! >>> 0);
+        this.record(d, g, layout, nid, 0, a0s, lin ? a1s : -1, age0, lin ? dt1 : 0);
       }
-      const k = c.n - 1;
       const imp = g.importance === undefined ? 1 : g.importance > 0 ? Math.min(Math.max(g.importance, 1 / 256), MAX_IMPORTANCE) : 1 / 256;
-      c.prio[k] = isPred ? PREDICTED_PRIORITY : imp * age;
+      c.prio[c.n - 1] = isPred ? PREDICTED_PRIORITY : imp * age;
     }
-  }
-
-  /** Pad the arena so the records stream starts at the bit phase records have in a message of all `n` ghosts, no despawns. */
-  private startStream(n: number): void {
-    const sink = this.cache.sink;
-    sink.put(0, (MSG_HEADER_BITS + 1 + codeBits(n) - sink.bitLength) & 7); // the pad bits belong to no body
-    this.stream[0] = this.stream[1] = sink.bitLength;
-    this.streamId = -1;
-    this.run.p0 = this.run.p1 = -1;
   }
 
   /**
@@ -183,88 +172,52 @@ export class EncodePass {
   private record(
     d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, flags: number, b0: number, b1: number, age0: number, age1: number,
   ): void {
-    const { c, cache, store, run } = this;
+    const { c, cache, store, head, stream } = this;
     const k = c.n++;
-    c.dense[k] = d;
-    c.id[k] = g.id;
-    c.age0[k] = age0;
-    if ((flags & F_SPAWN) !== 0) {
-      c.typeId[k] = layout.typeId;
-      c.owner[k] = g.owner;
-      c.spawnAge[k] = Math.max(0, (this.tick - store.spawnTick[d]!) | 0);
-    }
     const view = g.owner === nid ? 0 : 1;
-    const viewKey = layout.viewDependent ? view + 1 : 0;
-    const key = (flags & F_SPAWN) !== 0 ? (1 << 20) | viewKey : (b0 + 1) | ((b1 + 1) << 8) | (viewKey << 16);
-    const hit = cache.find(d, key);
+    const key = (b0 + 1) | ((b1 + 1) << 8) | ((layout.viewDependent ? view + 1 : 0) << 16);
+    const hit = this.cacheBodies ? cache.find(d, key) : -1;
     const sink = cache.sink;
-    const start = sink.bitLength;
+    let off = sink.bitLength;
+    if (stream[1] !== off || hit >= 0) stream[1] = -1;
     if (hit >= 0) {
-      this.stream[1] = -1; // not written here: not in the stream
-      c.off[k] = cache.off[hit]!;
-      c.len[k] = cache.len[hit]!;
-      flags = c.flags[k] = cache.flags[hit]!;
-      c.age1[k] = (flags & F_B1) !== 0 ? age1 : 0;
+      off = cache.off[hit]!;
+      if (cache.b1[hit] === 1) flags |= F_B1;
     } else {
       const cap = store.cap, e = store.curSlot[d]! * cap + d, e0 = b0 * cap + d;
-      const co = e * store.stride, cso = e * store.sstride, b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
       const b0row = b0 >= 0 ? store.hist : layout.defaultRow, b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
       const b0o = b0 >= 0 ? e0 * store.stride : 0, b0so = b0 >= 0 ? e0 * store.sstride : 0;
+      const b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
+      const inStream = stream[1] === off;
+      if (inStream) head.set(d, g.id - this.streamId - 1, (flags & F_SPAWN) !== 0, age0, age1);
       const body = this.kernels[layout.typeId]!.body[view]!;
-      const stream = this.stream[1] === start;
-      if (!stream) this.stream[1] = -1;
-      // In the stream the header comes first: guess whether the body uses the prediction (as this ghost's last one did).
-      let used = b1 >= 0 && this.usedB1[d] === 1;
-      c.flags[k] = flags;
-      c.age1[k] = used ? age1 : 0;
-      const p0 = run.p0, p1 = run.p1;
-      if (stream) writeRecordHeader(sink, c, k, this.streamId, run);
-      let off = sink.bitLength;
-      if (body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so) !== used) {
-        used = !used;
-        c.age1[k] = used ? age1 : 0;
-        if (stream) {
-          // A wrong guess: the header names other baselines. Keep the body's bits, write the header again, then them.
-          const len = sink.bitLength - off;
-          sink.flush();
-          this.moved.reset().appendBits(cache.w.view(), off, len);
-          sink.rewind(start);
-          run.p0 = p0;
-          run.p1 = p1;
-          writeRecordHeader(sink, c, k, this.streamId, run);
-          off = sink.bitLength;
-          copyBits(sink, this.moved.view(), 0, len);
-        }
-      }
-      this.usedB1[d] = used ? 1 : 0;
+      const co = e * store.stride, cso = e * store.sstride;
+      const used = body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so, inStream ? head : undefined);
       if (used) flags |= F_B1;
-      c.flags[k] = flags;
-      c.off[k] = off;
-      const end = sink.bitLength;
-      c.len[k] = end - off;
-      if (this.cacheBodies) cache.add(d, key, off, end - off, flags);
-      if (stream) {
-        this.stream[1] = end;
+      if (inStream) {
+        off = head.bodyStart;
+        stream[1] = sink.bitLength;
         this.streamId = g.id;
       }
+      if (this.cacheBodies) cache.add(d, key, off, sink.bitLength - off, (flags & F_B1) !== 0);
     }
-    const gap = k === 0 ? g.id : g.id - c.id[k - 1]! - 1;
-    const header = (flags & F_SPAWN) !== 0
-      ? spawnFieldBits(c.typeId[k]!, c.owner[k]!, c.spawnAge[k]!)
-      : 1 + codeBits(age0) + (age0 !== 0 ? codeBits(c.age1[k]!) : 0);
-    c.bits[k] = codeBits(gap) + 1 + header + c.len[k]!;
+    const len = hit >= 0 ? cache.len[hit]! : sink.bitLength - off;
+    const a1 = (flags & F_B1) !== 0 ? age1 : 0;
+    c.dense[k] = d;
+    c.flags[k] = flags;
+    c.age0[k] = age0;
+    c.age1[k] = a1;
+    c.off[k] = off;
+    c.len[k] = len;
+    const gap = k === 0 ? g.id : g.id - store.id[c.dense[k - 1]!]! - 1;
+    const header = (flags & F_SPAWN) !== 0 ? spawnFieldBits(store, d, this.tick) : 1 + codeBits(age0) + (age0 !== 0 ? codeBits(a1) : 0);
+    c.bits[k] = codeBits(gap) + 1 + header + len;
   }
 
   /** Room for every ghost of the store in `states` and the per-ghost scratch. */
   private ensure(states: S.GhostStates): void {
-    const cap = this.store.cap;
-    states.ensure(cap);
-    if (this.seen.length >= cap) return;
-    const seen = new Int32Array(cap), usedB1 = new Uint8Array(cap);
-    seen.set(this.seen);
-    usedB1.set(this.usedB1);
-    this.seen = seen;
-    this.usedB1 = usedB1;
+    states.ensure(this.store.cap);
+    if (this.seen.length < this.store.cap) this.seen = resized(this.seen, this.store.cap);
   }
 
   /** Ghosts the connection knows but no longer gets: despawn (until acked). Returns how many fit half the budget. */

@@ -36,9 +36,6 @@
 import type { BitReader, BitWriter } from '../bits.ts';
 import type { Tick } from '../clock/tick.ts';
 
-/** Record flags kept by the encoder per candidate. */
-export const F_SPAWN = 1, F_B1 = 2, F_B0 = 4;
-
 export interface SnapshotAckBody {
   tick: Tick;
   mask: number;

@@ -1,5 +1,5 @@
 // The Snapshot message writer (layout in format.ts), the mirror of decoder.ts's parse:
-// header, despawns, the chosen records (record header, then the body, copied from the
+// header, despawns, the chosen records (record header, then the body copied from the
 // per-tick body arena), the inputs section and the CRC. One per encoder, reused.
 
 import { BitWriter } from '../bits.ts';
@@ -8,37 +8,20 @@ import type { Tick } from '../clock/tick.ts';
 import { MessageKind } from '../wire.ts';
 import { BitSink, CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, copyBits, crc16, putCode } from './codes.ts';
 import type { SnapshotInput } from './encoder.ts';
-import { F_SPAWN } from './format.ts';
+import { F_SPAWN, type Despawns, type Records } from './scratch.ts';
+import type { GhostStore } from './store.ts';
 
 /** Bits before the despawn count: kind (8), CRC (16), tick (32). */
 export const MSG_HEADER_BITS = 56;
 
-/** The records of one message: per record (ids ascending) what its header says and where its body is. */
-export interface RecordList {
-  readonly n: number;
-  readonly id: Float64Array;
-  /** F_SPAWN set: a spawn record (typeId, owner, spawnAge), else an update (age0, age1). */
-  readonly flags: Uint8Array;
-  readonly typeId: Int32Array;
-  readonly owner: Float64Array;
-  readonly spawnAge: Int32Array;
-  readonly age0: Int32Array;
-  readonly age1: Int32Array;
-  /** Body bits [off, off + len) of the body arena. */
-  readonly off: Int32Array;
-  readonly len: Int32Array;
-  /** 1: the record goes into the message. */
-  readonly sel: Uint8Array;
+/** Ticks since ghost d spawned, as its spawn record at `tick` says. */
+export function spawnAge(store: GhostStore, d: number, tick: Tick): number {
+  return Math.max(0, (tick - store.spawnTick[d]!) | 0);
 }
 
-/** Despawned ids, ascending. */
-export interface IdList {
-  id(j: number): number;
-}
-
-/** Bits of the spawn fields of a spawn record (after its spawn bit). */
-export function spawnFieldBits(typeId: number, owner: number, spawnAge: number): number {
-  return codeBits(typeId) + codeBits(owner) + codeBits(spawnAge);
+/** Bits of the spawn fields of ghost d's spawn record (after its spawn bit). */
+export function spawnFieldBits(store: GhostStore, d: number, tick: Tick): number {
+  return codeBits(store.typeId[d]!) + codeBits(store.owner[d]!) + codeBits(spawnAge(store, d, tick));
 }
 
 /** The baselines named by the previous update record of a message (the decoder's p0, p1): a run of equal ones is named once. */
@@ -47,32 +30,58 @@ export class RecordRun {
   p1 = -1;
 }
 
-/** The record header of `c`'s record k, after the record of id `prevId` (-1: the first): id gap, spawn bit and fields, or baselines. */
-export function writeRecordHeader(sink: BitSink, c: RecordList, k: number, prevId: number, run: RecordRun): void {
-  const gap = c.id[k]! - prevId - 1;
-  const a0 = c.age0[k]!;
-  const a1 = c.age1[k]!;
-  const spawn = (c.flags[k]! & F_SPAWN) !== 0;
+/** A record header: id gap, then the spawn bit and fields (typeId, owner, age), or the baselines' ages (or "the same as before"). */
+export function writeRecordHeader(
+  sink: BitSink, store: GhostStore, tick: Tick, d: number, gap: number, spawn: boolean, a0: number, a1: number, run: RecordRun,
+): void {
   if (!spawn && a0 === run.p0 && a1 === run.p1 && gap < CODE_TABLE_SIZE) {
-    // The common case: the gap and "same baselines" in one put.
-    sink.put(CODE_VALUE[gap]! | (0b10 << CODE_LENGTH[gap]!), CODE_LENGTH[gap]! + 2);
+    sink.put(CODE_VALUE[gap]! | (0b10 << CODE_LENGTH[gap]!), CODE_LENGTH[gap]! + 2); // the common case in one put
     return;
   }
   putCode(sink, gap);
   if (spawn) {
     sink.put(1, 1);
-    putCode(sink, c.typeId[k]!);
-    putCode(sink, c.owner[k]!);
-    putCode(sink, c.spawnAge[k]!);
-    return;
-  }
-  if (a0 === run.p0 && a1 === run.p1) sink.put(0b10, 2);
+    putCode(sink, store.typeId[d]!);
+    putCode(sink, store.owner[d]!);
+    putCode(sink, spawnAge(store, d, tick));
+  } else if (a0 === run.p0 && a1 === run.p1) sink.put(0b10, 2);
   else {
     sink.put(0, 2);
     putCode(sink, a0);
     if (a0 !== 0) putCode(sink, a1);
     run.p0 = a0;
     run.p1 = a1;
+  }
+}
+
+/**
+ * The header of the record whose body a kernel is about to write (kernels.ts RecordHead): the
+ * encoder's records stream puts each header before its body, once the body writer has chosen
+ * its baselines. `bodyStart` is where the body then begins.
+ */
+export class StreamHead {
+  sink!: BitSink;
+  store!: GhostStore;
+  tick: Tick = 0;
+  readonly run = new RecordRun();
+  d = 0;
+  gap = 0;
+  spawn = false;
+  a0 = 0;
+  a1 = 0;
+  bodyStart = 0;
+
+  set(d: number, gap: number, spawn: boolean, a0: number, a1: number): void {
+    this.d = d;
+    this.gap = gap;
+    this.spawn = spawn;
+    this.a0 = a0;
+    this.a1 = a1;
+  }
+
+  write(b1: boolean): void {
+    writeRecordHeader(this.sink, this.store, this.tick, this.d, this.gap, this.spawn, this.a0, b1 ? this.a1 : 0, this.run);
+    this.bodyStart = this.sink.bitLength;
   }
 }
 
@@ -122,7 +131,9 @@ export class MessageWriter {
    * with their bodies from `body`, the inputs. When every record is selected and `stream` is
    * not null, bits [stream[0], stream[1]) of `body` are those records, headers included.
    */
-  write(tick: Tick, gone: IdList, despawnCount: number, c: RecordList, body: Uint8Array, stream: readonly [number, number] | null): void {
+  write(
+    tick: Tick, gone: Despawns, despawnCount: number, c: Records, store: GhostStore, body: Uint8Array, stream: readonly number[] | null,
+  ): void {
     const sink = this.sink.begin(this.w.reset());
     sink.put(MessageKind.Snapshot, 8);
     sink.put(0, 16); // the CRC, filled in by `finish`
@@ -132,14 +143,15 @@ export class MessageWriter {
     let count = 0;
     for (let k = 0; k < c.n; k++) count += c.sel[k]!;
     putCode(sink, count);
-    if (count === c.n && stream !== null) copyBits(sink, body, stream[0], stream[1] - stream[0]);
+    if (count === c.n && stream !== null) copyBits(sink, body, stream[0]!, stream[1]! - stream[0]!);
     else {
       const run = this.run;
       run.p0 = run.p1 = -1;
       for (let k = 0, prev = -1; k < c.n; k++) {
         if (c.sel[k] === 0) continue;
-        writeRecordHeader(sink, c, k, prev, run);
-        prev = c.id[k]!;
+        const d = c.dense[k]!, id = store.id[d]!;
+        writeRecordHeader(sink, store, tick, d, id - prev - 1, (c.flags[k]! & F_SPAWN) !== 0, c.age0[k]!, c.age1[k]!, run);
+        prev = id;
         copyBits(sink, body, c.off[k]!, c.len[k]!);
       }
     }

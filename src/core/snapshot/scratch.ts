@@ -1,53 +1,51 @@
 // Scratch of the snapshot encoder, reused by every encode: one row per record of the
-// connection being encoded (header fields, body bits in the per-tick arena, priority,
-// size estimate, chosen or not), its despawns, and the per-tick body cache.
+// connection being encoded (its baselines as written, its body in the per-tick arena,
+// priority, size estimate, chosen or not), its despawns, and the per-tick body cache.
 
 import { BitWriter } from '../bits.ts';
 import { BitSink } from './codes.ts';
-import type { IdList, RecordList } from './message.ts';
 
-function grown<A extends Int32Array | Uint8Array | Float64Array>(a: A, n: number): A {
+/** A copy of `a` with length `n` (grown or cut). */
+export function resized<A extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: A, n: number): A {
   const b = new (a.constructor as new (n: number) => A)(n);
   b.set(a.subarray(0, Math.min(a.length, n)));
   return b;
 }
 
-export class Records implements RecordList {
+/** Record flags: a spawn record; the body uses the prediction from two baselines. */
+export const F_SPAWN = 1, F_B1 = 2;
+
+export class Records {
   n = 0;
   dense = new Int32Array(0);
-  id = new Float64Array(0);
-  /** F_SPAWN / F_B0 / F_B1 (format.ts). */
   flags = new Uint8Array(0);
-  typeId = new Int32Array(0);
-  owner = new Float64Array(0);
-  spawnAge = new Int32Array(0);
   /** Baseline ages as written: tick − b0, b0 − b1 (0 = none). */
   age0 = new Int32Array(0);
   age1 = new Int32Array(0);
+  /** Body bits [off, off + len) of the body arena. */
   off = new Int32Array(0);
   len = new Int32Array(0);
   /** Estimated record bits (id gap to the previous record, explicit baselines). */
   bits = new Int32Array(0);
   prio = new Float64Array(0);
+  /** 1: the record goes into the message. */
   sel = new Uint8Array(0);
 
   /** Make room for `n` records. */
   reserve(n: number): void {
     if (this.dense.length >= n) return;
     const cap = Math.max(64, n, this.dense.length * 2);
-    for (const k of ['dense', 'id', 'flags', 'typeId', 'owner', 'spawnAge', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'] as const) {
-      (this[k] as Int32Array) = grown(this[k] as Int32Array, cap);
-    }
+    for (const k of ['dense', 'flags', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'] as const) (this[k] as Int32Array) = resized(this[k] as Int32Array, cap);
   }
 }
 
 /** Despawns of the current connection: keys id · 2^21 + dense index, sorted by id. */
-export class Despawns implements IdList {
+export class Despawns {
   n = 0;
   keys = new Float64Array(64);
 
   push(id: number, d: number): void {
-    if (this.n === this.keys.length) this.keys = grown(this.keys, this.n * 2);
+    if (this.n === this.keys.length) this.keys = resized(this.keys, this.n * 2);
     this.keys[this.n++] = id * 2 ** 21 + d;
   }
 
@@ -79,23 +77,22 @@ export class BodyCache {
   private epoch = 1;
   private stamp = new Int32Array(0);
   private count = new Uint8Array(0);
+  /** Per way: key, bit offset and length of the body, and whether it used the prediction. */
   private keys = new Int32Array(0);
-  /** Bit offset and length of each cached body, and its flags. */
   off = new Int32Array(0);
   len = new Int32Array(0);
-  flags = new Uint8Array(0);
+  b1 = new Uint8Array(0);
 
   ensure(cap: number): void {
     if (this.stamp.length >= cap) return;
-    [this.stamp, this.count, this.keys] = [grown(this.stamp, cap), grown(this.count, cap), grown(this.keys, cap * WAYS)];
-    [this.off, this.len, this.flags] = [grown(this.off, cap * WAYS), grown(this.len, cap * WAYS), grown(this.flags, cap * WAYS)];
+    [this.stamp, this.count, this.keys] = [resized(this.stamp, cap), resized(this.count, cap), resized(this.keys, cap * WAYS)];
+    [this.off, this.len, this.b1] = [resized(this.off, cap * WAYS), resized(this.len, cap * WAYS), resized(this.b1, cap * WAYS)];
   }
 
   /** Forget every body (a new tick). */
   clear(): void {
     this.epoch++;
-    this.w.reset();
-    this.sink.begin(this.w);
+    this.sink.begin(this.w.reset());
   }
 
   /** Index of the cached body of ghost d for `key`, or -1. */
@@ -106,7 +103,7 @@ export class BodyCache {
   }
 
   /** Remember a body, unless the ghost's ways are full. */
-  add(d: number, key: number, off: number, len: number, flags: number): void {
+  add(d: number, key: number, off: number, len: number, b1: boolean): void {
     if (this.stamp[d] !== this.epoch) {
       this.stamp[d] = this.epoch;
       this.count[d] = 0;
@@ -118,6 +115,6 @@ export class BodyCache {
     this.keys[i] = key;
     this.off[i] = off;
     this.len[i] = len;
-    this.flags[i] = flags;
+    this.b1[i] = b1 ? 1 : 0;
   }
 }

@@ -3,7 +3,7 @@ import { BitReader, BitWriter } from '../../../src/core/bits.ts';
 import { WireError } from '../../../src/core/errors.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { compileKernel } from '../../../src/core/snapshot/compiled.ts';
-import { BitSink, COMBO_LENGTH, COMBO_VALUE, codeBits, copyBits, crc16, putCode, readCode, unzigzag, zigzag } from '../../../src/core/snapshot/codes.ts';
+import { BitSink, codeBits, copyBits, crc16, putCode, readCode, unzigzag, zigzag } from '../../../src/core/snapshot/codes.ts';
 import { compileLayouts } from '../../../src/core/snapshot/layout.ts';
 import { field } from '../../../src/core/field.ts';
 import { defineProtocol, ghost } from '../../../src/core/protocol.ts';
@@ -88,7 +88,7 @@ describe('snapshot bit codes', () => {
   it('computes CRC-16/CCITT-FALSE (check value of "123456789" is 0x29B1)', () => {
     const data = new TextEncoder().encode('xx123456789');
     expect(crc16(data, 2, data.length)).toBe(0x29b1);
-    // The slicing-by-8 loop against the textbook bitwise CRC, every length and start phase.
+    // The table-driven loop against the textbook bitwise CRC, every length and start phase.
     const bitwise = (d: Uint8Array, start: number, end: number): number => {
       let crc = 0xffff;
       for (let i = start; i < end; i++) {
@@ -100,27 +100,6 @@ describe('snapshot bit codes', () => {
     const rng = new Rng(7);
     const buf = Uint8Array.from({ length: 64 }, () => rng.int(256));
     for (let start = 0; start < 9; start++) for (let end = start; end <= buf.length; end++) expect(crc16(buf, start, end)).toBe(bitwise(buf, start, end));
-  });
-
-  it('combined codes: one put of a changed bit and the codes of m small values, as put one by one', () => {
-    for (let m = 2; m <= 4; m++) {
-      for (let x = 0; x < 1 << (3 * m); x++) {
-        const one = new BitWriter(16);
-        const byOne = new BitSink().begin(one);
-        if (x === 0) byOne.put(0, 1);
-        else {
-          byOne.put(1, 1);
-          for (let j = 0; j < m; j++) putCode(byOne, (x >>> (3 * j)) & 7);
-        }
-        byOne.flush();
-        const combined = new BitWriter(16);
-        const sink = new BitSink().begin(combined);
-        sink.put(COMBO_VALUE[m]![x]!, COMBO_LENGTH[m]![x]!);
-        sink.flush();
-        expect(combined.bitLength).toBe(one.bitLength);
-        expect([...combined.view()]).toEqual([...one.view()]);
-      }
-    }
   });
 });
 
