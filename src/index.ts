@@ -102,3 +102,5 @@ export { spawnId, spawnIdClassifier, spawnIdOwner, tickWindowClassifier } from '
 export type { PredictedSpawnInfo, SpawnCandidate, SpawnClassifier } from './core/spawning.ts';
 export { PredictedSpawns } from './core/predicted-spawns.ts';
 export type { PredictedSpawnOptions } from './core/predicted-spawns.ts';
+export { systemsFingerprint } from './core/build-check.ts';
+export type { BuildIdentity } from './core/build-check.ts';

@@ -4,6 +4,7 @@
 // a dropped connection within the grace period. Driven by `update(now)` per frame.
 
 import { BitReader, BitWriter } from './bits.ts';
+import { buildIdentity, buildMismatch, type BuildIdentity } from './build-check.ts';
 import { ClientGhosts } from './client-ghosts.ts';
 import { ClientInput } from './input/client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
@@ -66,6 +67,8 @@ export class NetClient<P extends Protocol> {
   /** Seed of the world's ctx.rng, from the Welcome. */
   worldSeed = 0;
   private resumeToken = 0;
+  /** Shared-systems fingerprint and build id, sent in the Hello and checked against the Welcome (build-check.ts). */
+  readonly identity: BuildIdentity;
   /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
   readonly input: InputBuffer<InputSchema<P>>;
   private readonly inputs: ClientInput<P>;
@@ -99,6 +102,7 @@ export class NetClient<P extends Protocol> {
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;
+    this.identity = buildIdentity(options.systems ?? [], options.buildId);
     const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}`);
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
@@ -289,7 +293,9 @@ export class NetClient<P extends Protocol> {
     for (const event of batch) {
       if (this.current.status === 'closed') break;
       if (event.kind === 'open') {
-        this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId: this.resumeToken ? (this.current.networkId ?? 0) : 0 }), 'reliable');
+        const { systemsHash, buildId } = this.identity;
+        const resumeId = this.resumeToken ? (this.current.networkId ?? 0) : 0;
+        this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId, systemsHash, buildId }), 'reliable');
       } else if (event.kind === 'close') this.dropped(event.reason);
       else {
         // Arrival time: from the transport callback when the app gave a clock; never after this frame.
@@ -498,6 +504,7 @@ export class NetClient<P extends Protocol> {
       case MessageKind.Refuse:
       case MessageKind.Close: {
         const reason = readReason(this.reader);
+        if (kind === MessageKind.Refuse) this.log('error', reason.startsWith('react-netcode:') ? reason : `react-netcode: the server refused this client: ${reason}`);
         this.finish(reason);
         this.transport.close(reason);
         return;
@@ -512,6 +519,16 @@ export class NetClient<P extends Protocol> {
 
   private onWelcome(): void {
     const welcome = readWelcome(this.reader);
+    const mismatch = buildMismatch('client', this.identity, welcome);
+    if (mismatch !== null) {
+      // The server let us in (an older server, or one that does not check): refuse it from this side.
+      this.log('error', `${mismatch} This client's ${this.identity.systems}.`);
+      this.sendRaw(this.encoder.reason(MessageKind.Close, mismatch), 'reliable');
+      this.flush();
+      this.finish(mismatch);
+      this.transport.close(mismatch);
+      return;
+    }
     const reconnecting = this.current.status === 'reconnecting';
     this.welcomeTick = welcome.serverTick;
     this.worldSeed = welcome.worldSeed;

@@ -5,6 +5,7 @@
 
 import { FixedStepAccumulator } from './clock/accumulator.ts';
 import { BitReader } from './bits.ts';
+import { buildIdentity, type BuildIdentity } from './build-check.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { asNetcodeError, describeError, HandlerError, NetcodeError, WireError, isNetcodeError } from './errors.ts';
@@ -62,6 +63,8 @@ export class NetServer<P extends Protocol> {
   private readonly limitedLog: LogLimiter;
   private readonly worldSeed: number;
   private readonly inputs: ServerInputs<P>;
+  /** Shared-systems fingerprint and build id, checked against every Hello (build-check.ts). */
+  readonly identity: BuildIdentity;
   private loop: TimerHandle | undefined;
   private lastOverruns = 0;
   private lastUpdateAt: number | undefined;
@@ -86,6 +89,7 @@ export class NetServer<P extends Protocol> {
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
+    this.identity = buildIdentity(options.systems ?? [], options.buildId);
     this.inputs = createInputs(options);
     this.ghosts = new ServerGhosts(
       options.protocol,
@@ -114,10 +118,14 @@ export class NetServer<P extends Protocol> {
         resumeGraceMs: options.resumeGraceMs ?? 10_000,
         handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
         idQuarantineMs: options.idQuarantineMs ?? 5_000,
+        identity: this.identity,
       },
       {
         sendWelcome: (c, resumed) =>
-          this.sendRaw(c, this.encoder.welcome({ networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed }), 'reliable'),
+          this.sendRaw(c, this.encoder.welcome({
+            networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed,
+            systemsHash: this.identity.systemsHash, buildId: this.identity.buildId,
+          }), 'reliable'),
         opened: (c, resumed) => {
           if (!resumed) this.inputs.open(c.networkId);
           if (resumed) {
