@@ -104,3 +104,5 @@ export { PredictedSpawns } from './core/predicted-spawns.ts';
 export type { PredictedSpawnOptions } from './core/predicted-spawns.ts';
 export { systemsFingerprint } from './core/build-check.ts';
 export type { BuildIdentity } from './core/build-check.ts';
+export type { FieldFor, RequiredField } from './core/field.ts';
+export type { GhostInit, RequiredKeys, SpawnArgs } from './core/world.ts';

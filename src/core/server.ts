@@ -27,7 +27,7 @@ import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
-import type { Ghost, GhostNames, GhostValues } from './world.ts';
+import type { Ghost, GhostNames, GhostValues, SpawnArgs } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
@@ -373,9 +373,12 @@ export class NetServer<P extends Protocol> {
     });
   }
 
-  /** Spawn a ghost outside systems, e.g. a player's character in the `join` event. */
-  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: { owner?: number }): Ghost<P, K> {
-    return this.ghosts.spawn(type, init, options);
+  /**
+   * Spawn a ghost outside systems, e.g. a player's character in the `join` event. `init` must give
+   * every field declared `required: true` (a spawn without one throws a usage error); the rest default.
+   */
+  spawn<K extends GhostNames<P>>(type: K, ...args: SpawnArgs<P, K, { owner?: number }>): Ghost<P, K> {
+    return this.ghosts.spawn(type, args[0] as Partial<GhostValues<P, K>> | undefined, args[1]);
   }
 
   /** Destroy a ghost outside systems. */

@@ -17,10 +17,10 @@
 
 import { describeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
-import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
+import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
 import type { Tick } from './clock/tick.ts';
-import type { Ghost, GhostNames, GhostValues, World } from './world.ts';
+import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 
 export type SystemWhere = 'shared' | 'server' | 'client';
 export type SystemStage = 'server' | 'prediction' | 'presentation';
@@ -60,8 +60,11 @@ export interface SystemContext<P extends Protocol> {
    * clients, for unowned ghosts, or before any input arrived.
    */
   interpolationView(ghost: Ghost<P>): { tick: Tick; fraction: number } | undefined;
-  /** Spawn a ghost: it joins the world when this system returns (`alive` is false until then). */
-  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K>;
+  /**
+   * Spawn a ghost: it joins the world when this system returns (`alive` is false until then). `init`
+   * must give every field declared `required: true` (a spawn without one throws a usage error).
+   */
+  spawn<K extends GhostNames<P>>(type: K, ...args: SpawnArgs<P, K, SpawnOptions>): Ghost<P, K>;
   /** Despawn a ghost: `alive` is false at once and queries skip it; it leaves the world when this system returns. Idempotent. */
   despawn(ghost: Ghost<P>): void;
   /**
@@ -219,8 +222,12 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     return this.hooks.input(ghost, this.tick) ?? this.#neutral;
   }
 
-  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K> {
+  spawn<K extends GhostNames<P>>(type: K, ...args: SpawnArgs<P, K, SpawnOptions>): Ghost<P, K> {
     this.#structural('spawn');
+    const init = args[0] as Partial<GhostValues<P, K>> | undefined;
+    const options = args[1];
+    const entry = this.world.protocol.ghostByName.get(type);
+    if (entry !== undefined) checkSpawnInit(entry, init, 'ctx.spawn');
     const owner = options?.owner ?? 0;
     const flags = { isFirstTimeFullyPredictingTick: this.isFirstTimeFullyPredictingTick, isResimulating: this.isResimulating };
     const intercepted = this.hooks.interceptSpawn?.(type, owner, this.tick, flags);
@@ -228,8 +235,7 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
       // Re-bound to an existing ghost: reset it to its spawn state; if it was taken out of
       // the world for the rollback, it joins again when this system returns, like a spawn.
       const fresh = this.world.create(type, 0, owner, this.tick, init);
-      const entry = this.world.protocol.ghostByName.get(type)!;
-      entry.codec.copy(fresh.components as never, intercepted.components as never);
+      entry!.codec.copy(fresh.components as never, intercepted.components as never);
       if (!intercepted.alive) this.spawned.push(intercepted);
       this.hooks.spawned?.(intercepted, this.tick, true);
       return intercepted as unknown as Ghost<P, K>;
