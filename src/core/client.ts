@@ -381,11 +381,12 @@ export class NetClient<P extends Protocol> {
    * The values to render for a ghost this frame: predicted ghosts frame-interpolated with
    * their VisualCorrection, interpolated ones on the timeline, and while a ghost switches
    * mode, the blend between the two. Never the simulation state itself for predicted ghosts.
+   * Typed from the ghost's type: `client.view(ball).position` is a `Vec3`. Read it in this frame.
    */
-  view(ghost: Ghost<P>, blended = true): Readonly<Record<string, unknown>> {
+  view<G extends Ghost<P>>(ghost: G, blended = true): Readonly<G['components']> {
     const g = ghost as Ghost;
     const v = (blended ? this.switcher.view(g) : undefined) ?? (g.mode === 'predicted' ? this.prediction?.view(g) : undefined) ?? g.components;
-    return v as Readonly<Record<string, unknown>>;
+    return v as Readonly<G['components']>;
   }
 
   private open(): void {
