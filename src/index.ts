@@ -106,3 +106,4 @@ export { systemsFingerprint } from './core/build-check.ts';
 export type { BuildIdentity } from './core/build-check.ts';
 export type { FieldFor, RequiredField } from './core/field.ts';
 export type { GhostInit, RequiredKeys, SpawnArgs } from './core/world.ts';
+export type { PredictingClient } from './core/client.ts';

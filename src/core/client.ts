@@ -19,7 +19,7 @@ import { ModeSwitcher, type PredictionSwitchingOptions } from './smoothing/mode-
 import { payloadProblem } from './payload.ts';
 import { createNetworkTime, updateNetworkTime, type NetworkTime } from './clock/network-time.ts';
 import { PredictedSpawns } from './predicted-spawns.ts';
-import { ClientPrediction } from './prediction.ts';
+import { ClientPrediction, type PredictionOptions } from './prediction.ts';
 import type { InputSchema, InputValues, JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Reconnector } from './reconnect.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
@@ -84,7 +84,11 @@ export class NetClient<P extends Protocol> {
   private seenDelay = 0;
   /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
   readonly clock: ClockSync;
-  /** Prediction and rollback; undefined when disabled. */
+  /**
+   * Prediction and rollback; undefined when disabled (`prediction: false`). `createClient` types it
+   * non-optional when prediction is on (PredictingClient); code holding any NetClient can call
+   * `requirePrediction()`.
+   */
   readonly prediction: ClientPrediction<P> | undefined;
   /** Predicted spawns awaiting their server twins; classifiers per type. */
   readonly spawns: PredictedSpawns<P>;
@@ -142,6 +146,14 @@ export class NetClient<P extends Protocol> {
     this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
     const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
     this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
+  }
+
+  /** The prediction handle; throws a usage error when this client was created with `prediction: false`. */
+  requirePrediction(): ClientPrediction<P> {
+    if (this.prediction === undefined) {
+      throw new NetcodeError('usage', 'react-netcode: this client has no prediction (it was created with prediction: false); leave the option out to predict, or check client.prediction for undefined.');
+    }
+    return this.prediction;
   }
 
   /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
@@ -601,6 +613,19 @@ function remember<T>(list: T[], entry: T): void {
   list.push(entry);
 }
 
+/** A client whose prediction is on (created without `prediction: false`): `prediction` is always there. */
+export type PredictingClient<P extends Protocol> = NetClient<P> & { readonly prediction: ClientPrediction<P> };
+
+/**
+ * Create a client engine. Its type follows the `prediction` option: left out or options (the default, on)
+ * gives a `PredictingClient` whose `client.prediction` is never undefined; `prediction: false` one whose
+ * `prediction` is undefined; an option only known at run time a plain `NetClient` (use `requirePrediction()`).
+ */
+export function createClient<P extends Protocol>(
+  options: ClientOptions<P> & { prediction: false },
+): NetClient<P> & { readonly prediction: undefined };
+export function createClient<P extends Protocol>(options: ClientOptions<P> & { prediction?: PredictionOptions }): PredictingClient<P>;
+export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P>;
 export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P> {
   return new NetClient(options);
 }
