@@ -107,3 +107,5 @@ export type { BuildIdentity } from './core/build-check.ts';
 export type { FieldFor, RequiredField } from './core/field.ts';
 export type { GhostInit, RequiredKeys, SpawnArgs } from './core/world.ts';
 export type { PredictingClient } from './core/client.ts';
+export { pressSpawnIds } from './core/spawning.ts';
+export type { EventKey } from './core/system.ts';

@@ -19,6 +19,7 @@ import { describeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
 import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
+import { pressSpawnIds } from './spawning.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 
@@ -55,6 +56,12 @@ export interface SystemContext<P extends Protocol> {
    */
   inputCount(ghost: Ghost<P>, field: string): number;
   /**
+   * The spawnIds of this tick's presses of event field `field` by `ghost`'s owner, oldest first — one
+   * per press, so `ids.length` is the presses (`ctx.input(ghost)[field]`). Spawn one ghost per id and
+   * store it in a field matched by spawnIdClassifier(). Empty (and allocation-free) on ticks without presses.
+   */
+  spawnIds(ghost: Ghost<P>, field: EventKey<P>): readonly number[];
+  /**
    * Server: where `ghost`'s owner showed interpolated ghosts when it sampled its input for
    * this tick — pass it to lag compensation to cast "as this client saw it". Undefined on
    * clients, for unowned ghosts, or before any input arrived.
@@ -75,6 +82,9 @@ export interface SystemContext<P extends Protocol> {
    */
   revertIfRejected(ghost: Ghost<P>, revert: () => void): void;
 }
+
+/** Input fields holding a number: where `ctx.spawnIds` reads presses (declare them with field.event()). */
+export type EventKey<P extends Protocol> = { [K in keyof InputValues<P> & string]: InputValues<P>[K] extends number ? K : never }[keyof InputValues<P> & string];
 
 export type SystemFn<P extends Protocol> = (world: World<P>, ctx: SystemContext<P>) => void;
 
@@ -245,6 +255,15 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     this.spawned.push(ghost as unknown as Ghost<P>);
     if (this.hooks.spawned?.(ghost as unknown as Ghost<P>, this.tick, false) === 'discard') this.spawned.pop();
     return ghost;
+  }
+
+  spawnIds(ghost: Ghost<P>, field: EventKey<P>): readonly number[] {
+    const f = this.world.protocol.input.schema[field];
+    if (f === undefined || f.kind !== 'event') {
+      throw new NetcodeError('usage', `react-netcode: ctx.spawnIds(ghost, '${field}') needs an input field declared with field.event(); '${field}' is ${f === undefined ? 'not an input field' : `a ${f.kind} field`}.`);
+    }
+    const presses = (this.input(ghost) as Record<string, unknown>)[field];
+    return pressSpawnIds(ghost.owner, this.inputCount(ghost, field), typeof presses === 'number' ? presses : 0);
   }
 
   inputCount(ghost: Ghost<P>, field: string): number {
