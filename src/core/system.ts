@@ -84,7 +84,9 @@ export interface SystemContext<P extends Protocol> {
 }
 
 /** Input fields holding a number: where `ctx.spawnIds` reads presses (declare them with field.event()). */
-export type EventKey<P extends Protocol> = { [K in keyof InputValues<P> & string]: InputValues<P>[K] extends number ? K : never }[keyof InputValues<P> & string];
+export type EventKey<P extends Protocol> = {
+  [K in keyof InputValues<P> & string]: InputValues<P>[K] extends number ? K : never;
+}[keyof InputValues<P> & string];
 
 export type SystemFn<P extends Protocol> = (world: World<P>, ctx: SystemContext<P>) => void;
 
