@@ -183,10 +183,26 @@ export class NetServer<P extends Protocol> {
     return this.ghosts.world;
   }
 
-  /** Live connections (connected, in game or suspended) by networkId. */
+  /**
+   * Live connections by networkId, in handshake order: connected (not joined yet), in game, and
+   * suspended (link dropped, waiting `resumeGraceMs` to resume). Closed ones leave it (the `leave`
+   * event). Read-only: change connections with kick, and the app's own data in `connection.data`.
+   */
   get connections(): ReadonlyMap<number, Connection<JoinPayload<P>>> {
     return this.sessions.connections;
   }
+
+  /**
+   * The connections in game (`connection.inGame`: joined and not suspended), in handshake order: a
+   * live view, to iterate (`for (const c of server.connectionsInGame)`) or count (`[...view].length`).
+   */
+  get connectionsInGame(): Iterable<Connection<JoinPayload<P>>> {
+    return this.inGameView;
+  }
+
+  private readonly inGameView: Iterable<Connection<JoinPayload<P>>> = {
+    [Symbol.iterator]: () => inGame(this.sessions.connections.values()),
+  };
 
   /** Peers connected at transport level that have not completed the handshake. */
   get pendingPeers(): number {
@@ -632,6 +648,10 @@ function createInputs<P extends Protocol>(options: ServerOptions<P>): ServerInpu
   if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
   const leadTicks = lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs));
   return new ServerInputs(options.protocol, repeat, leadTicks);
+}
+
+function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Generator<C> {
+  for (const c of connections) if (c.inGame) yield c;
 }
 
 /** "message kind Join (4)", or "unknown message kind 200". */
