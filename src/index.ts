@@ -109,3 +109,5 @@ export type { GhostInit, RequiredKeys, SpawnArgs } from './core/world.ts';
 export type { PredictingClient } from './core/client.ts';
 export { pressSpawnIds } from './core/spawning.ts';
 export type { EventKey } from './core/system.ts';
+export { DEFAULT_DEBUG_HANDLE_NAME } from './core/debug-handle.ts';
+export type { DebugGhost, DebugHandle } from './core/debug-handle.ts';

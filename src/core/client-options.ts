@@ -67,6 +67,12 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
    * message counts as received at the next `update`. The React provider passes its clock.
    */
   now?: () => number;
+  /**
+   * Opt-in debug/test handle: `true` puts a small read-only object (status, networkId, time(), ghosts(),
+   * stats()) on `globalThis.__reactNetcode`, a string on `globalThis[thatName]` — for browser tests
+   * (page.evaluate) and the console. Default off: nothing is exposed. `removeDebugHandle()` takes it away.
+   */
+  debugHandle?: boolean | string;
   /** Called once per predicted tick, before its input is committed: fill `input` (the live input) for `tick`. */
   onInput?: (input: InputValues<P>, tick: Tick) => void;
   log?: Logger;

@@ -11,6 +11,7 @@ import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './c
 import { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
+import { installDebugHandle } from './debug-handle.ts';
 import { asNetcodeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
 import { LogLimiter } from './log-limit.ts';
@@ -146,7 +147,11 @@ export class NetClient<P extends Protocol> {
     this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
     const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
     this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
+    this.removeDebugHandle = installDebugHandle(this, options.debugHandle);
   }
+
+  /** Take the `debugHandle` off globalThis (if it is still this client's); the React provider does on unmount. */
+  readonly removeDebugHandle: () => void;
 
   /** The prediction handle; throws a usage error when this client was created with `prediction: false`. */
   requirePrediction(): ClientPrediction<P> {

@@ -129,6 +129,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
     this.stepListeners = [];
     this.samplers = [];
     this.client.leave(reason);
+    this.client.removeDebugHandle();
   }
 
   get isDisposed(): boolean {
