@@ -7,10 +7,14 @@ ENV NODE_ENV=development \
     HOST=0.0.0.0 \
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
+# The workspaces' manifests: npm ci installs them with the root.
+COPY examples/starter/package.json examples/starter/
+COPY examples/canvas-2d/package.json examples/canvas-2d/
 # Dev dependencies are needed: the server runs from TypeScript with tsx and vite builds the client.
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build:demo
 EXPOSE 3000
-# tsx runs as PID 1's child via npx; the server handles SIGTERM (tells clients, exits 0).
-CMD ["npx", "tsx", "demo/server/main.ts"]
+# One process, tsx as a loader (not the tsx CLI, whose signal relay SIGKILLs a child that does not
+# acknowledge SIGTERM within 30 ms on a busy host); the server handles SIGTERM (tells clients, exits 0).
+CMD ["node", "--import", "tsx", "demo/server/main.ts"]

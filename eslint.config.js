@@ -1,12 +1,12 @@
 // Lint configuration: typescript-eslint's recommended rules plus the house rules
-// that a linter can check (no framework imports or wall clock in src/core).
+// (docs/architecture.md) that a linter can check (no framework imports or wall clock in src/core).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const frameworks = ['react', 'react-dom', 'three', '@react-three/*', '@dimforge/*', 'socket.io', 'socket.io-client'];
 
 export default tseslint.config(
-  { ignores: ['.tmp*', 'dist/**', 'node_modules/**', 'storybook-static/**', 'coverage/**', 'demo/dist/**'] },
+  { ignores: ['.tmp*', 'dist/**', 'node_modules/**', 'storybook-static/**', 'coverage/**', 'demo/dist/**', 'examples/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,12 +26,12 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: frameworks.map((group) => ({ group: [group, `${group}/*`], message: 'react-netcode: src/core stays framework-free.' })) }],
+      'no-restricted-imports': ['error', { patterns: frameworks.map((group) => ({ group: [group, `${group}/*`], message: 'react-netcode: src/core stays framework-free (docs/architecture.md, house rule 1).' })) }],
       'no-restricted-properties': [
         'error',
-        { object: 'Date', property: 'now', message: 'Inject time (house rule 2).' },
-        { object: 'Math', property: 'random', message: 'Use the seeded RNG (house rule 2).' },
-        { object: 'performance', property: 'now', message: 'Inject time (house rule 2).' },
+        { object: 'Date', property: 'now', message: 'react-netcode: src/core takes time injected (docs/architecture.md, house rule 2): use a now argument or the Scheduler.' },
+        { object: 'Math', property: 'random', message: 'react-netcode: src/core uses the seeded Rng (docs/architecture.md, house rule 2).' },
+        { object: 'performance', property: 'now', message: 'react-netcode: src/core takes time injected (docs/architecture.md, house rule 2): use a now argument or the Scheduler.' },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'setTimeout', 'setInterval', 'requestAnimationFrame'],
     },

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { field } from '../src/core/field.ts';
 import { defineProtocol, ghost, type InputValues } from '../src/core/protocol.ts';
 import { defineSystems, system, SystemRunner, type SystemStage } from '../src/core/system.ts';
-import { World } from '../src/core/world.ts';
+import { EngineWorld } from '../src/core/world.ts';
 import { createPhysics, type PhysicsMode } from '../src/rapier/index.ts';
 
 const BODIES = 200;
@@ -45,7 +45,7 @@ function world(isServer: boolean, mode: Variant) {
     level: (w, R) => void w.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0)),
     bodies: { box: { kind: 'dynamic', collider: { cuboid: [0.25, 0.25, 0.25] } } },
   });
-  const w = new World(protocol, isServer ? { isServer } : { isServer, localNetworkId: 1 });
+  const w = new EngineWorld(protocol, isServer ? { isServer } : { isServer, localNetworkId: 1 });
   for (let i = 0; i < BODIES; i++) {
     const layer = Math.floor(i / 25);
     w.add('box', i + 1, 0, 0, { position: { x: (i % 5) * 0.55 + layer * 0.13, y: 0.26 + layer * 0.52, z: Math.floor((i % 25) / 5) * 0.55 - layer * 0.07 } });

@@ -1,31 +1,11 @@
-// Public entry `react-netcode`: the framework-free core (protocol, codecs, time,
-// history, server and client engines), the loopback transport and the link
-// conditioner. React, R3F, Rapier and socket.io live in their own subpath entries.
+// Public entry `react-netcode`: what a game uses — the protocol and its fields, systems, the
+// server and the client, ticks, predicted-spawn ids, errors, the loopback transport and the link
+// conditioner, and the types of everything these hand out. The engines' building blocks (codecs,
+// buffers, timelines, the prediction and ghost hosts) are in `react-netcode/internals`; React,
+// R3F, Rapier and socket.io live in their own subpath entries.
 
-export { FixedStepAccumulator } from './core/clock/accumulator.ts';
-export type { AccumulatorOptions } from './core/clock/accumulator.ts';
-export { BitReader, BitWriter } from './core/bits.ts';
-export { createClient, NetClient } from './core/client.ts';
-export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './core/client.ts';
-export type { Correction, CorrectionCause } from './core/corrections.ts';
-export type { NetworkTime } from './core/clock/network-time.ts';
-export { ClientPrediction } from './core/prediction.ts';
-export type { Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
-export type { PredictionSwitchingOptions } from './core/smoothing/mode-switcher.ts';
-export { ClockSync } from './core/clock/index.ts';
-export type { ClockSyncOptions } from './core/clock/index.ts';
-export { eventDelta, InputBuffer, sanitizeInput, ServerInputQueue } from './core/input/index.ts';
-export type { ServerInputStats } from './core/input/index.ts';
-export { Connection } from './core/connection.ts';
-export type { ConnectionState, ConnectionStats } from './core/connection.ts';
-export { consoleLogger, Emitter } from './core/emitter.ts';
-export type { Logger, LogLevel } from './core/emitter.ts';
-export { isNetcodeError, NetcodeError, WireError } from './core/errors.ts';
-export type { NetcodeErrorCode } from './core/errors.ts';
-export { DEFAULT_MAX_PRESSES_PER_TICK, field } from './core/field.ts';
-export type { EventOptions, Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
-export { HistoryBuffer } from './core/history.ts';
-export { defineProtocol, fnv1a32, ghost, isSnapshotTick, rpc } from './core/protocol.ts';
+// Protocol, fields, RPCs.
+export { defineProtocol, ghost, isSnapshotTick, rpc } from './core/protocol.ts';
 export type {
   GhostOptions,
   GhostType,
@@ -41,23 +21,54 @@ export type {
   RpcPayload,
   SupportedMode,
 } from './core/protocol.ts';
-export { createRng, deriveSeed, Rng } from './core/rng.ts';
-export { compileSchema } from './core/schema.ts';
-export type { Schema, SchemaCodec, Values } from './core/schema.ts';
-export { NetServer } from './core/server.ts';
+export { field } from './core/field.ts';
+export type { EventOptions, Field, FieldOptions, FieldValue, Quat, SendTo, Smoothing, Vec2, Vec3 } from './core/field.ts';
+export type { Schema, Values } from './core/schema.ts';
+
+// Systems and the world they run on.
+export { defineSystems, system, SystemError } from './core/system.ts';
+export type { SpawnOptions, SystemContext, SystemDef, SystemFn, SystemStage, SystemWhere } from './core/system.ts';
+export type { Ghost, GhostMode, GhostNames, GhostValues, World } from './core/world.ts';
+export type { Rng } from './core/rng.ts';
+
+// The server.
+export { createServer } from './create-server.ts';
+export type { NetServer } from './core/server.ts';
 export type { JoinDecision, ServerEvents, ServerOptions } from './core/server.ts';
+export type { Connection, ConnectionState, ConnectionStats } from './core/connection.ts';
 export type { Relevancy } from './core/server-ghosts.ts';
-export { ClientGhosts } from './core/client-ghosts.ts';
-export type { ClientGhostOptions, GhostEvents, GhostRecord } from './core/client-ghosts.ts';
-export { Ghost, World } from './core/world.ts';
-export type { GhostMode, GhostNames, GhostValues, WorldOptions } from './core/world.ts';
-export { defineSystems, system, SystemError, SystemRunner } from './core/system.ts';
-export type { RunFlags, SpawnOptions, SystemContext, SystemDef, SystemFn, SystemHooks, SystemStage, SystemWhere } from './core/system.ts';
-export { InterpolationTimeline, lerpField, sampleField, sampleValues } from './core/interpolation/index.ts';
-export type { InterpolationOptions } from './core/interpolation/index.ts';
+export type { ServerInputStats } from './core/input/index.ts';
 export type { TickStats } from './core/stats.ts';
+
+// The client and the handles it exposes (client.events, .ghosts, .prediction, .spawns, .clock, .input, .time).
+export { createClient } from './core/client.ts';
+export type { ClientEvents, ClientOptions, ClientState, ClientStatus, NetClient } from './core/client.ts';
+export type { Emitter } from './core/emitter.ts';
+export type { ClientGhosts, ClientGhostOptions, GhostEvents, GhostRecord } from './core/client-ghosts.ts';
+export type { ClientPrediction, Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
+export type { PredictionSwitchingOptions } from './core/smoothing/mode-switcher.ts';
+export type { CorrectionOptions } from './core/smoothing/index.ts';
+export type { Correction, CorrectionCause } from './core/corrections.ts';
+export type { PredictedSpawns, PredictedSpawnOptions } from './core/predicted-spawns.ts';
+export type { ClockSync, ClockSyncOptions } from './core/clock/index.ts';
+export type { InputBuffer } from './core/input/index.ts';
+export type { NetworkTime } from './core/clock/network-time.ts';
+
+// Predicted spawning.
+export { spawnId, spawnIdClassifier, spawnIdOwner, tickWindowClassifier } from './core/spawning.ts';
+export type { PredictedSpawnInfo, SpawnCandidate, SpawnClassifier } from './core/spawning.ts';
+
+// Ticks.
 export { isNewer, isNewerOrEqual, newestTick, oldestTick, tickAdd, tickDiff, toTick } from './core/clock/tick.ts';
 export type { Tick } from './core/clock/tick.ts';
+
+// Errors and logging.
+export { isNetcodeError, NetcodeError, WireError } from './core/errors.ts';
+export type { NetcodeErrorCode } from './core/errors.ts';
+export { consoleLogger } from './core/emitter.ts';
+export type { Logger, LogLevel } from './core/emitter.ts';
+
+// Transports: the interface a transport implements, the in-memory loopback, the link conditioner, the schedulers.
 export type {
   Channel,
   ClientTransport,
@@ -69,39 +80,12 @@ export type {
   TimerHandle,
   TransportStats,
 } from './core/transport.ts';
-export { DEFAULT_RPC_MAX_BYTES, MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './core/wire.ts';
-export { conditionClient, LinkConditioner } from './transport/conditioner.ts';
-export type { ConditionedClientTransport, ConditionerOptions, LinkOptions, LinkStats } from './transport/conditioner.ts';
+export { LoopbackNetwork } from './transport/loopback.ts';
+export { conditionClient } from './transport/conditioner.ts';
+export type { ConditionedClientTransport, ConditionerOptions, LinkConditioner, LinkOptions, LinkStats } from './transport/conditioner.ts';
 export { conditionServer } from './transport/condition-server.ts';
 export type { ConditionedServerTransport, PeerLinkOptions, ServerConditionerOptions } from './transport/condition-server.ts';
-export { LoopbackNetwork } from './transport/loopback.ts';
 export { realTimeScheduler, VirtualScheduler } from './transport/scheduler.ts';
-
-import { createServer as createCoreServer, type NetServer as Server, type ServerOptions as Options } from './core/server.ts';
-import type { Protocol as AnyProtocol } from './core/protocol.ts';
-import { realTimeScheduler as defaultScheduler } from './transport/scheduler.ts';
-
-const tokenWord = new Uint32Array(1);
-/** An unpredictable uint32 (Web Crypto, in Node ≥ 19 and every browser) for resume tokens. */
-function secureRandomUint32(): number {
-  return globalThis.crypto.getRandomValues(tokenWord)[0]!;
-}
-
-/**
- * Create the authoritative server. `start()` runs it on the real monotonic clock unless you pass
- * another `scheduler`; resume tokens come from Web Crypto unless you pass `randomUint32`.
- */
-export function createServer<P extends AnyProtocol>(options: Options<P>): Server<P> {
-  return createCoreServer({ scheduler: defaultScheduler, randomUint32: secureRandomUint32, ...options });
-}
-export { SnapshotDecoder, SnapshotEncoder, maxWaitSnapshots } from './core/snapshot/index.ts';
-export type { DecodedSnapshot, SnapshotGhost } from './core/snapshot/index.ts';
-export { blendValues, desiredMode, frameInterpolate, FrameInterpolator, ModeTransition, VisualCorrection } from './core/smoothing/index.ts';
-export type { CorrectionOptions, CorrectionResult, PredictionMode, SwitchingOptions } from './core/smoothing/index.ts';
-export { spawnId, spawnIdClassifier, spawnIdOwner, tickWindowClassifier } from './core/spawning.ts';
-export type { PredictedSpawnInfo, SpawnCandidate, SpawnClassifier } from './core/spawning.ts';
-export { PredictedSpawns } from './core/predicted-spawns.ts';
-export type { PredictedSpawnOptions } from './core/predicted-spawns.ts';
 export { systemsFingerprint } from './core/build-check.ts';
 export type { BuildIdentity } from './core/build-check.ts';
 export type { FieldFor, RequiredField } from './core/field.ts';

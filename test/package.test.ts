@@ -16,7 +16,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 
 const expected: Record<string, string[]> = {
-  '.': ['defineProtocol', 'field', 'rpc', 'ghost', 'createServer', 'createClient', 'LoopbackNetwork', 'conditionClient', 'conditionServer', 'HistoryBuffer', 'FixedStepAccumulator', 'BitWriter', 'BitReader', 'createRng'],
+  '.': ['defineProtocol', 'field', 'rpc', 'ghost', 'defineSystems', 'system', 'createServer', 'createClient', 'LoopbackNetwork', 'conditionClient', 'conditionServer', 'NetcodeError', 'tickDiff', 'spawnId'],
+  './internals': ['HistoryBuffer', 'FixedStepAccumulator', 'BitWriter', 'BitReader', 'createRng', 'SnapshotEncoder', 'ClientPrediction', 'EngineWorld'],
   './socket-io': ['createSocketIoServerTransport', 'createSocketIoClientTransport'],
   './socket-io/client': ['createSocketIoClientTransport'],
   './socket-io/server': ['createSocketIoServerTransport'],

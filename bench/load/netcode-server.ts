@@ -1,5 +1,5 @@
 // Load harness, server process side: react-netcode's real server as a game would run
-// it — NetServer over createSocketIoServerTransport on 127.0.0.1, `start()` on the
+// it — createServer over createSocketIoServerTransport on 127.0.0.1, `start()` on the
 // library's realTimeScheduler — plus the measurements a load run reports: per
 // connection the input counters and arrival histogram, every tick that ran without
 // the connection's input (with its time), the snapshot ticks written to it, its
@@ -30,7 +30,7 @@ export async function startNetcodeServer(config: NetcodeServerConfig): Promise<R
   const loopGaps = new GapRecorder(config.stallFloorMs ?? 8);
   const warnings = collectWarnings();
   const sockets = new SocketCounter(io.io.httpServer);
-  const server = new lib.core.NetServer({
+  const server = lib.core.createServer({
     protocol,
     systems,
     transport: probed.transport,

@@ -75,7 +75,7 @@ export class HeadlessPlayer {
     const probed = probeClientTransport(lib.socketIo.createSocketIoClientTransport(options.url));
     this.probe = probed.probe;
     this.transport = probed.transport;
-    this.client = new lib.core.NetClient({ protocol: game.protocol, systems: game.systems, transport: probed.transport, now: () => performance.now(), log: () => {} });
+    this.client = lib.core.createClient({ protocol: game.protocol, systems: game.systems, transport: probed.transport, now: () => performance.now(), log: () => {} });
     this.loop = new FrameLoop(options.frames);
     this.script = new InputScript(options.seed);
   }

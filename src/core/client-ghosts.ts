@@ -12,7 +12,7 @@ import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
 import { tickDiff, type Tick } from './clock/tick.ts';
 import type { SpawnCandidate } from './spawning.ts';
 import { SystemRunner, type SystemDef, type SystemError, type SystemHooks } from './system.ts';
-import { World, type Ghost } from './world.ts';
+import { EngineWorld, type Ghost } from './world.ts';
 
 export type GhostEvents<P extends Protocol> = {
   /** A ghost appeared (from a snapshot). React components key on `ghost.handle`. */
@@ -48,7 +48,7 @@ export interface GhostRecord {
 }
 
 export class ClientGhosts<P extends Protocol> {
-  readonly world: World<P>;
+  readonly world: EngineWorld<P>;
   readonly events: Emitter<GhostEvents<P>>;
   readonly timeline: InterpolationTimeline;
   private readonly records = new Map<number, GhostRecord>();
@@ -89,7 +89,7 @@ export class ClientGhosts<P extends Protocol> {
     onListenerError: (e: unknown) => void = () => {},
     systems: readonly SystemDef<P>[] = [],
   ) {
-    this.world = new World(protocol, { isServer: false });
+    this.world = new EngineWorld(protocol, { isServer: false });
     const seedOf = (): number => this.seed;
     this.systems = new SystemRunner(this.world, systems, {
       get seed() {

@@ -12,7 +12,7 @@ import { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { installDebugHandle } from './debug-handle.ts';
-import { asNetcodeError, NetcodeError } from './errors.ts';
+import { asNetcodeError, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
 import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
@@ -29,7 +29,7 @@ import { forEachMessage, Outbox } from './outbox.ts';
 import { encodeAck } from './snapshot/index.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Channel, ClientTransport } from './transport.ts';
-import type { Ghost } from './world.ts';
+import type { Ghost, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
@@ -108,7 +108,7 @@ export class NetClient<P extends Protocol> {
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;
     this.identity = buildIdentity(options.systems ?? [], options.buildId);
-    const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}`);
+    const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`);
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.limitedLog = new LogLimiter(this.log);
@@ -204,7 +204,7 @@ export class NetClient<P extends Protocol> {
     return this.current.networkId;
   }
 
-  get world() {
+  get world(): World<P> {
     return this.ghosts.world;
   }
 
@@ -228,7 +228,7 @@ export class NetClient<P extends Protocol> {
       throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'): ${why}.`);
     }
     const problem = payloadProblem(this.protocol.join, payload);
-    if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}.`);
+    if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}; pass a payload that fits the protocol's join fields.`);
     const w = this.encoder.custom(MessageKind.Join);
     this.protocol.join.write(w, payload as never);
     this.sendRaw(w.toBytes(), 'reliable');
@@ -438,8 +438,11 @@ export class NetClient<P extends Protocol> {
 
   private retry(): void {
     const next = this.reconnect.poll(this.now);
-    if (next === 'expired') this.finish(`connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'})`);
-    else if (next === 'attempt') this.open();
+    if (next === 'expired') {
+      const reason = `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`;
+      this.finish(reason);
+      this.transport.close(reason); // an attempt still under way (a transport retrying to open) stops here
+    } else if (next === 'attempt') this.open();
   }
 
   /**
@@ -540,7 +543,8 @@ export class NetClient<P extends Protocol> {
     const mismatch = buildMismatch('client', this.identity, welcome);
     if (mismatch !== null) {
       // The server let us in (an older server, or one that does not check): refuse it from this side.
-      this.log('error', `${mismatch} This client's ${this.identity.systems}.`);
+      const line = `${mismatch} This client's ${this.identity.systems}.`; // mismatch starts with 'react-netcode:'
+      this.log('error', line);
       this.sendRaw(this.encoder.reason(MessageKind.Close, mismatch), 'reliable');
       this.flush();
       this.finish(mismatch);
@@ -580,7 +584,7 @@ export class NetClient<P extends Protocol> {
     } catch (thrown) {
       const error = asNetcodeError(thrown, 'decoding a snapshot');
       this.ghosts.rejectedSnapshots++;
-      this.log('warn', `react-netcode: dropped a malformed snapshot: ${error.message}`);
+      this.log('warn', `react-netcode: dropped a malformed snapshot: ${describeError(error)}`);
       this.events.emit('error', error);
       return;
     }

@@ -48,7 +48,7 @@ export class HandlerError extends NetcodeError {
     readonly tick: number,
     cause: unknown,
   ) {
-    super('handler', `react-netcode: ${handler} threw at tick ${tick}: ${describeError(cause)}`);
+    super('handler', `react-netcode: ${handler} threw at tick ${tick}: ${describeError(cause)}; fix that callback (error.cause holds what it threw, with the stack).`);
     this.name = 'HandlerError';
     this.cause = cause;
   }

@@ -1,4 +1,4 @@
-// HistoryBuffer: the one tick-indexed store (house rule 4). A fixed-capacity ring
+// HistoryBuffer: the one tick-indexed store (docs/architecture.md, house rule 4). A fixed-capacity ring
 // keyed by Tick: prediction history, confirmed history and input buffers are all
 // instances of it. Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
 

@@ -1,4 +1,4 @@
-// Client prediction with rollback (steps 3 and 6 of DESIGN.md's client frame).
+// Client prediction with rollback (stages 4 and 8 of the client frame, docs/architecture.md).
 // Predicted ghosts run the shared systems ahead of the server at predictedTick with
 // the local inputs; when a snapshot brings confirmed state for tick S, they roll
 // back to S and resimulate to the newest predicted tick (policy 'always'), or only

@@ -1,4 +1,4 @@
-// Seeded randomness for simulation and tests (house rule 2: no Math.random).
+// Seeded randomness for simulation and tests (docs/architecture.md, house rule 2: no Math.random).
 // A small, fast 32-bit generator (sfc32) seeded through a splitmix32-style mixer.
 // `deriveSeed` gives independent streams per tick and per entity, so a system can
 // draw the same numbers on the server and in client prediction for the same tick.

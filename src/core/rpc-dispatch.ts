@@ -46,7 +46,7 @@ export class RpcRegistry<H extends AnyHandler> {
   encode(encoder: MessageEncoder, name: string, direction: RpcDirection, payload: unknown): Uint8Array {
     const entry = this.entry(name, direction);
     const problem = payloadProblem(entry.codec, payload);
-    if (problem !== null) throw new NetcodeError('usage', `react-netcode: RPC "${name}" payload is invalid: ${problem}.`);
+    if (problem !== null) throw new NetcodeError('usage', `react-netcode: RPC "${name}" payload is invalid: ${problem}; pass a payload that fits the RPC's fields.`);
     const w = encoder.custom(MessageKind.Rpc);
     w.writeVarUint(entry.id);
     const start = w.bitLength;
@@ -91,7 +91,7 @@ export class RpcRegistry<H extends AnyHandler> {
         (handler as (...a: Parameters<H>) => void)(...args);
       } catch (error) {
         if (onError) onError(new HandlerError(`handler of RPC "${entry.name}"`, tick, error));
-        else log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}`);
+        else log(`react-netcode: handler of RPC "${entry.name}" threw: ${String(error)}; fix the handler (the other handlers still ran).`);
       }
     }
   }

@@ -8,7 +8,7 @@ import { checkSpawnInit, isSnapshotTick, type Protocol } from './protocol.ts';
 import { SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from './snapshot/index.ts';
 import { SystemRunner, type SystemDef } from './system.ts';
 import type { Tick } from './clock/tick.ts';
-import { World, type Ghost, type GhostNames, type GhostValues } from './world.ts';
+import { EngineWorld, type Ghost, type GhostNames, type GhostValues } from './world.ts';
 
 /** Decides whether `connection` receives `ghost` (e.g. a radius). Owned ghosts are always relevant to their owner. */
 export type Relevancy<P extends Protocol> = (connection: Connection, ghost: Ghost<P>) => boolean;
@@ -67,7 +67,7 @@ class GhostView implements SnapshotGhost {
 }
 
 export class ServerGhosts<P extends Protocol> {
-  readonly world: World<P>;
+  readonly world: EngineWorld<P>;
   private readonly runner: SystemRunner<P>;
   private encoder: SnapshotEncoder;
   private readonly peers = new Map<Connection, Peer>();
@@ -83,7 +83,7 @@ export class ServerGhosts<P extends Protocol> {
     private readonly options: ServerGhostOptions<P>,
     input: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined,
   ) {
-    this.world = new World(protocol, { isServer: true });
+    this.world = new EngineWorld(protocol, { isServer: true });
     this.encoder = this.createEncoder();
     this.runner = new SystemRunner(this.world, options.systems ?? [], {
       seed: options.seed,

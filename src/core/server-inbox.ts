@@ -22,6 +22,8 @@ export interface InboxHooks {
   refuse(peer: PeerId, reason: string): void;
   /** A message of `peer` was dropped by the limits (count it on its connection). */
   dropped(peer: PeerId, bytes: number): void;
+  /** The transport asked whether to take a new connection and was told no (it turns it away, e.g. HTTP 403): the server logs it. */
+  turnedAway(reason: string): void;
 }
 
 export class ServerInbox {
@@ -38,11 +40,14 @@ export class ServerInbox {
 
   /** What the transport calls (NetServer passes it to `transport.listen`). */
   readonly handler: ServerTransportHandler = {
-    canConnect: (opening) => this.limits.canConnect(this.hooks.pendingPeers() + this.queuedConnects, opening, this.hooks.now()),
+    canConnect: (opening) => {
+      const ok = this.limits.canConnect(this.hooks.pendingPeers() + this.queuedConnects, opening, this.hooks.now());
+      if (!ok) this.hooks.turnedAway(this.busy());
+      return ok;
+    },
     onConnect: (peer) => {
       if (!this.limits.connect(this.hooks.pendingPeers() + this.queuedConnects, this.hooks.now())) {
-        const o = this.limits.options;
-        this.hooks.refuse(peer, `react-netcode: the server is busy (more than ${o.maxPending} handshakes pending or ${o.handshakesPerSecond} new connections a second); try again shortly.`);
+        this.hooks.refuse(peer, this.busy());
         return;
       }
       this.queuedConnects++;
@@ -58,6 +63,14 @@ export class ServerInbox {
     },
     onDisconnect: (peer, reason) => this.events.push({ kind: 'disconnect', peer, reason }),
   };
+
+  private busy(): string {
+    const o = this.limits.options;
+    return (
+      `react-netcode: the server is busy (more than ${o.maxPending} handshakes pending or ${o.handshakesPerSecond} new connections a second); try again shortly ` +
+      '(the server options maxPendingPeers and maxHandshakesPerSecond set these limits).'
+    );
+  }
 
   /** Everything queued since the last call, in arrival order (handlers may queue more meanwhile: they wait for the next call). */
   take(): Inbound[] {

@@ -26,6 +26,8 @@ export interface SessionHooks<P extends Protocol> {
   /** The connection is gone for good. */
   closed(connection: Connection<JoinPayload<P>>, reason: string): void;
   sendWelcome(connection: Connection<JoinPayload<P>>, resumed: boolean): void;
+  /** A peer's handshake was refused (it is told `reason`): the server logs it. */
+  refused(peer: PeerId, reason: string): void;
 }
 
 export interface SessionOptions {
@@ -80,7 +82,7 @@ export class Sessions<P extends Protocol> {
     if (!this.pending.has(peer)) return;
     const hello = readHello(r);
     if (hello.wireVersion !== WIRE_VERSION || hello.protocolHash !== this.protocol.hash) {
-      this.refuse(peer, `react-netcode: protocol mismatch (client ${hello.protocolHash.toString(16)} v${hello.wireVersion}, server ${this.protocol.hash.toString(16)} v${WIRE_VERSION}); client and server must be built from the same defineProtocol.`, now);
+      this.refuseHello(peer, `react-netcode: protocol mismatch (client ${hello.protocolHash.toString(16)} v${hello.wireVersion}, server ${this.protocol.hash.toString(16)} v${WIRE_VERSION}); client and server must be built from the same defineProtocol.`, now);
       return;
     }
     const mismatch = buildMismatch('server', this.options.identity, hello);
@@ -95,9 +97,10 @@ export class Sessions<P extends Protocol> {
       this.hooks.opened(old, true);
       return;
     }
-    if (this.connections.size >= this.options.maxConnections) return this.refuse(peer, 'server full', now);
+    const full = `react-netcode: server full (${this.connections.size} connections`;
+    if (this.connections.size >= this.options.maxConnections) return this.refuseHello(peer, `${full}, maxConnections ${this.options.maxConnections}); try again later.`, now);
     const networkId = this.ids.allocate(now);
-    if (networkId === undefined) return this.refuse(peer, 'server full (no free networkId)', now);
+    if (networkId === undefined) return this.refuseHello(peer, `${full}, no free networkId: ids of closed ones are quarantined); try again later.`, now);
     this.pending.delete(peer);
     const connection = new Connection<JoinPayload<P>>(networkId, peer, this.tokens.nextUint32() >>> 0 || 1);
     this.connections.set(networkId, connection);
@@ -144,6 +147,12 @@ export class Sessions<P extends Protocol> {
     this.pending.delete(peer);
     this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
     this.refused.set(peer, now + LINGER_MS);
+  }
+
+  /** Refuse a Hello: tell the peer why, and the server's log. */
+  private refuseHello(peer: PeerId, reason: string, now: number): void {
+    this.refuse(peer, reason, now);
+    this.hooks.refused(peer, reason);
   }
 
   /** Timeouts: silent peers, refused and lingering links, suspended connections past their grace. */

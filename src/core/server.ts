@@ -27,7 +27,7 @@ import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
-import type { Ghost, GhostNames, GhostValues, SpawnArgs } from './world.ts';
+import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
@@ -41,6 +41,10 @@ const STALL_YIELD_MS = 50;
 const CATCH_UP_BURST = 8;
 /** The "fell behind" warning is logged at most this often. */
 const BEHIND_WARNING_INTERVAL_MS = 5000;
+/** Tick times below this many samples say nothing about a p99 (it is the slowest one: a cold first tick). */
+const MIN_P99_SAMPLES = 100;
+/** A stall that begins this soon after start() is blamed on startup work. */
+const STARTUP_MS = 1000;
 
 
 export class NetServer<P extends Protocol> {
@@ -69,6 +73,7 @@ export class NetServer<P extends Protocol> {
   private lastOverruns = 0;
   private lastUpdateAt: number | undefined;
   private lastBehindWarningAt = -Infinity;
+  private loopStartedAt: number | undefined;
   private listening = false;
   /** The tick the next `tick()` simulates. */
   currentTick: Tick;
@@ -81,7 +86,7 @@ export class NetServer<P extends Protocol> {
     this.out = new ServerOutbox(options.transport);
     this.log = options.log ?? consoleLogger;
     this.limitedLog = new LogLimiter(this.log);
-    this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}`, this.timeMs));
+    this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
     const burst = Math.min(CATCH_UP_BURST, backlog);
@@ -145,6 +150,7 @@ export class NetServer<P extends Protocol> {
           this.ghosts.destroyOwnedBy(c.networkId);
           this.events.emit('leave', c, reason);
         },
+        refused: (peer, reason) => this.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, this.timeMs),
       },
       this.log,
     );
@@ -166,7 +172,7 @@ export class NetServer<P extends Protocol> {
         now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
         pendingPeers: () => this.sessions.pendingPeers,
         refuse: (peer, reason) => {
-          this.limitedLog.log('warn', 'refused peer', `${reason} (refused peer ${peer})`, this.timeMs);
+          this.limitedLog.log('warn', 'refused peer', `react-netcode: refused peer ${peer} before its handshake: ${describeError(reason)}`, this.timeMs);
           this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
           this.transport.disconnect(peer, reason);
         },
@@ -174,12 +180,13 @@ export class NetServer<P extends Protocol> {
           const connection = this.sessions.byPeer.get(peer);
           if (connection) connection.stats.droppedMessages++;
         },
+        turnedAway: (reason) => this.limitedLog.log('warn', 'refused peer', `react-netcode: turned a new connection away before it opened: ${describeError(reason)}`, this.timeMs),
       },
     );
   }
 
   /** The authoritative world (read it freely; change it from systems or with spawn/despawn). */
-  get world() {
+  get world(): World<P> {
     return this.ghosts.world;
   }
 
@@ -228,6 +235,7 @@ export class NetServer<P extends Protocol> {
     if (this.loop !== undefined) return;
     this.listen();
     this.acc.reset();
+    this.loopStartedAt = scheduler.now();
     let lastTurn: number | undefined;
     let yielded = false;
     const run = (): void => {
@@ -287,22 +295,30 @@ export class NetServer<P extends Protocol> {
       this.lastOverruns = this.acc.overruns;
       if (now - this.lastBehindWarningAt >= BEHIND_WARNING_INTERVAL_MS) {
         this.lastBehindWarningAt = now;
-        this.log('warn', this.behindMessage(gap));
+        this.log('warn', this.behindMessage(gap, now));
       }
     }
     return steps;
   }
 
-  /** Tell a slow simulation (ticks take most of their budget) from a starved process or a late timer. */
-  private behindMessage(gapMs: number): string {
+  /**
+   * Tell a slow simulation (ticks take most of their budget) from a starved process or a late timer.
+   * The p99 counts only over enough ticks: right after start() it is the one cold first tick.
+   */
+  private behindMessage(gapMs: number, now: number): string {
     const s = this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
     const step = this.protocol.stepMs;
     const head = `react-netcode: server tick loop fell behind; dropped ${this.acc.droppedSteps} ticks so far (${this.acc.overruns} overruns).`;
-    const times = `ticks take ${s.meanMs.toFixed(2)} ms on average (p99 ${s.p99Ms.toFixed(2)} ms) of a ${step.toFixed(2)} ms budget`;
-    if (s.meanMs >= step / 2 || s.p99Ms >= step) {
+    const times = `ticks take ${s.meanMs.toFixed(2)} ms on average (p99 ${s.p99Ms.toFixed(2)} ms over ${Math.min(s.ticks, 600)} ticks) of a ${step.toFixed(2)} ms budget`;
+    if (s.meanMs >= step / 2 || (s.ticks >= MIN_P99_SAMPLES && s.p99Ms >= step)) {
       return `${head} The simulation is too slow for tickRate ${this.protocol.tickRate}: ${times}. Make the systems cheaper, lower tickRate, or spread rooms over more processes.`;
     }
-    return `${head} The process was starved or its timer fired late: the loop did not run for ${Math.round(gapMs)} ms while ${times}. Look for blocking work on the event loop (synchronous I/O, long GC pauses) or an overloaded host, not the simulation.`;
+    const atStartup = this.loopStartedAt !== undefined && now - gapMs - this.loopStartedAt < STARTUP_MS;
+    const startup = atStartup ? ' It began right after start(): call start() once the startup work (loading assets, WASM init, builds) is done.' : '';
+    return (
+      `${head} The process was starved or its timer fired late: the loop did not run for ${Math.round(gapMs)} ms while ${times}. ` +
+      `Look for blocking work on the event loop (synchronous I/O, long GC pauses) or an overloaded host, not the simulation.${startup}`
+    );
   }
 
   /**
@@ -476,7 +492,7 @@ export class NetServer<P extends Protocol> {
     const o = this.inbox.limits.options;
     const reason = `react-netcode: closed for sending more than ${o.messagesPerSecond} messages or ${o.bytesPerSecond} bytes a second for ${o.persistMs} ms (maxMessagesPerSecond / maxBytesPerSecond).`;
     const connection = this.sessions.byPeer.get(peer);
-    this.limitedLog.log('warn', 'rate limit', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''})`, this.timeMs);
+    this.limitedLog.log('warn', 'rate limit', `react-netcode: ${describeError(reason)} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''})`, this.timeMs);
     if (connection) this.sessions.close(connection, reason, true, this.timeMs);
     else this.sessions.refuse(peer, reason, this.timeMs);
   }
@@ -508,7 +524,7 @@ export class NetServer<P extends Protocol> {
         this.report(asNetcodeError(error, `handling a message of peer ${peer}`), connection);
         reason = 'react-netcode: the server failed to handle a message from this client (an internal error, reported on the server)';
       }
-      this.limitedLog.log('warn', 'protocol error', `${reason} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.timeMs);
+      this.limitedLog.log('warn', 'protocol error', `react-netcode: ${describeError(reason)} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.timeMs);
       if (connection) this.sessions.close(connection, reason, true, this.timeMs);
       else this.sessions.refuse(peer, reason, this.timeMs);
     }
@@ -654,17 +670,14 @@ function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Gener
   for (const c of connections) if (c.inGame) yield c;
 }
 
-/** "message kind Join (4)", or "unknown message kind 200". */
+/** A limit option, checked: > 0 (Infinity turns the limit off). */
 function positive(value: number, name: string): number {
   if (!(value > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number > 0 (Infinity turns the limit off), got ${String(value)}.`);
   return value;
 }
 
+/** "message kind Join (4)", or "unknown message kind 200". */
 function kindName(kind: number): string {
   const name = MESSAGE_KIND_NAMES[kind];
   return name === undefined ? `unknown message kind ${kind}` : `message kind ${name} (${kind})`;
-}
-
-export function createServer<P extends Protocol>(options: ServerOptions<P>): NetServer<P> {
-  return new NetServer(options);
 }

@@ -21,7 +21,7 @@ import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protoco
 import { deriveSeed, Rng } from './rng.ts';
 import { pressSpawnIds } from './spawning.ts';
 import type { Tick } from './clock/tick.ts';
-import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
+import type { EngineWorld, Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 
 export type SystemWhere = 'shared' | 'server' | 'client';
 export type SystemStage = 'server' | 'prediction' | 'presentation';
@@ -137,7 +137,7 @@ export class SystemError extends NetcodeError {
     readonly tick: Tick,
     cause: unknown,
   ) {
-    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}`);
+    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}; fix the system (error.cause holds what it threw, with the stack).`);
     this.name = 'SystemError';
     this.cause = cause;
   }
@@ -216,7 +216,7 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   readonly #neutral: InputValues<P>;
 
   constructor(
-    private readonly world: World<P>,
+    private readonly world: EngineWorld<P>,
     private readonly hooks: SystemHooks<P>,
   ) {
     this.dt = 1 / world.protocol.tickRate;
@@ -304,13 +304,13 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
  * `hooks.onError` (and the next system runs), or rethrown when there is no such hook.
  */
 export class SystemRunner<P extends Protocol> {
-  readonly #world: World<P>;
+  readonly #world: EngineWorld<P>;
   readonly #hooks: SystemHooks<P>;
   readonly #ctx: RunContext<P>;
   readonly #stages: Record<SystemStage, { def: SystemDef<P>; salt: number }[]>;
   #running = false;
 
-  constructor(world: World<P>, systems: readonly SystemDef<P>[], hooks: SystemHooks<P>) {
+  constructor(world: EngineWorld<P>, systems: readonly SystemDef<P>[], hooks: SystemHooks<P>) {
     checkSystems(systems);
     this.#world = world;
     this.#hooks = hooks;

@@ -1,4 +1,4 @@
-// Wire format constants, in one place (house rule 9). Every message starts with
+// Wire format constants, in one place (docs/architecture.md, house rule 9). Every message starts with
 // one byte giving its kind; the rest is a bit stream (LSB first within each byte,
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 

@@ -1,6 +1,7 @@
-// The World: the ghosts one peer simulates, stored per type in spawn order. Systems
-// read it through `query`/`get`; the engines (server, client prediction, snapshot
-// apply) change its structure through the engine-facing `add`/`remove`/`create`/`insert`.
+// The World: the ghosts one peer simulates, stored per type in spawn order. Game code
+// (systems, `server.world`, `client.world`) sees the read-only `World` interface and reads
+// it through `query`/`get`/`all`; the engines (server, client prediction, snapshot apply)
+// hold the `EngineWorld` behind it and change its structure with `add`/`remove`/`create`/`insert`.
 
 import { NetcodeError } from './errors.ts';
 import type { GhostEntry, Protocol } from './protocol.ts';
@@ -40,7 +41,7 @@ interface LocalId {
   id: number;
 }
 
-/** One replicated entity instance. Created by `World.add`/`World.create`, never by game code. */
+/** One replicated entity instance. Created by the engines (`spawn`, snapshots), never by game code. */
 export class Ghost<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>> {
   /**
    * Mode this peer runs it in; the engines set it (default: 'server' on the server; on a client 'predicted' when owned locally and the type
@@ -159,7 +160,34 @@ export interface WorldOptions {
   localNetworkId?: number;
 }
 
-export class World<P extends Protocol> {
+/**
+ * The ghosts one peer simulates, as game code sees them (`server.world`, `client.world`, a
+ * system's `world`): read them here; spawn and despawn through `ctx.spawn`/`ctx.despawn` or
+ * `server.spawn`/`server.despawn`.
+ */
+export interface World<P extends Protocol> {
+  readonly protocol: P;
+  /** True on the server, false on a client. */
+  readonly isServer: boolean;
+  /** This client's networkId (0 = not joined); always 0 on the server. */
+  readonly localNetworkId: number;
+  /** Ghosts in the world (a ghost despawned by the running system counts until that system returns). */
+  readonly size: number;
+  /** Monotonic counter bumped on every spawn, despawn and reset (UI-rate subscribers compare it). */
+  readonly version: number;
+  /**
+   * The live ghosts of `type` in spawn order (deterministic). Ghosts added while iterating
+   * are not visited; ghosts despawned meanwhile are skipped. Allocates no array.
+   */
+  query<K extends GhostNames<P>>(type: K): Iterable<Ghost<P, K>>;
+  /** The live ghost with server id `id`, if any. */
+  get(id: number): AnyGhost<P> | undefined;
+  /** Every live ghost in spawn order, across types. */
+  all(): Iterable<AnyGhost<P>>;
+}
+
+/** The World with its engine-facing structure changes (add, create, insert, rekey, remove, clear): the engines' own. */
+export class EngineWorld<P extends Protocol> implements World<P> {
   readonly protocol: P;
   readonly isServer: boolean;
   readonly #local: LocalId = { id: 0 };

@@ -4,7 +4,8 @@
 // capacity; each frame only rewrites their contents and draw ranges.
 
 import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Line, LineBasicMaterial, Points, PointsMaterial, type Material } from 'three';
-import type { HistoryBuffer, Vec3 } from '../index.ts';
+import type { HistoryBuffer } from '../core/history.ts';
+import type { Vec3 } from '../core/field.ts';
 import { writeVertex } from './transform.ts';
 
 /** Colours of the debug views (hex RGB): blue predicted path, orange confirmed samples, magenta rendered position. */

@@ -1,4 +1,4 @@
-// Where the netcode runs inside one R3F frame (DESIGN.md, "One client frame", step 6).
+// Where the netcode runs inside one R3F frame (docs/architecture.md, "The client frame", stage 8).
 // R3F calls useFrame callbacks in ascending priority order, so the engine is stepped
 // first (NETCODE_STEP_PRIORITY), then the visual proxies and debug views copy the
 // values to render into their THREE objects (NETCODE_VIEW_PRIORITY), and only then do

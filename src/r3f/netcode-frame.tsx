@@ -1,5 +1,5 @@
 // <NetcodeFrame/>: the one place the engine is stepped when the app renders with R3F
-// (DESIGN.md, "One client frame"). Inside the Canvas it claims the provider's frame
+// (docs/architecture.md, "The client frame"). Inside the Canvas it claims the provider's frame
 // driver (the provider's own loop pauses) and calls `frame.step(now)` once per R3F
 // frame in useFrame at NETCODE_STEP_PRIORITY, i.e. before the visual proxies copy the
 // render values and before any user frame callback. It renders nothing.

@@ -1,4 +1,4 @@
-// <VisualProxy>: the render stage of one ghost (DESIGN.md, house rule 3). A <group>
+// <VisualProxy>: the render stage of one ghost (docs/architecture.md, house rule 3). A <group>
 // whose transform is rewritten every frame from `client.view(ghost)` — frame-
 // interpolated predicted state plus its VisualCorrection, the timeline-interpolated
 // state of a remote ghost, or the blend while the ghost switches mode. It only reads

@@ -31,7 +31,10 @@ export interface ColliderOptions<P extends Protocol, K extends GhostNames<P>> {
 }
 
 export interface LagCompensationOptions<P extends Protocol> {
-  /** How far back poses are kept (default 500 ms): ceil(historyMs / stepMs) + 1 ticks. Older views are clamped to the oldest tick. */
+  /**
+   * How far back poses are kept (default 1000 ms): ceil(historyMs / stepMs) + 1 ticks. Older views are clamped to the oldest tick.
+   * A 10–15 fps client at 150 ms RTT needs ≈ 750 ms (its interpolation delay grows with its frame time).
+   */
   historyMs?: number;
   /** The ghost types that can be hit, and their shapes. */
   colliders: { [K in GhostNames<P>]?: ColliderOptions<P, K> };
@@ -151,7 +154,7 @@ function rewindTo<P extends Protocol>(server: NetServer<P>, history: PoseHistory
   if (typeof at === 'number') {
     if (at === 0) return history.rewind(history.newestTick ?? 0, 0, out);
     const connection = server.connections.get(at);
-    if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}.`);
+    if (!connection) throw new NetcodeError('usage', `react-netcode: lag compensation: no connection has networkId ${at}; pass a live connection (server.connections) or its networkId.`);
     const view = server.interpolationViewOf(connection);
     return history.rewind(view.tick, view.fraction, out);
   }
@@ -176,7 +179,7 @@ function isWanted<P extends Protocol>(ghost: Ghost<P>, type: string, opts: Rayca
 
 /** Record collider poses after every tick of `server`, and cast rays as a client saw the world. */
 export function createLagCompensation<P extends Protocol>(server: NetServer<P>, options: LagCompensationOptions<P>): LagCompensation<P> {
-  const historyMs = options.historyMs ?? 500;
+  const historyMs = options.historyMs ?? 1000;
   if (!Number.isFinite(historyMs) || historyMs <= 0) throw new NetcodeError('usage', `react-netcode: lag compensation historyMs must be a finite number > 0 (got ${historyMs}).`);
   const protocol = server.protocol;
   const colliders = compileColliders(protocol, options.colliders as Record<string, ColliderOptions<Protocol, string> | undefined>);

@@ -16,8 +16,7 @@ import { checkOptions, resolveSpecs, type BodyFields, type PhysicsMode, type Phy
 import { Peer, type PhysicsStats } from './peer.ts';
 
 /** Any netcode World (the adapter reads only structure, types and modes). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyWorld = World<any>;
+type AnyWorld = World<Protocol>;
 
 export interface PhysicsAdapter {
   readonly mode: PhysicsMode;
@@ -33,12 +32,12 @@ export interface PhysicsAdapter {
   /** The ghost fields a body type binds (position, rotation, velocities), or undefined when the type has no body. */
   fields(type: string): Readonly<BodyFields> | undefined;
   /** The Rapier world of a peer (replaced at every rebuild in exact mode: do not keep it). */
-  world(net: AnyWorld): RAPIER.World | undefined;
+  world<P extends Protocol>(net: World<P>): RAPIER.World | undefined;
   /** A ghost's rigid body (replaced at every rebuild in exact mode: do not keep it). */
   body(ghost: PhysicsGhost): RAPIER.RigidBody | undefined;
-  stats(net: AnyWorld): Readonly<PhysicsStats> | undefined;
+  stats<P extends Protocol>(net: World<P>): Readonly<PhysicsStats> | undefined;
   /** Free a peer's Rapier worlds (the WASM memory is not garbage collected). */
-  dispose(net: AnyWorld): void;
+  dispose<P extends Protocol>(net: World<P>): void;
 }
 
 function usage(message: string): NetcodeError {
@@ -80,7 +79,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   const exact = mode === 'exact';
   const snapshotTickOption = options.isSnapshotTick;
   const recordWorlds = options.worldSnapshots !== false;
-  const peers = new WeakMap<AnyWorld, Peer>();
+  const peers = new WeakMap<object, Peer>();
   const entries = new WeakMap<object, Entry>();
   const commands = new WeakMap<object, Commands>();
 
@@ -111,7 +110,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
     },
     system<P extends Protocol = Protocol>(name = 'physics'): SystemDef<P> {
       return system.shared<P>(name, (world, ctx) => {
-        const peer = peerOf(world as AnyWorld, ctx.dt);
+        const peer = peerOf(world as unknown as AnyWorld, ctx.dt);
         const prev = peer.lastTick;
         const previous = ((ctx.tick as number) - 1) >>> 0;
         // A tick that does not follow the last one stepped is a rollback's first resimulated
@@ -124,7 +123,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
         const quantize = exact ? isSnapshot(ctx.tick) : options.quantizeEveryTick === true;
         // smoothed mode: a client keeps the world of every snapshot tick, the ticks it can roll back to.
         const record = !exact && recordWorlds && !world.isServer && isSnapshot(ctx.tick);
-        peer.tick(world as AnyWorld, ctx.tick, rebuild, quantize, rollback, record);
+        peer.tick(world as unknown as AnyWorld, ctx.tick, rebuild, quantize, rollback, record);
       });
     },
     applyImpulse(ghost, impulse) {

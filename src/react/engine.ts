@@ -164,7 +164,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       try {
         samplers[i]!(input, tick);
       } catch (error) {
-        this.log('error', `react-netcode: an input sampler (useInput) threw: ${String(error)}`);
+        this.log('error', `react-netcode: an input sampler (useInput) threw: ${String(error)}; fix the sampler (the other samplers still ran for this tick).`);
       }
     }
     user?.(input, tick);
@@ -197,7 +197,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       try {
         listeners[i]!(now);
       } catch (error) {
-        this.log('error', `react-netcode: a frame.onStep listener threw: ${String(error)}`);
+        this.log('error', `react-netcode: a frame.onStep listener threw: ${String(error)}; fix the listener (the other listeners still ran).`);
       }
     }
   }

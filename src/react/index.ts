@@ -1,14 +1,13 @@
 // Public entry `react-netcode/react`: the provider, the typed factory, the hooks
 // (one per file), input bindings and the <NetGraph> overlay. The context contract
-// (context.ts) is exported for the R3F layer and for custom hooks.
+// (context.ts) is exported for the R3F layer and for custom hooks; the engine behind
+// it (NetcodeEngine) only as a type.
 
 export { NetcodeContext, useNetcodeContext } from './context.ts';
 export type { FrameDriver, NetcodeContextValue, NetcodeUiState, NetStats } from './context.ts';
 export { createNetcode } from './create-netcode.tsx';
 export type { Netcode } from './create-netcode.tsx';
-export { NetcodeEngine } from './engine.ts';
-export type { EngineOptions, InputSampler, NetcodeClientOptions, TransportSource } from './engine.ts';
-export { defaultFrameClock } from './frame-clock.ts';
+export type { NetcodeEngine, EngineOptions, InputSampler, NetcodeClientOptions, TransportSource } from './engine.ts';
 export type { FrameClock } from './frame-clock.ts';
 export { holdKey, keyboardAxes, pressOnKey, pressOnPointer } from './input-bindings.ts';
 export type { AxisKeys, BoundInput, InputBinding, KeyboardAxesOptions, PressOptions } from './input-bindings.ts';
@@ -16,7 +15,6 @@ export { NetGraph } from './net-graph.tsx';
 export type { NetGraphProps } from './net-graph.tsx';
 export { NetcodeProvider } from './provider.tsx';
 export type { NetcodeProviderProps, TypedNetcodeProviderProps } from './provider.tsx';
-export { STATS_HISTORY_SAMPLES, STATS_INTERVAL_MS } from './store.ts';
 export type { NetcodeStore, NetcodeStoreState, NetStatsSample } from './store.ts';
 export type { AnyGhost, BoolInputKey, ClientRpcName, Connection, GhostState, LiveRef, NumberInputKey, RpcPayloadOf, ServerRpcName, Vec2InputKey } from './types.ts';
 export { useConnection } from './use-connection.ts';

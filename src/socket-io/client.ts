@@ -2,11 +2,14 @@
 // ClientTransport interface the client engine talks to. Same events as the
 // server: 'r' (reliable) and 'u' (unreliable); both are plain emits — an unreliable
 // message is dropped (and counted) only under backpressure (backpressure.ts).
+// A connection that cannot be opened is retried with growing delays (`retry`) before
+// it is reported closed; a link that was open and dropped is the engine's to resume.
 import { io } from 'socket.io-client';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
+import { toBytes } from './bytes.ts';
 
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
@@ -18,27 +21,58 @@ export interface SocketIoClientTransportOptions {
   socket?: Partial<ManagerOptions & SocketOptions>;
   /** Unreliable messages are dropped (counted in `stats`) while more than this many bytes wait to be written (default 64 KiB). */
   maxBufferedBytes?: number;
+  /**
+   * How `connect()` retries a connection that cannot be opened (server down or restarting, wrong URL):
+   * default { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 } — about 30 s; `false` tries once.
+   */
+  retry?: ConnectRetryOptions | false;
+}
+
+/** Retries of a connection that cannot be opened; the delays double from minDelayMs up to maxDelayMs, each ±25 % at random. */
+export interface ConnectRetryOptions {
+  /** Attempts in all, the first one included (default 10; 1 = no retry). */
+  attempts?: number;
+  /** Delay before the second attempt (default 500 ms). */
+  minDelayMs?: number;
+  /** Longest delay between two attempts (default 5000 ms). */
+  maxDelayMs?: number;
 }
 
 const DEFAULT_PATH = '/netcode';
+const DEFAULT_RETRY: Required<ConnectRetryOptions> = { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 };
 
-/** A Uint8Array view on a received binary payload (Node: Buffer, browsers: ArrayBuffer), or null if it is not binary. Never copies. */
-export function toBytes(value: unknown): Uint8Array | null {
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  return null;
+/** The retry options, checked; `false` is one attempt. */
+function retryPolicy(retry: ConnectRetryOptions | false | undefined): Required<ConnectRetryOptions> {
+  if (retry === false) return { ...DEFAULT_RETRY, attempts: 1 };
+  const r = { ...DEFAULT_RETRY, ...retry };
+  if (!Number.isInteger(r.attempts) || r.attempts < 1) throw new NetcodeError('usage', `react-netcode: retry.attempts must be an integer >= 1 (1 = no retry), got ${r.attempts}.`);
+  if (!(r.minDelayMs >= 0) || !(r.maxDelayMs >= r.minDelayMs) || !Number.isFinite(r.maxDelayMs)) {
+    throw new NetcodeError('usage', `react-netcode: retry needs 0 <= minDelayMs <= maxDelayMs (finite), got ${r.minDelayMs} and ${r.maxDelayMs}.`);
+  }
+  return r;
 }
 
-/** One `connect()`: its socket, its handler and whether it is still reported to. */
+/** Delay before attempt `attempt` + 1 (from 1): doubling from minDelayMs, capped, ±25 % so clients of a restarted server spread out. */
+function retryDelay(r: Required<ConnectRetryOptions>, attempt: number): number {
+  const base = Math.min(r.maxDelayMs, r.minDelayMs * 2 ** (attempt - 1));
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}
+
+/** One `connect()`: its socket, its handler, whether it is still reported to, and its attempts to open. */
 interface Link {
   readonly socket: Socket;
   readonly handler: ClientTransportHandler;
   open: boolean;
+  attempts: number;
+  readonly startedAt: number;
+  retryTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
   const path = options.path ?? options.socket?.path ?? DEFAULT_PATH;
   const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
+  const retry = retryPolicy(options.retry);
+  const where = `${url} (socket.io path '${path}', transports ${(options.socket?.transports ?? ['websocket']).join('/')})`;
   const stats: TransportStats = { unreliableDropped: 0 };
   let link: Link | null = null;
 
@@ -47,9 +81,29 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
     if (link !== current) return;
     link = null;
     current.open = false;
+    if (current.retryTimer !== undefined) clearTimeout(current.retryTimer);
     current.socket.off();
     current.socket.disconnect();
     current.handler.onClose(reason);
+  };
+
+  /** A failed attempt to open `current`: try again after a delay, or report where it tried and why it failed. */
+  const failed = (current: Link, err: Error): void => {
+    if (link !== current || current.open) return;
+    current.attempts++;
+    if (current.attempts < retry.attempts) {
+      current.retryTimer = setTimeout(() => {
+        current.retryTimer = undefined;
+        if (link === current) current.socket.connect();
+      }, retryDelay(retry, current.attempts));
+      return;
+    }
+    const tries = current.attempts === 1 ? 'in one attempt' : `in ${current.attempts} attempts over ${((Date.now() - current.startedAt) / 1000).toFixed(1)} s`;
+    finish(
+      current,
+      `react-netcode: could not connect to ${where} ${tries}: ${err.message}; check the URL and path, that the game server is running and reachable from here, ` +
+        'and that a proxy in between forwards WebSocket upgrades (the transport option retry sets how long to keep trying).',
+    );
   };
 
   const onData = (current: Link, channel: Channel, args: unknown[]): void => {
@@ -74,7 +128,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
         reconnection: false,
         forceNew: true,
       });
-      const current: Link = { socket, handler, open: false };
+      const current: Link = { socket, handler, open: false, attempts: 0, startedAt: Date.now(), retryTimer: undefined };
       link = current;
       socket.on('connect', () => {
         if (link !== current || current.open) return;
@@ -83,10 +137,8 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       });
       socket.on('r', (...args: unknown[]) => onData(current, 'reliable', args));
       socket.on('u', (...args: unknown[]) => onData(current, 'unreliable', args));
-      socket.on('connect_error', (err: Error) =>
-        finish(current, `react-netcode: could not connect to ${url} (socket.io path '${path}'): ${err.message}; check the URL and path, and that the game server is running (a first connection is not retried).`),
-      );
-      socket.on('disconnect', (reason: string) => finish(current, reason));
+      socket.on('connect_error', (err: Error) => failed(current, err));
+      socket.on('disconnect', (reason: string) => finish(current, `react-netcode: the connection to ${where} closed (socket.io: ${reason})`));
       socket.connect();
     },
     send(data: Uint8Array, channel: Channel): void {

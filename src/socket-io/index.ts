@@ -3,4 +3,4 @@
 export { createSocketIoServerTransport } from './server.ts';
 export type { SocketIoServerTransport, SocketIoServerTransportOptions } from './server.ts';
 export { createSocketIoClientTransport } from './client.ts';
-export type { SocketIoClientTransportOptions } from './client.ts';
+export type { ConnectRetryOptions, SocketIoClientTransportOptions } from './client.ts';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
 import { NetcodeError } from '../core/errors.ts';
-import { toBytes } from './client.ts';
+import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 
@@ -90,7 +90,7 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
   const io = new Server(http, { path: options.path ?? DEFAULT_PATH, serveClient: false, maxHttpBufferSize, connectTimeout });
   const readyPromise = new Promise<{ port: number }>((resolve, reject) => {
-    http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}`)));
+    http.once('error', (err) => reject(new NetcodeError('transport', `react-netcode: the socket.io server could not listen: ${err.message}; pick a free port (0 = any) or another host, or pass your own io.`)));
     http.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => resolve({ port: portOf(io) }));
   });
   readyPromise.catch(() => {}); // reported through ready(); do not crash when nobody asks
@@ -113,7 +113,7 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   if (engine !== undefined) {
     engine.opts.allowRequest = (req, fn) => {
       const handler = handlerOf();
-      if (handler === null) return fn('react-netcode: the server is not accepting connections', false);
+      if (handler === null) return fn('react-netcode: the server is not accepting connections yet (its engine has not called listen(): start it with server.start())', false);
       if (handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
       if (previous !== undefined) previous(req, fn);
       else fn(null, true);
@@ -197,7 +197,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     ready: () => readyPromise,
     listen(next: ServerTransportHandler): void {
       if (closed) throw new NetcodeError('usage', 'react-netcode: listen() after close(); create a new transport.');
-      if (handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on the same socket.io server transport.');
+      if (handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on the same socket.io server transport; give each server its own transport.');
       handler = next;
     },
     send(peer: PeerId, data: Uint8Array, channel: Channel): void {

@@ -8,7 +8,7 @@ import type { Logger } from '../core/emitter.ts';
 import { NetcodeError } from '../core/errors.ts';
 import type { JoinPayload, Protocol } from '../core/protocol.ts';
 import { deriveSeed, Rng } from '../core/rng.ts';
-import { createServer, type NetServer, type ServerOptions } from '../core/server.ts';
+import { NetServer, type ServerOptions } from '../core/server.ts';
 import type { SystemDef } from '../core/system.ts';
 import type { ClientTransport } from '../core/transport.ts';
 import { conditionClient, type ConditionedClientTransport, type LinkOptions } from '../transport/conditioner.ts';
@@ -95,7 +95,7 @@ export class Stepper<P extends Protocol> {
     this.seed = options.seed ?? 1;
     this.log = options.log;
     this.systems = options.systems;
-    this.server = createServer({
+    this.server = new NetServer({
       ...(options.log ? { log: options.log } : {}),
       ...(options.systems ? { systems: options.systems } : {}),
       seed: deriveSeed(this.seed, 0x5e4),

@@ -85,7 +85,7 @@ class ConditionedServer implements ConditionedServerTransport {
   }
 
   listen(next: ServerTransportHandler): void {
-    if (this.handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on a conditioned server transport.');
+    if (this.handler !== null) throw new NetcodeError('usage', 'react-netcode: listen() called twice on a conditioned server transport; give each server its own transport.');
     if (this.closed) throw new NetcodeError('usage', 'react-netcode: listen() after close(); create a new transport.');
     this.handler = next;
     this.inner.listen({

@@ -67,7 +67,7 @@ export class VirtualScheduler implements Scheduler {
   /** Run every task due at or before `timeMs`, then leave the clock at `timeMs`. */
   advanceTo(timeMs: number): void {
     if (this.advancing) throw new NetcodeError('usage', 'react-netcode: VirtualScheduler.advanceTo called from inside a task; schedule work instead of advancing time re-entrantly.');
-    if (!(timeMs >= this.time)) throw new NetcodeError('usage', `react-netcode: VirtualScheduler cannot move time backwards (now ${this.time}, asked ${timeMs}).`);
+    if (!(timeMs >= this.time)) throw new NetcodeError('usage', `react-netcode: VirtualScheduler cannot move time backwards (now ${this.time}, asked ${timeMs}); pass a time >= now.`);
     this.advancing = true;
     try {
       for (let top = this.heap[0]; top !== undefined && top.due <= timeMs; top = this.heap[0]) {

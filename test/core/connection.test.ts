@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, defineProtocol, field, MessageKind, rpc, type Logger } from '../../src/index.ts';
+import { createClient, defineProtocol, field, rpc, type Logger } from '../../src/index.ts';
+import { MessageKind } from '../../src/internals.ts';
 import { BitWriter } from '../../src/core/bits.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { chatProtocol } from '../helpers/protocols.ts';
@@ -80,7 +81,36 @@ describe('handshake and join', () => {
   it('refuses clients beyond maxConnections', () => {
     const s = createStepper({ protocol: chatProtocol, clients: 3, log: quiet, server: { maxConnections: 2 } });
     s.until(() => s.clients.filter((c) => c.client.status === 'closed').length === 1 && s.clients.filter((c) => c.client.status === 'connected').length === 2);
-    expect(s.clients[2]!.client.state.closeReason).toBe('server full');
+    expect(s.clients[2]!.client.state.closeReason).toBe('react-netcode: server full (2 connections, maxConnections 2); try again later.');
+  });
+
+  it('logs each refused handshake on the server, rate-limited, with the reason', () => {
+    const other = defineProtocol({ tickRate: 60, snapshotRate: 20, join: { name: field.string(16), token: field.string(64) } });
+    const lines: string[] = [];
+    const s = createStepper({ protocol: chatProtocol, log: (level, m) => level === 'warn' && lines.push(m) });
+    const refusedLines = () => lines.filter((l) => l.includes('refused the handshake'));
+    const bad = Array.from({ length: 8 }, () => createClient({ protocol: other, transport: s.network.createClient(), log: quiet }));
+    for (const c of bad) c.connect();
+    for (let i = 0; i < 30 && bad.some((c) => c.status !== 'closed'); i++) {
+      s.tick(1);
+      for (const c of bad) c.update(s.now);
+    }
+    expect(bad.every((c) => c.status === 'closed')).toBe(true);
+    // Eight refusals within 10 s: five lines, each naming the peer and the reason with what to do …
+    expect(refusedLines()).toHaveLength(5);
+    expect(refusedLines()[0]).toMatch(/^react-netcode: refused the handshake of peer \d+: protocol mismatch .*same defineProtocol\.$/);
+    // … and, once the window is over, one line saying how many were left out.
+    s.tick(11 * 60);
+    expect(lines.some((l) => /^react-netcode: 3 more "refused handshake" messages were not logged/.test(l))).toBe(true);
+  });
+
+  it('logs a client refused because the server is full', () => {
+    const lines: string[] = [];
+    const s = createStepper({ protocol: chatProtocol, clients: 2, log: (level, m) => level === 'warn' && lines.push(m), server: { maxConnections: 1 } });
+    s.until(() => s.clients.some((c) => c.client.status === 'closed'));
+    expect(lines.filter((l) => l.startsWith('react-netcode: refused the handshake of peer'))).toEqual([
+      expect.stringMatching(/: server full \(1 connections, maxConnections 1\); try again later\.$/),
+    ]);
   });
 
   it('drops a peer that never says Hello, after the handshake timeout', () => {
@@ -218,9 +248,9 @@ describe('typed RPCs', () => {
     s.server.events.on('error', (e, c) => errors.push(`${e.code} ${c?.networkId}: ${e.message}`));
     s.clients[0]!.client.send('say', { text: 'x' });
     s.tick(3);
-    expect(logs.some((m) => /handler of RPC "say" threw at tick \d+: boom \(networkId 1\)/.test(m))).toBe(true);
+    expect(logs.some((m) => /handler of RPC "say" threw at tick \d+: boom; fix that callback .* \(networkId 1\)/.test(m))).toBe(true);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^handler 1: react-netcode: handler of RPC "say" threw at tick \d+: boom$/);
+    expect(errors[0]).toMatch(/^handler 1: react-netcode: handler of RPC "say" threw at tick \d+: boom; fix that callback \(error.cause holds what it threw, with the stack\)\.$/);
     expect(s.clients[0]!.client.status).toBe('in-game');
   });
 });

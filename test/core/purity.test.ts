@@ -1,4 +1,4 @@
-// House rules 1 and 2, proven on the real import graph: bundle every module of
+// House rules 1 and 2 (docs/architecture.md), proven on the real import graph: bundle every module of
 // src/core with esbuild and check (a) every input file of the bundle lies in
 // src/core — no react, three, rapier, socket.io or DOM package is reachable — and
 // (b) the emitted code never reads a wall clock, Math.random or DOM globals.

@@ -87,6 +87,24 @@ describe('server loop', () => {
     expect(warnings[0]).toMatch(/The simulation is too slow for tickRate 60: ticks take 20\.00 ms on average/);
   });
 
+  it('blames a stall right after start() on startup work, not on one cold first tick (an empty world)', () => {
+    const clock = manualScheduler();
+    const warnings: string[] = [];
+    let first = true;
+    // The first tick costs 30 ms (cold code), every other one nothing: the world is empty.
+    const systems = defineSystems(protocol, [system.server('cold', () => void (first && ((first = false), (clock.time += 30))))]);
+    const server = createServer({ protocol, systems, transport: new LoopbackNetwork().server, scheduler: clock, log: (level, m) => level === 'warn' && warnings.push(m) });
+    server.start();
+    clock.fireAt(20); // one tick, the cold one
+    clock.fireAt(3000); // then the process blocks for ~3 s (the app's startup work after start())
+    clock.fireAt(3000);
+    expect(server.stats.overruns).toBe(1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).not.toMatch(/too slow/);
+    expect(warnings[0]).toMatch(/starved or its timer fired late: the loop did not run for 2980 ms while ticks take 3\.33 ms on average \(p99 30\.00 ms over 9 ticks\)/);
+    expect(warnings[0]).toMatch(/right after start\(\): call start\(\) once the startup work .* is done\.$/);
+  });
+
   it('after a stall it catches up the owed ticks over several loop turns, up to maxCatchUpTicks (2 s by default)', () => {
     const clock = manualScheduler();
     const server = createServer({ protocol, transport: new LoopbackNetwork().server, scheduler: clock, log: () => {} });

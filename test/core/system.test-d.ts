@@ -4,7 +4,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { field, type Vec2, type Vec3 } from '../../src/core/field.ts';
 import { defineProtocol, ghost } from '../../src/core/protocol.ts';
 import { defineSystems, system, type SystemContext, type SystemDef } from '../../src/core/system.ts';
-import { World, type Ghost, type GhostNames, type GhostValues } from '../../src/core/world.ts';
+import { EngineWorld, type Ghost, type GhostNames, type GhostValues, type World } from '../../src/core/world.ts';
 
 const protocol = defineProtocol({
   ghosts: {
@@ -14,7 +14,7 @@ const protocol = defineProtocol({
   input: { move: field.vec2({ quantize: 100 }), fire: field.event() },
 });
 type P = typeof protocol;
-const world = new World(protocol, { isServer: true });
+const world = new EngineWorld(protocol, { isServer: true });
 
 describe('World types', () => {
   it('names the ghost types and types their components', () => {
@@ -48,6 +48,25 @@ describe('World types', () => {
 });
 
 describe('System types', () => {
+  it('gives game code a World without the engine-facing structure changes', () => {
+    const w: World<P> = world;
+    expectTypeOf(w.query('player')).toEqualTypeOf<Iterable<Ghost<P, 'player'>>>();
+    // @ts-expect-error -- add is engine-facing: systems spawn with ctx.spawn
+    void w.add;
+    // @ts-expect-error -- remove is engine-facing: systems despawn with ctx.despawn
+    void w.remove;
+    // @ts-expect-error -- create, insert, rekey and clear are engine-facing too
+    void w.create;
+    // @ts-expect-error -- engine-facing
+    void w.insert;
+    // @ts-expect-error -- engine-facing
+    void w.rekey;
+    // @ts-expect-error -- engine-facing
+    void w.clear;
+    // @ts-expect-error -- read-only for game code
+    w.localNetworkId = 3;
+  });
+
   it('infers world and ctx from defineSystems without annotations', () => {
     const systems = defineSystems(protocol, [
       system.shared('move', (w, ctx) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
 import { defineProtocol, ghost, type InputValues } from '../../src/core/protocol.ts';
 import { defineSystems, system, SystemError, SystemRunner, type SystemDef, type SystemHooks } from '../../src/core/system.ts';
-import { World, type Ghost } from '../../src/core/world.ts';
+import { EngineWorld, type Ghost } from '../../src/core/world.ts';
 
 const protocol = defineProtocol({
   tickRate: 30,
@@ -14,7 +14,7 @@ const protocol = defineProtocol({
 type P = typeof protocol;
 
 function setup(isServer: boolean, systems: readonly SystemDef<P>[], extra: Partial<SystemHooks<P>> = {}) {
-  const world = new World(protocol, { isServer, localNetworkId: isServer ? 0 : 5 });
+  const world = new EngineWorld(protocol, { isServer, localNetworkId: isServer ? 0 : 5 });
   let nextId = 1000;
   const log: string[] = [];
   const hooks: SystemHooks<P> = {
@@ -141,7 +141,7 @@ describe('deferred structural changes', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(SystemError);
-    expect((caught as SystemError).message).toBe('react-netcode: system "move" threw at tick 42: boom');
+    expect((caught as SystemError).message).toBe('react-netcode: system "move" threw at tick 42: boom; fix the system (error.cause holds what it threw, with the stack).');
     expect([(caught as SystemError).cause, (caught as SystemError).system, (caught as SystemError).tick]).toEqual([boom, 'move', 42]);
     expect(world.size).toBe(1); // the spawn before the throw landed
   });

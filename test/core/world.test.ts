@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NetcodeError } from '../../src/core/errors.ts';
 import { field } from '../../src/core/field.ts';
 import { defineProtocol, ghost } from '../../src/core/protocol.ts';
-import { World } from '../../src/core/world.ts';
+import { EngineWorld } from '../../src/core/world.ts';
 
 const protocol = defineProtocol({
   ghosts: {
@@ -14,7 +14,7 @@ const protocol = defineProtocol({
   },
 });
 
-const server = () => new World(protocol, { isServer: true });
+const server = () => new EngineWorld(protocol, { isServer: true });
 const ids = (it: Iterable<{ id: number }>) => [...it].map((g) => g.id);
 
 describe('World', () => {
@@ -130,7 +130,7 @@ describe('World', () => {
     expect(unowned.isOwnedBy(0)).toBe(false); // 0 means "no owner", never an owner
     expect(() => (s.localNetworkId = 7)).toThrow(/0 on the server/);
 
-    const c = new World(protocol, { isServer: false });
+    const c = new EngineWorld(protocol, { isServer: false });
     const mine = c.add('player', 1, 7, 0);
     expect(mine.isLocal).toBe(false); // not joined yet: localNetworkId 0
     c.localNetworkId = 7;
@@ -139,7 +139,7 @@ describe('World', () => {
 
   it('picks a default mode per peer and type', () => {
     expect(server().add('player', 1, 7, 0).mode).toBe('server');
-    const c = new World(protocol, { isServer: false, localNetworkId: 7 });
+    const c = new EngineWorld(protocol, { isServer: false, localNetworkId: 7 });
     expect(c.add('player', 1, 7, 0).mode).toBe('predicted'); // owned locally
     expect(c.add('player', 2, 8, 0).mode).toBe('interpolated'); // someone else's
     expect(c.add('bullet', 3, 8, 0).mode).toBe('predicted'); // predicted-only type

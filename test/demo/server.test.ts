@@ -21,7 +21,7 @@ afterAll(() => {
 
 describe('demo server (npm start)', () => {
   it('serves health and netcode, and shuts down cleanly on SIGTERM', async () => {
-    child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'demo/server/main.ts'], {
+    child = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

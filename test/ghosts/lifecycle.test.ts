@@ -2,7 +2,8 @@
 // join/leave cycles leaving nothing behind.
 
 import { describe, expect, it } from 'vitest';
-import { MessageKind, type Logger } from '../../src/index.ts';
+import type { Logger } from '../../src/index.ts';
+import { MessageKind } from '../../src/internals.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
 

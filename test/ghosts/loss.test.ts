@@ -2,7 +2,8 @@
 // equal, bit for bit, the server's quantized state at that snapshot's tick.
 
 import { describe, expect, it } from 'vitest';
-import { createRng, type Logger } from '../../src/index.ts';
+import type { Logger } from '../../src/index.ts';
+import { createRng } from '../../src/internals.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
 

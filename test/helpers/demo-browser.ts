@@ -97,7 +97,7 @@ export interface DemoServer {
 
 /** Start demo/server/main.ts on an ephemeral port with `env` added (e.g. DEMO_LINK_MS). */
 export async function startDemoServer(env: Record<string, string> = {}): Promise<DemoServer> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'demo/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,7 +131,7 @@ export interface Browser {
 }
 
 /** One browser per player (two tabs of one browser would leave the one behind throttled); `errors` collects console errors, page errors and HTTP failures. */
-export async function openDemo(url: string, name: string, errors: string[], options: { viewport?: { width: number; height: number }; query?: string } = {}): Promise<Browser> {
+export async function openDemo(url: string, name: string, errors: string[], options: { viewport?: { width: number; height: number }; query?: string; loadTimeoutMs?: number } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`test: ${CHROMIUM} is missing; install the system Chromium (apt-get install -y chromium). Browsers are never downloaded.`);
   const profile = mkdtempSync(join(tmpdir(), 'rn-demo-e2e-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: options.viewport ?? { width: 720, height: 450 } });
@@ -139,7 +139,7 @@ export async function openDemo(url: string, name: string, errors: string[], opti
   page.on('console', (m) => void (m.type() === 'error' && errors.push(`${name} console: ${m.text()}`)));
   page.on('pageerror', (e) => void errors.push(`${name} pageerror: ${String(e)}`));
   page.on('response', (r) => void (r.status() >= 400 && errors.push(`${name} HTTP ${r.status()} ${r.url()}`)));
-  await page.goto(`${url}/?name=${name}&debug${options.query ?? ''}`);
+  await page.goto(`${url}/?name=${name}&debug${options.query ?? ''}`, { timeout: options.loadTimeoutMs ?? 30_000 });
   let session: CDPSession | undefined;
   return {
     page,

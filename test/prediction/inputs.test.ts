@@ -3,7 +3,8 @@
 // and a hidden page (setPaused) stops the player within the documented number of ticks.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import { defineSystems, Rng, system, tickDiff } from '../../src/index.ts';
+import { defineSystems, system, tickDiff } from '../../src/index.ts';
+import { Rng } from '../../src/internals.ts';
 import { dropInputs, FRAME_MS, inputRun } from '../helpers/input-run.ts';
 import { runnerProtocol, runnerSystems, seen, SPEED } from '../helpers/runner.ts';
 

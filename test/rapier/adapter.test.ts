@@ -4,7 +4,8 @@
 // written back, exact mode quantizes at snapshot ticks, and usage errors are explicit.
 import RAPIER from '@dimforge/rapier3d-compat';
 import { describe, expect, it } from 'vitest';
-import { defineProtocol, defineSystems, field, ghost, system, SystemRunner, World, type InputValues, type SystemDef } from '../../src/index.ts';
+import { defineProtocol, defineSystems, field, ghost, system, type InputValues, type SystemDef } from '../../src/index.ts';
+import { EngineWorld, SystemRunner, type World } from '../../src/internals.ts';
 import { quantizeQuat } from '../../src/core/bits.ts';
 import { canonicalRotation } from '../../src/rapier/body.ts';
 import { createPhysics, type PhysicsAdapter, type PhysicsOptions } from '../../src/rapier/index.ts';
@@ -27,7 +28,7 @@ const bodies = {
   door: { kind: 'kinematic', collider: { cuboid: [1, 1, 0.1] } },
 } as const;
 
-function setup(options: Partial<PhysicsOptions> = {}, world = new World(protocol, { isServer: true }), before: SystemDef<P>[] = []) {
+function setup(options: Partial<PhysicsOptions> = {}, world = new EngineWorld(protocol, { isServer: true }), before: SystemDef<P>[] = []) {
   const physics = createPhysics(RAPIER, { gravity: { x: 0, y: 0, z: 0 }, bodies, ...options });
   const input = protocol.input.defaults() as InputValues<P>;
   const runner = new SystemRunner(world, defineSystems(protocol, [...before, physics.system()]), { seed: 1, input: () => input, allocateId: () => 0 });
@@ -59,7 +60,7 @@ describe('rapier adapter', () => {
   });
 
   it('applies an impulse in the tick it is queued: v = J / m', () => {
-    const crate = new World(protocol, { isServer: true });
+    const crate = new EngineWorld(protocol, { isServer: true });
     const g = crate.add('crate', 1, 0, 0);
     const kick: SystemDef<P> = system.shared('kick', (_w, ctx) => void (ctx.tick === 1 && physics.applyImpulse(g, { x: 0.125, y: 0, z: 0 })));
     const { physics, step } = setup({}, crate, [kick]);
@@ -72,7 +73,7 @@ describe('rapier adapter', () => {
   });
 
   it('moves a kinematic body by its queued translation during the step', () => {
-    const w = new World(protocol, { isServer: true });
+    const w = new EngineWorld(protocol, { isServer: true });
     const door = w.add('door', 1, 0, 0);
     const open: SystemDef<P> = system.shared('open', () => physics.moveKinematic(door, { x: 0.05, y: 0, z: 0 }));
     const { physics, step } = setup({}, w, [open]);
@@ -81,7 +82,7 @@ describe('rapier adapter', () => {
   });
 
   it('on a client, an interpolated ghost is a kinematic obstacle at its shown pose and is never written back', () => {
-    const w = new World(protocol, { isServer: false, localNetworkId: 1 });
+    const w = new EngineWorld(protocol, { isServer: false, localNetworkId: 1 });
     const shown = w.add('crate', 1, 0, 0, { position: { x: 0, y: 5, z: 0 } });
     expect(shown.mode).toBe('interpolated'); // not owned: interpolated by default
     const { physics, step } = setup({ gravity: { x: 0, y: -9.81, z: 0 } }, w);
@@ -94,7 +95,7 @@ describe('rapier adapter', () => {
   });
 
   it('exact mode quantizes the state as the wire does at snapshot ticks only, and rebuilds after them', () => {
-    const w = new World(protocol, { isServer: true });
+    const w = new EngineWorld(protocol, { isServer: true });
     const g = w.add('crate', 1, 0, 0, { linvel: { x: 0.3333, y: 0, z: 0.1 }, angvel: { x: 0, y: 1, z: 0 } });
     const { physics, step } = setup({ mode: 'exact', isSnapshotTick: (t) => t % 3 === 0 }, w);
     const onWire = (v: { x: number; y: number; z: number }) => [v.x, v.y, v.z].every((c) => Math.round(c * 1000) / 1000 === c);

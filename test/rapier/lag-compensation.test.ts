@@ -50,7 +50,7 @@ interface Shot {
   now: boolean;
 }
 
-function shooting(link: { latencyMs: number; jitterMs: number; loss: number }, historyMs?: number) {
+function shooting(link: { latencyMs: number; jitterMs: number; loss: number }, historyMs?: number, fps = 60) {
   const shots: Shot[] = [];
   const box: { lag?: LagCompensation<P> } = {};
   const systems = defineSystems(protocol, [
@@ -86,7 +86,9 @@ function shooting(link: { latencyMs: number; jitterMs: number; loss: number }, h
       }
     }),
   ]);
-  const s = createStepper({ protocol, systems, seed: 3, log: quiet, clients: [{ link: { up: link, down: link } }] });
+  // `fps`: the client's and the server's frame rate (a server in the page, as in the stories, runs its ticks in bursts too).
+  const clock = { framePeriodMs: 1000 / fps };
+  const s = createStepper({ protocol, systems, seed: 3, log: quiet, serverClock: clock, clients: [{ link: { up: link, down: link }, clock }] });
   box.lag = createLagCompensation(s.server, {
     ...(historyMs !== undefined ? { historyMs } : {}),
     colliders: { shooter: { shape: { sphere: 0.5 } }, target: { shape: { sphere: HALF_WIDTH } } },
@@ -110,7 +112,7 @@ function shooting(link: { latencyMs: number; jitterMs: number; loss: number }, h
     client.input.current.viewFraction = client.time.interpolationFraction;
     client.input.press('fire');
     seen.push(p.x);
-    s.advance(15 * FRAME_MS); // a shot every 250 ms
+    s.advance(15 * FRAME_MS); // a shot every 250 ms (at 10 fps: every 2.5 frames)
   }
   s.advance(1000); // the last inputs reach the server
   shots.forEach((shot, i) => (shot.seenX = seen[i]!));
@@ -120,7 +122,7 @@ function shooting(link: { latencyMs: number; jitterMs: number; loss: number }, h
 describe('lag compensation', () => {
   it('150 ms RTT, 20 Hz snapshots: 100 of 100 shots at the interpolated target hit with lag compensation; without, most miss', () => {
     const { shots, lag } = shooting({ latencyMs: 75, jitterMs: 0, loss: 0 });
-    expect(lag.historyTicks).toBe(31); // ceil(500 ms / 16.67 ms) + 1 = 30 + 1
+    expect(lag.historyTicks).toBe(61); // ceil(1000 ms / 16.67 ms) + 1 = 60 + 1
     expect(shots.length).toBe(100);
     const err = (key: 'rewoundX' | 'inputViewX' | 'nowX') => shots.map((s) => Math.abs(s[key] - s.seenX));
     // With lag compensation every shot lands: the rewound target is within its 0.25 m half-width of where it was seen.
@@ -139,7 +141,7 @@ describe('lag compensation', () => {
     // The rewind, from the tick the firing input runs to the view it was sampled with: 75 ms down
     // + 100 ms interpolation delay + 75 ms up + the input's lead over its arrival (slack ≈ 2.3 ticks)
     // + the view of the frame before (1 tick) ≈ 9 + 6 + 2.3 + 1 ≈ 19.5 ticks (19.55 seen), inside
-    // the 31-tick (500 ms) history: never clamped.
+    // the 61-tick (1000 ms) history: never clamped.
     for (const shot of shots) expect(shot.rewindTicks).toBeGreaterThanOrEqual(18);
     for (const shot of shots) expect(shot.rewindTicks).toBeLessThanOrEqual(21);
     expect(shots.some((s) => s.clamped)).toBe(false);
@@ -169,6 +171,30 @@ describe('lag compensation', () => {
     expect(shots.filter((s) => s.lag).length).toBe(100);
     expect(shots.filter((s) => s.now).length).toBeLessThanOrEqual(5);
   });
+
+  it('at 10, 15 and 30 fps (client and server) every shot still hits: the inputs of one frame share its view, and the default history covers the longer rewind', () => {
+    for (const fps of [10, 15, 30]) {
+      const { shots } = shooting({ latencyMs: 75, jitterMs: 0, loss: 0 }, undefined, fps);
+      expect(shots.length, `${fps} fps`).toBe(100);
+      // A frame commits several input ticks, sampled at once: each gets the frame's own view, not one
+      // moved back a tick per tick (which missed up to 5 ticks of target motion at 10 fps: 4 of 100 hit).
+      expect(shots.filter((s) => s.engineView).length, `${fps} fps`).toBe(100);
+      expect(shots.filter((s) => s.lag).length, `${fps} fps`).toBe(100);
+      expect(Math.max(...shots.map((s) => Math.abs(s.rewoundX - s.seenX))), `${fps} fps`).toBeLessThan(0.01);
+      // The interpolation delay grows with the frame time: 10–15 fps rewinds ≈ 40–50 ticks, past the
+      // old 500 ms (31-tick) default, inside 1000 ms.
+      expect(shots.some((s) => s.clamped), `${fps} fps`).toBe(false);
+      if (fps <= 15) expect(Math.max(...shots.map((s) => s.rewindTicks)), `${fps} fps`).toBeGreaterThan(31);
+      expect(shots.filter((s) => s.now).length, `${fps} fps`).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it('at 15 fps with ±20 ms jitter and 5 % loss: a lost packet leaves its inputs the next frame\'s view, and nearly every shot hits', () => {
+    const { shots } = shooting({ latencyMs: 75, jitterMs: 20, loss: 0.05 }, undefined, 15);
+    expect(shots.length).toBe(100);
+    expect(shots.filter((s) => s.inputView).length).toBe(100);
+    expect(shots.filter((s) => s.engineView).length).toBeGreaterThanOrEqual(90); // this seed: 93
+  });
 });
 
 const shapes = defineProtocol({
@@ -191,7 +217,7 @@ const X = { x: 1, y: 0, z: 0 };
 describe('lag compensation history', () => {
   it('keeps ceil(historyMs / stepMs) + 1 ticks, interpolates inside and clamps outside', () => {
     const s = createStepper({ protocol: shapes, systems: slide, log: quiet });
-    expect(createLagCompensation(s.server, { colliders: { ball: { shape: { sphere: 0.5 } } } }).historyTicks).toBe(31); // 500 / 16.67 = 30, + 1
+    expect(createLagCompensation(s.server, { colliders: { ball: { shape: { sphere: 0.5 } } } }).historyTicks).toBe(61); // the default 1000 ms: 1000 / 16.67 = 60, + 1
     expect(createLagCompensation(s.server, { historyMs: 110, colliders: { ball: { shape: { sphere: 0.5 } } } }).historyTicks).toBe(8); // ceil(6.6) + 1
     const lag = createLagCompensation(s.server, { historyMs: 100, colliders: { ball: { shape: { sphere: 0.5 } } } });
     expect(lag.historyTicks).toBe(7); // 100 / 16.67 = 6, + 1

@@ -6,7 +6,8 @@
 // The last tests roll back like a client under load: every 3 ticks, to a snapshot
 // tick 4–14 ticks back, for 300 ticks, with towers of boxes in resting contact.
 import { describe, expect, it } from 'vitest';
-import { isSnapshotTick, SystemRunner, World, type InputValues, type Values } from '../../src/index.ts';
+import { isSnapshotTick, type InputValues, type Values } from '../../src/index.ts';
+import { EngineWorld, SystemRunner } from '../../src/internals.ts';
 import type { PhysicsMode } from '../../src/rapier/index.ts';
 import { boxStart, HALF, sceneProtocol, scenePhysics, sceneSystems } from './scene.ts';
 
@@ -26,7 +27,7 @@ function towerStart(i: number): { x: number; y: number; z: number } {
 
 function harness(mode: PhysicsMode, { layout = 'grid' as Layout, worldSnapshots = true } = {}) {
   const physics = scenePhysics(mode, worldSnapshots ? {} : { worldSnapshots: false });
-  const world = new World(sceneProtocol, { isServer: false, localNetworkId: 1 });
+  const world = new EngineWorld(sceneProtocol, { isServer: false, localNetworkId: 1 });
   world.add('player', 1, 1, 0, { position: { x: 0, y: 0.81, z: 0 } });
   const n = layout === 'grid' ? 50 : 32;
   for (let i = 0; i < n; i++) world.add('box', 2 + i, 0, 0, { position: layout === 'grid' ? boxStart(i) : towerStart(i) });

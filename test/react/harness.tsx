@@ -4,7 +4,8 @@
 // server ticks due → deliver → the provider's loop steps the client → deliver.
 
 import { act } from '@testing-library/react';
-import { LoopbackNetwork, NetServer, VirtualScheduler, type ClientTransport, type Logger, type Protocol, type ServerOptions, type SystemDef } from '../../src/index.ts';
+import { NetServer } from '../../src/internals.ts';
+import { LoopbackNetwork, VirtualScheduler, type ClientTransport, type Logger, type Protocol, type ServerOptions, type SystemDef } from '../../src/index.ts';
 import type { FrameClock } from '../../src/react/index.ts';
 
 export const quiet: Logger = () => {};

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// React re-renders at UI rate only (DESIGN.md, "One client frame"): with 100 moving
+// React re-renders at UI rate only (docs/architecture.md, house rule 5): with 100 moving
 // ghosts over 120 ticks, a list using useGhosts commits once per spawn/despawn batch,
 // and the UI-rate hooks commit at most 4 times per second of injected time.
 

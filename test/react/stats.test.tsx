@@ -6,7 +6,8 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNetcode, NetGraph, STATS_HISTORY_SAMPLES, STATS_INTERVAL_MS, type NetcodeContextValue, type NetcodeStoreState, type NetStats } from '../../src/react/index.ts';
+import { STATS_HISTORY_SAMPLES, STATS_INTERVAL_MS } from '../../src/react/store.ts';
+import { createNetcode, NetGraph, type NetcodeContextValue, type NetcodeStoreState, type NetStats } from '../../src/react/index.ts';
 import { StatsSampler } from '../../src/react/store.ts';
 import type { NetClient, Protocol } from '../../src/index.ts';
 import { arena, arenaSystems, type Arena } from '../helpers/arena.ts';

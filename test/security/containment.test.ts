@@ -45,7 +45,7 @@ describe('server containment', () => {
     const first = failures[0]!.error as SystemError;
     expect(first).toBeInstanceOf(SystemError);
     expect([first.system, first.tick % 2, first.code]).toEqual(['flaky', 0, 'handler']);
-    expect(first.message).toBe(`react-netcode: system "flaky" threw at tick ${first.tick}: boom`);
+    expect(first.message).toBe(`react-netcode: system "flaky" threw at tick ${first.tick}: boom; fix the system (error.cause holds what it threw, with the stack).`);
     // Logged at most 5 times per 10 s window, then summarized.
     expect(logs.filter((m) => m.includes('system "flaky" threw')).length).toBeLessThanOrEqual(5 + 5);
     expect(s.clients.every((c) => c.client.status === 'in-game')).toBe(true);
@@ -92,7 +92,7 @@ describe('server containment', () => {
     const before = [a!.ghosts.timeline.newestSnapshotTick!, b!.ghosts.timeline.newestSnapshotTick!];
     s.tick(30);
     expect(failures.length).toBeGreaterThanOrEqual(9); // one per snapshot tick (10 in 30 ticks at 20/s)
-    expect(failures[0]!.error.message).toMatch(/^react-netcode: relevancy or importance threw at tick \d+: no view$/);
+    expect(failures[0]!.error.message).toMatch(/^react-netcode: relevancy or importance threw at tick \d+: no view; fix that callback/);
     expect(failures[0]!.networkId).toBe(1);
     expect(a!.ghosts.timeline.newestSnapshotTick).toBe(before[0]);
     expect(tickGap(b!.ghosts.timeline.newestSnapshotTick!, before[1]!)).toBeGreaterThanOrEqual(27);
@@ -112,7 +112,7 @@ describe('server containment', () => {
     late.client.join({ name: 'q' });
     s.until(() => late.client.status !== 'joining');
     expect(late.client.state.joinError).toBe('join failed on the server');
-    expect(failures.map((f) => f.error.message)).toEqual([expect.stringMatching(/^react-netcode: onJoin threw at tick \d+: db down$/)]);
+    expect(failures.map((f) => f.error.message)).toEqual([expect.stringMatching(/^react-netcode: onJoin threw at tick \d+: db down; fix that callback/)]);
   });
 
   it('start(): the loop keeps running and every tick advances while a system throws on each one', () => {

@@ -123,7 +123,7 @@ describe('handshakes', () => {
     expect(s.server.pendingPeers).toBe(8);
     const refused = silent.filter((p) => p.closed() !== undefined);
     expect(refused).toHaveLength(4);
-    expect(refused[0]!.reasons).toEqual([expect.stringMatching(/^react-netcode: the server is busy \(more than 8 handshakes pending or 100 new connections a second\); try again shortly\.$/)]);
+    expect(refused[0]!.reasons).toEqual([expect.stringMatching(/^react-netcode: the server is busy \(more than 8 handshakes pending or 100 new connections a second\); try again shortly \(the server options maxPendingPeers and maxHandshakesPerSecond set these limits\)\.$/)]);
     expect(s.server.limitTotals.refusedPeers).toBe(4);
     // A pending peer that says Hello frees its slot; a new one then gets in.
     silent[0]!.hello(protocol);

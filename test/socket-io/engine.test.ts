@@ -7,6 +7,7 @@ import { io as ioClient } from 'socket.io-client';
 import { conditionClient, conditionServer, createClient, createServer, realTimeScheduler, type ClientTransport, type Logger, type NetClient, type ServerTransport } from '../../src/index.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { chatProtocol, type ChatProtocol } from '../helpers/protocols.ts';
+import { refuseConnections } from '../helpers/refuser.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const quiet: Logger = () => {};
@@ -111,5 +112,25 @@ describe('link conditioner in real time around socket.io', () => {
     const link = { up: { latencyMs: 40 }, down: { latencyMs: 40 } };
     const client = addClient((t) => conditionClient(t, { seed: 3, ...link }, realTimeScheduler));
     await expectEchoesDelayed(server, client, 'slow');
+  });
+});
+
+describe('connecting to a server that is not up yet', () => {
+  it('the client keeps trying and connects once the server starts', async () => {
+    const refuser = await refuseConnections(); // the port, with no game server on it yet
+    const transport = createSocketIoClientTransport(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 50 } });
+    const client = createClient({ protocol: chatProtocol, transport, log: quiet });
+    cleanups.push(() => client.leave());
+    const pump = setInterval(() => client.update(performance.now()), 2);
+    cleanups.push(() => clearInterval(pump));
+    client.connect();
+    await waitFor(() => refuser.attempts >= 3, 'three failed attempts');
+    expect(client.status).toBe('connecting');
+    await refuser.close();
+    const server = createServer({ protocol: chatProtocol, transport: createSocketIoServerTransport({ host: '127.0.0.1', port: refuser.port }), scheduler: realTimeScheduler, log: quiet });
+    server.start();
+    cleanups.push(() => server.close());
+    await waitFor(() => client.status === 'connected', 'the handshake once the server is up');
+    expect(server.connections.size).toBe(1);
   });
 });

@@ -17,7 +17,8 @@ afterEach(() => {
 describe('socket.io admission', () => {
   it('refuses handshakes beyond maxPendingPeers in allowRequest: no engine.io socket is created for them', async () => {
     const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
-    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: () => {}, maxPendingPeers: 3 });
+    const warnings: string[] = [];
+    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: (level, m) => level === 'warn' && warnings.push(m), maxPendingPeers: 3 });
     server.start();
     cleanups.push(() => server.close());
     const { port } = await transport.ready();
@@ -37,5 +38,8 @@ describe('socket.io admission', () => {
     expect(outcome).toEqual({ connected: 3, refused: 3 });
     expect(transport.io.engine.clientsCount).toBe(3);
     expect(server.pendingPeers).toBe(3);
+    // The server says so (rate-limited: at most 5 lines per 10 s), with the options that set the limits.
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/^react-netcode: turned a new connection away before it opened: the server is busy .*maxPendingPeers and maxHandshakesPerSecond/);
   });
 });

@@ -8,8 +8,10 @@ import type { Socket as RawClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Channel, PeerId } from '../../src/core/transport.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
-import type { SocketIoServerTransportOptions } from '../../src/socket-io/index.ts';
-import { toBytes } from '../../src/socket-io/client.ts';
+import type { SocketIoClientTransportOptions, SocketIoServerTransportOptions } from '../../src/socket-io/index.ts';
+import { toBytes } from '../../src/socket-io/bytes.ts';
+import { refuseConnections } from '../helpers/refuser.ts';
+import { waitFor as waitUntil } from '../helpers/wait.ts';
 
 const TIMEOUT_MS = 5000;
 
@@ -79,8 +81,8 @@ async function startServer(options: SocketIoServerTransportOptions = {}) {
   return { transport, events, port, url: `http://127.0.0.1:${port}` };
 }
 
-function startClient(url: string) {
-  const transport = createSocketIoClientTransport(url);
+function startClient(url: string, options: SocketIoClientTransportOptions = {}) {
+  const transport = createSocketIoClientTransport(url, options);
   const events = new Recorder<ClientEvent>();
   const connect = (): void =>
     transport.connect({
@@ -106,6 +108,10 @@ function rawSocket(url: string): RawClientSocket {
   const socket = rawClient(url, { path: '/netcode', transports: ['websocket'], reconnection: false, forceNew: true });
   cleanups.push(() => { socket.disconnect(); });
   return socket;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function bytes(length: number, seed: number): Uint8Array {
@@ -222,7 +228,7 @@ describe('socket.io transports', () => {
     const witness = await connected(server);
     server.transport.disconnect(client.peer, 'kicked');
     const closed = await client.events.waitFor((e) => e.kind === 'close', 'client close');
-    expect(closed).toEqual({ kind: 'close', reason: 'io server disconnect' });
+    expect(closed).toEqual({ kind: 'close', reason: `react-netcode: the connection to ${server.url} (socket.io path '/netcode', transports websocket) closed (socket.io: io server disconnect)` });
     // A round trip with another client flushes anything late.
     witness.transport.send(bytes(8, 0), 'reliable');
     await server.events.waitFor((e) => e.kind === 'message' && e.peer === witness.peer, 'witness message');
@@ -316,17 +322,68 @@ describe('socket.io transports', () => {
     expect(() => client.connect()).toThrow(/^react-netcode: connect\(\) called while a connection is active/);
   });
 
-  it('reports a failed connection once and ignores send before open', async () => {
+  /** A port nothing listens on (a server was there a moment ago). */
+  async function deadPort(): Promise<number> {
     const probe = createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
     const { port } = await probe.ready();
     probe.close();
     await closeIo(probe.io);
-    const client = startClient(`http://127.0.0.1:${port}`);
+    return port;
+  }
+
+  it('reports a failed connection once, saying where it tried, and ignores send before open', async () => {
+    const port = await deadPort();
+    const client = startClient(`http://127.0.0.1:${port}`, { retry: false });
     client.transport.send(bytes(4, 0), 'reliable'); // not open: ignored
     const closed = await client.events.waitFor((e) => e.kind === 'close', 'connect_error close');
-    expect(closed.kind === 'close' && closed.reason.startsWith(`react-netcode: could not connect to http://127.0.0.1:${port} (socket.io path '/netcode'): `)).toBe(true);
-    expect(closed.kind === 'close' && closed.reason.includes('check the URL and path')).toBe(true);
+    const where = `http://127.0.0.1:${port} (socket.io path '/netcode', transports websocket)`;
+    expect(closed.kind === 'close' && closed.reason).toMatch(new RegExp(`^react-netcode: could not connect to ${escape(where)} in one attempt: `));
+    expect(closed.kind === 'close' && closed.reason).toMatch(/check the URL and path, that the game server is running/);
     expect(client.events.count((e) => e.kind === 'open')).toBe(0);
+    expect(client.events.count((e) => e.kind === 'close')).toBe(1);
+  });
+
+  it('retries a connection that cannot be opened, then reports the attempts', async () => {
+    const port = await deadPort();
+    const started = performance.now();
+    const client = startClient(`http://127.0.0.1:${port}`, { retry: { attempts: 3, minDelayMs: 100, maxDelayMs: 150 } });
+    const closed = await client.events.waitFor((e) => e.kind === 'close', 'close after the last attempt');
+    // Two delays (100 and 150 ms, each at least 75 % of that) passed between the three attempts.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(0.75 * (100 + 150));
+    expect(closed.kind === 'close' && closed.reason).toMatch(/^react-netcode: could not connect to .* in 3 attempts over \d+\.\d s: /);
+    expect(client.events.count((e) => e.kind === 'close')).toBe(1);
+  });
+
+  it('connects once a server that starts after the client is up', async () => {
+    const refuser = await refuseConnections(); // the port, with no game server on it yet
+    const client = startClient(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 50 } });
+    await waitUntil(() => refuser.attempts >= 3, 'three failed attempts');
+    expect(client.events.events).toEqual([]); // still trying: nothing reported
+    await refuser.close();
+    const server = await startServer({ port: refuser.port });
+    await client.events.waitFor((e) => e.kind === 'open', 'open once the server is up');
+    await server.events.waitFor((e) => e.kind === 'connect', 'server connect');
+    client.transport.send(bytes(12, 3), 'reliable');
+    const msg = await server.events.waitFor((e) => e.kind === 'message', 'a message over the late link');
+    expect(msg.kind === 'message' && msg.data.byteLength).toBe(12);
+  });
+
+  it('close() while retrying stops the attempts and reports once', async () => {
+    const refuser = await refuseConnections();
+    cleanups.push(() => void refuser.close());
+    const client = startClient(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 20 } });
+    await waitUntil(() => refuser.attempts >= 2, 'two failed attempts');
+    client.transport.close('gave up');
+    const after = refuser.attempts;
+    // Ten retry delays (at most 25 ms each): an attempt left running would have knocked again by now.
+    await new Promise((r) => setTimeout(r, 250));
+    expect(refuser.attempts - after).toBeLessThanOrEqual(1); // at most the one already on its way
+    expect(client.events.events).toEqual([{ kind: 'close', reason: 'gave up' }]);
+  });
+
+  it('rejects retry options that cannot work', () => {
+    expect(() => createSocketIoClientTransport('http://127.0.0.1:1', { retry: { attempts: 0 } })).toThrow(/^react-netcode: retry.attempts must be an integer >= 1/);
+    expect(() => createSocketIoClientTransport('http://127.0.0.1:1', { retry: { minDelayMs: 10, maxDelayMs: 5 } })).toThrow(/^react-netcode: retry needs 0 <= minDelayMs <= maxDelayMs/);
   });
 
   it('close() before open reports once and never opens', async () => {

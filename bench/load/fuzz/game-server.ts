@@ -2,7 +2,7 @@
 // its socket.io transport (127.0.0.1), start() on the real clock through the harness's timed
 // scheduler (loop stalls), its sockets' TCP bytes and its warnings collected, and the fields
 // of a report every mode has (the window, stalls, bytes, warnings).
-import { createServer, type NetServer, type ServerOptions } from '../../../src/core/server.ts';
+import { NetServer, type ServerOptions } from '../../../src/core/server.ts';
 import type { ServerTransport } from '../../../src/core/transport.ts';
 import { createSocketIoServerTransport, type SocketIoServerTransport } from '../../../src/socket-io/server.ts';
 import { realTimeScheduler } from '../../../src/transport/scheduler.ts';
@@ -35,7 +35,7 @@ export async function startGameServer(options: {
   const loopGaps = new GapRecorder(options.stallFloorMs ?? 8);
   const warnings = collectWarnings();
   const sockets = new SocketCounter(io.io.httpServer);
-  const server = createServer({
+  const server = new NetServer({
     protocol: fuzzProtocol,
     systems: fuzzSystems,
     transport: options.wrap ? options.wrap(io) : io,

@@ -4,7 +4,7 @@
 // plays alongside. After each tick the runner knows exactly which packet closed which
 // connection; a closed one reconnects (to a state drawn anew: pending, connected, in game).
 import { performance } from 'node:perf_hooks';
-import { createServer } from '../../../src/core/server.ts';
+import { NetServer } from '../../../src/core/server.ts';
 import { LoopbackNetwork } from '../../../src/transport/loopback.ts';
 import { VirtualScheduler } from '../../../src/transport/scheduler.ts';
 import { MessageKind } from '../../../src/core/wire.ts';
@@ -89,7 +89,7 @@ export function fuzzLoopback(options: FuzzRunOptions): FuzzReport {
   const scheduler = new VirtualScheduler();
   const network = new LoopbackNetwork();
   const guard = new ServerGuard();
-  const server = createServer({
+  const server = new NetServer({
     protocol: fuzzProtocol,
     systems: fuzzSystems,
     transport: guard.wrap(network.server),

@@ -4,7 +4,8 @@
 // the fuzzer sends, no system, handler or replicated ghost may ever see a value outside
 // its declared bounds. Violations are counted (the fuzzer's "state errors").
 import { defineProtocol, defineSystems, field, ghost, rpc, system } from '../../../src/index.ts';
-import type { Connection, Field, NetServer, Schema, SchemaCodec } from '../../../src/index.ts';
+import type { Connection, Field, NetServer, Schema } from '../../../src/index.ts';
+import type { SchemaCodec } from '../../../src/internals.ts';
 
 export const fuzzProtocol = defineProtocol({
   tickRate: 60,

@@ -5,7 +5,7 @@
 
 import type { BitReader } from '../bits.ts';
 import type { Connection } from '../connection.ts';
-import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue, type ServerInputStats } from './index.ts';
+import { createDecodedInputPacket, decodeInputPacket, ServerInputQueue, type DecodedInputPacket, type ServerInputStats } from './index.ts';
 import type { Protocol } from '../protocol.ts';
 import type { Schema, Values } from '../schema.ts';
 import { HistoryBuffer } from '../history.ts';
@@ -163,20 +163,28 @@ export class ServerInputs<P extends Protocol> {
     if (!connection.inGame) return undefined;
     const queue = this.queues.get(connection.networkId);
     if (!queue) return undefined;
+    const newestBefore = queue.newestTick;
     queue.receivePacket(packet, currentTick);
     connection.interpolationTick = packet.interpolationTick;
     connection.interpolationFraction = packet.interpolationFraction;
-    // The packet carries the view of its newest input; older inputs of the packet were
-    // sampled one frame-tick earlier each, when the timeline was that much further back.
     const views = this.views.get(connection.networkId);
-    if (views) {
-      for (let i = 0; i < packet.count; i++) {
-        const input = packet.inputs[i]!;
-        if (views.has(input.tick)) continue;
-        const back = tickDiff(packet.newestTick, input.tick);
-        views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
-      }
-    }
+    if (views) this.keepViews(views, packet, newestBefore);
     return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: queue.newestValues };
+  }
+
+  /**
+   * The packet carries the view of the frame that sent it. Every input committed since the previous
+   * packet the server has (ticks past its newest) was sampled in that frame — several ticks per frame
+   * below 60 fps — so they share it. Older inputs without a view (their packet was lost) were sampled
+   * a frame or more earlier: moved back one tick per tick from the oldest of the frame's own ticks.
+   */
+  private keepViews(views: HistoryBuffer<InterpolationView>, packet: DecodedInputPacket<Schema>, newestBefore: Tick | undefined): void {
+    for (let i = 0; i < packet.count; i++) {
+      const input = packet.inputs[i]!;
+      if (views.has(input.tick)) continue;
+      const sinceLast = newestBefore === undefined ? 0 : tickDiff(packet.newestTick, newestBefore) - 1;
+      const back = Math.max(0, tickDiff(packet.newestTick, input.tick) - Math.max(0, sinceLast));
+      views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
+    }
   }
 }

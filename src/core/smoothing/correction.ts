@@ -1,6 +1,6 @@
 // Render stage, after prediction: when a rollback moves a predicted ghost, the jump becomes a
 // render-only offset that decays linearly to zero (Source's NotePredictionError and
-// GetPredictionErrorSmoothingVector). Simulation state is never read back or written (house rule 3).
+// GetPredictionErrorSmoothingVector). Simulation state is never read back or written (docs/architecture.md, house rule 3).
 
 import { NetcodeError } from '../errors.ts';
 import type { Quat, Vec3 } from '../field.ts';
