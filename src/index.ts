@@ -86,3 +86,14 @@ export type { ConditionedClientTransport, ConditionerOptions, LinkConditioner, L
 export { conditionServer } from './transport/condition-server.ts';
 export type { ConditionedServerTransport, PeerLinkOptions, ServerConditionerOptions } from './transport/condition-server.ts';
 export { realTimeScheduler, VirtualScheduler } from './transport/scheduler.ts';
+export { systemsFingerprint } from './core/build-check.ts';
+export type { BuildIdentity } from './core/build-check.ts';
+export type { FieldFor, RequiredField } from './core/field.ts';
+export type { GhostInit, RequiredKeys, SpawnArgs } from './core/world.ts';
+export type { PredictingClient } from './core/client.ts';
+export { pressSpawnIds } from './core/spawning.ts';
+export type { EventKey } from './core/system.ts';
+export { DEFAULT_DEBUG_HANDLE_NAME } from './core/debug-handle.ts';
+export type { DebugGhost, DebugHandle } from './core/debug-handle.ts';
+export { leaveOnPageHide, PAGE_CLOSED_REASON } from './core/page-hide.ts';
+export type { PageEvents } from './core/page-hide.ts';

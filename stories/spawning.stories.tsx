@@ -8,7 +8,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useFrame } from '@react-three/fiber';
 import type { MeshStandardMaterial } from 'three';
-import { defineProtocol, defineSystems, field, ghost, spawnId, spawnIdClassifier, system, type Ghost } from 'react-netcode';
+import { defineProtocol, defineSystems, field, ghost, spawnIdClassifier, system, type Ghost } from 'react-netcode';
 import { createNetcode } from 'react-netcode/react';
 import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
@@ -37,13 +37,11 @@ const FUSE_S = 1.2;
 const systems = defineSystems(protocol, [
   system.shared('throw', (world, ctx) => {
     for (const p of world.query('player')) {
-      const presses = ctx.input(p).fire;
-      const count = ctx.inputCount(p, 'fire');
-      for (let i = 0; i < presses; i++) {
-        const n = count - (presses - 1 - i);
+      for (const id of ctx.spawnIds(p, 'fire')) {
+        const n = id & 0xffff; // the press count
         ctx.spawn(
           'grenade',
-          { position: p.components.position, velocity: { x: 3 + (n % 3), y: 6, z: 0 }, spawnId: spawnId(p.owner, n), fuse: ctx.isServer ? FUSE_S : Infinity },
+          { position: p.components.position, velocity: { x: 3 + (n % 3), y: 6, z: 0 }, spawnId: id, fuse: ctx.isServer ? FUSE_S : Infinity },
           { owner: p.owner },
         );
       }

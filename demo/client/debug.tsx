@@ -168,8 +168,8 @@ export function DemoDebugHook(): ReactNode {
       },
       project: (id: number) => {
         const g = client.world.get(id);
-        if (!g) return undefined;
-        const p = client.view(g).position as Vec3;
+        if (!g || g.type === 'config') return undefined;
+        const p = client.view(g).position;
         pos.set(p.x, p.y + (CENTRE_Y[g.type] ?? 0), p.z).project(camera);
         const rect = canvas.getBoundingClientRect();
         return { x: rect.left + ((pos.x + 1) / 2) * rect.width, y: rect.top + ((1 - pos.y) / 2) * rect.height };

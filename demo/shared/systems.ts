@@ -6,7 +6,7 @@
 // grenade numbers come from the live-tuned `config` ghost (shared/config.ts).
 
 import RAPIER from '@dimforge/rapier3d-compat';
-import { defineSystems, spawnId, system, type Ghost, type Vec3, type World } from '../../src/index.ts';
+import { defineSystems, system, type Ghost, type Vec3, type World } from '../../src/index.ts';
 import { createPhysics } from '../../src/rapier/index.ts';
 import { configOf, type GrenadeConfig } from './config.ts';
 import { buildLevel } from './level.ts';
@@ -123,20 +123,19 @@ export const systems = defineSystems(protocol, [
     const config = configOf(world);
     for (const p of world.query('player')) {
       if (!simulated(p)) continue;
-      const presses = ctx.input(p).fire;
-      if (presses <= 0) continue;
-      const count = ctx.inputCount(p, 'fire');
+      const ids = ctx.spawnIds(p, 'fire'); // one spawnId per press this tick, oldest first
+      if (ids.length === 0) continue;
       const { position, facing } = p.components;
       const dx = Math.sin(facing);
       const dz = Math.cos(facing);
       const speed = config.grenadeSpeed / Math.hypot(1, THROW_RISE);
-      for (let i = 0; i < presses; i++) {
+      for (const spawnId of ids) {
         ctx.spawn(
           'grenade',
           {
             position: { x: position.x + dx * 0.7, y: position.y + 0.4, z: position.z + dz * 0.7 },
             linvel: { x: dx * speed, y: THROW_RISE * speed, z: dz * speed },
-            spawnId: spawnId(p.owner, count - (presses - 1 - i)),
+            spawnId,
             fuse: ctx.isServer ? config.fuse : Infinity, // not predicted: only the server explodes grenades
           },
           { owner: p.owner },

@@ -33,8 +33,17 @@ export interface ClientState {
 export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, ReconnectOptions {
   protocol: P;
   transport: ClientTransport;
-  /** The game's systems; clients run the 'client' (presentation) ones each frame, and 'shared' ones in prediction. */
+  /**
+   * The game's systems; clients run the 'client' (presentation) ones each frame, and 'shared' ones in prediction.
+   * The names and order of the shared ones must be the server's (checked at the handshake).
+   */
   systems?: readonly SystemDef<P>[];
+  /**
+   * The app's build id (e.g. a git commit or a version, at most 64 characters; default none): it must
+   * equal the server's `buildId`, or the handshake is refused. Changes inside a system's code are caught
+   * only this way: the systems fingerprint covers names and order.
+   */
+  buildId?: string;
   /** Client prediction with rollback (default on, policy 'check'); `false` shows predicted ghosts at their newest confirmed state. */
   prediction?: PredictionOptions | false;
   /** Predicted spawning: classification window and the grace before an unmatched predicted spawn is destroyed. */
@@ -58,6 +67,12 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
    * message counts as received at the next `update`. The React provider passes its clock.
    */
   now?: () => number;
+  /**
+   * Opt-in debug/test handle: `true` puts a small read-only object (status, networkId, time(), ghosts(),
+   * stats()) on `globalThis.__reactNetcode`, a string on `globalThis[thatName]` — for browser tests
+   * (page.evaluate) and the console. Default off: nothing is exposed. `removeDebugHandle()` takes it away.
+   */
+  debugHandle?: boolean | string;
   /** Called once per predicted tick, before its input is committed: fill `input` (the live input) for `tick`. */
   onInput?: (input: InputValues<P>, tick: Tick) => void;
   log?: Logger;

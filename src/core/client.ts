@@ -4,12 +4,14 @@
 // a dropped connection within the grace period. Driven by `update(now)` per frame.
 
 import { BitReader, BitWriter } from './bits.ts';
+import { buildIdentity, buildMismatch, type BuildIdentity } from './build-check.ts';
 import { ClientGhosts } from './client-ghosts.ts';
 import { ClientInput } from './input/client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 import { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
+import { installDebugHandle } from './debug-handle.ts';
 import { asNetcodeError, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
 import { LogLimiter } from './log-limit.ts';
@@ -18,7 +20,7 @@ import { ModeSwitcher, type PredictionSwitchingOptions } from './smoothing/mode-
 import { payloadProblem } from './payload.ts';
 import { createNetworkTime, updateNetworkTime, type NetworkTime } from './clock/network-time.ts';
 import { PredictedSpawns } from './predicted-spawns.ts';
-import { ClientPrediction } from './prediction.ts';
+import { ClientPrediction, type PredictionOptions } from './prediction.ts';
 import type { InputSchema, InputValues, JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Reconnector } from './reconnect.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
@@ -66,6 +68,8 @@ export class NetClient<P extends Protocol> {
   /** Seed of the world's ctx.rng, from the Welcome. */
   worldSeed = 0;
   private resumeToken = 0;
+  /** Shared-systems fingerprint and build id, sent in the Hello and checked against the Welcome (build-check.ts). */
+  readonly identity: BuildIdentity;
   /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
   readonly input: InputBuffer<InputSchema<P>>;
   private readonly inputs: ClientInput<P>;
@@ -81,7 +85,11 @@ export class NetClient<P extends Protocol> {
   private seenDelay = 0;
   /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
   readonly clock: ClockSync;
-  /** Prediction and rollback; undefined when disabled. */
+  /**
+   * Prediction and rollback; undefined when disabled (`prediction: false`). `createClient` types it
+   * non-optional when prediction is on (PredictingClient); code holding any NetClient can call
+   * `requirePrediction()`.
+   */
   readonly prediction: ClientPrediction<P> | undefined;
   /** Predicted spawns awaiting their server twins; classifiers per type. */
   readonly spawns: PredictedSpawns<P>;
@@ -99,6 +107,7 @@ export class NetClient<P extends Protocol> {
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;
+    this.identity = buildIdentity(options.systems ?? [], options.buildId);
     const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`);
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
@@ -138,6 +147,18 @@ export class NetClient<P extends Protocol> {
     this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
     const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
     this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
+    this.removeDebugHandle = installDebugHandle(this, options.debugHandle);
+  }
+
+  /** Take the `debugHandle` off globalThis (if it is still this client's); the React provider does on unmount. */
+  readonly removeDebugHandle: () => void;
+
+  /** The prediction handle; throws a usage error when this client was created with `prediction: false`. */
+  requirePrediction(): ClientPrediction<P> {
+    if (this.prediction === undefined) {
+      throw new NetcodeError('usage', 'react-netcode: this client has no prediction (it was created with prediction: false); leave the option out to predict, or check client.prediction for undefined.');
+    }
+    return this.prediction;
   }
 
   /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
@@ -289,7 +310,9 @@ export class NetClient<P extends Protocol> {
     for (const event of batch) {
       if (this.current.status === 'closed') break;
       if (event.kind === 'open') {
-        this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId: this.resumeToken ? (this.current.networkId ?? 0) : 0 }), 'reliable');
+        const { systemsHash, buildId } = this.identity;
+        const resumeId = this.resumeToken ? (this.current.networkId ?? 0) : 0;
+        this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId, systemsHash, buildId }), 'reliable');
       } else if (event.kind === 'close') this.dropped(event.reason);
       else {
         // Arrival time: from the transport callback when the app gave a clock; never after this frame.
@@ -375,11 +398,12 @@ export class NetClient<P extends Protocol> {
    * The values to render for a ghost this frame: predicted ghosts frame-interpolated with
    * their VisualCorrection, interpolated ones on the timeline, and while a ghost switches
    * mode, the blend between the two. Never the simulation state itself for predicted ghosts.
+   * Typed from the ghost's type: `client.view(ball).position` is a `Vec3`. Read it in this frame.
    */
-  view(ghost: Ghost<P>, blended = true): Readonly<Record<string, unknown>> {
+  view<G extends Ghost<P>>(ghost: G, blended = true): Readonly<G['components']> {
     const g = ghost as Ghost;
     const v = (blended ? this.switcher.view(g) : undefined) ?? (g.mode === 'predicted' ? this.prediction?.view(g) : undefined) ?? g.components;
-    return v as Readonly<Record<string, unknown>>;
+    return v as Readonly<G['components']>;
   }
 
   private open(): void {
@@ -501,6 +525,7 @@ export class NetClient<P extends Protocol> {
       case MessageKind.Refuse:
       case MessageKind.Close: {
         const reason = readReason(this.reader);
+        if (kind === MessageKind.Refuse) this.log('error', reason.startsWith('react-netcode:') ? reason : `react-netcode: the server refused this client: ${reason}`);
         this.finish(reason);
         this.transport.close(reason);
         return;
@@ -515,6 +540,17 @@ export class NetClient<P extends Protocol> {
 
   private onWelcome(): void {
     const welcome = readWelcome(this.reader);
+    const mismatch = buildMismatch('client', this.identity, welcome);
+    if (mismatch !== null) {
+      // The server let us in (an older server, or one that does not check): refuse it from this side.
+      const line = `${mismatch} This client's ${this.identity.systems}.`; // mismatch starts with 'react-netcode:'
+      this.log('error', line);
+      this.sendRaw(this.encoder.reason(MessageKind.Close, mismatch), 'reliable');
+      this.flush();
+      this.finish(mismatch);
+      this.transport.close(mismatch);
+      return;
+    }
     const reconnecting = this.current.status === 'reconnecting';
     this.welcomeTick = welcome.serverTick;
     this.worldSeed = welcome.worldSeed;
@@ -586,6 +622,19 @@ function remember<T>(list: T[], entry: T): void {
   list.push(entry);
 }
 
+/** A client whose prediction is on (created without `prediction: false`): `prediction` is always there. */
+export type PredictingClient<P extends Protocol> = NetClient<P> & { readonly prediction: ClientPrediction<P> };
+
+/**
+ * Create a client engine. Its type follows the `prediction` option: left out or options (the default, on)
+ * gives a `PredictingClient` whose `client.prediction` is never undefined; `prediction: false` one whose
+ * `prediction` is undefined; an option only known at run time a plain `NetClient` (use `requirePrediction()`).
+ */
+export function createClient<P extends Protocol>(
+  options: ClientOptions<P> & { prediction: false },
+): NetClient<P> & { readonly prediction: undefined };
+export function createClient<P extends Protocol>(options: ClientOptions<P> & { prediction?: PredictionOptions }): PredictingClient<P>;
+export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P>;
 export function createClient<P extends Protocol>(options: ClientOptions<P>): NetClient<P> {
   return new NetClient(options);
 }

@@ -29,6 +29,12 @@ export interface FieldOptions {
    * confirmed ticks, so anything tighter reports quantization as misprediction.
    */
   tolerance?: number;
+  /**
+   * Ghost fields only: the field has no default a spawn may fall back on — `server.spawn` and
+   * `ctx.spawn` must give its value (their init type requires it, and a spawn without it is refused
+   * with a usage error). Not on the wire, not in the protocol hash. Default false.
+   */
+  required?: boolean;
 }
 /** Input bounds for scalar numbers: not on the wire, not in `describe`; the server's `sanitizeInput` clamps to them. */
 export interface RangeOptions {
@@ -52,6 +58,13 @@ export type EventOptions = FieldOptions & { maxPerTick?: number };
 /** Default `field.event({ maxPerTick })`: far above a human's presses in one 1/60 s tick, far below 2^31. */
 export const DEFAULT_MAX_PRESSES_PER_TICK = 32;
 export type ResolvedFieldOptions = Readonly<Required<FieldOptions>> & Readonly<RangeOptions & LengthOptions>;
+
+/** The options type of a builder called without options. */
+type NoOptions = Record<never, never>;
+/** A field declared `{ required: true }`: a spawn must give its value. */
+export type RequiredField<T> = Field<T> & { readonly options: { readonly required: true } };
+/** What a field builder returns for options `O`: a RequiredField when `O` has `required: true`. */
+export type FieldFor<T, O> = O extends { readonly required: true } ? RequiredField<T> : Field<T>;
 
 export interface Field<T> {
   readonly kind: FieldKind;
@@ -130,11 +143,13 @@ function resolve(
     maxSmoothingDistance: opts.maxSmoothingDistance ?? Infinity,
     replicated: opts.replicated ?? true,
     tolerance: opts.tolerance ?? tolerance,
+    required: opts.required ?? false,
   };
   if (!['all', 'owner', 'nonOwner'].includes(r.sendTo)) throw invalid(`${kind} field sendTo ${show(r.sendTo)} is invalid; use 'all', 'owner' or 'nonOwner'.`);
   if (!['clamp', 'interpolate', 'extrapolate'].includes(r.smoothing)) throw invalid(`${kind} field smoothing ${show(r.smoothing)} is invalid; use 'clamp', 'interpolate' or 'extrapolate'.`);
   if (!(r.maxSmoothingDistance >= 0)) throw invalid(`${kind} field maxSmoothingDistance ${show(r.maxSmoothingDistance)} is invalid; pass a number >= 0 (or Infinity).`);
   if (typeof r.replicated !== 'boolean') throw invalid(`${kind} field replicated must be true or false.`);
+  if (typeof r.required !== 'boolean') throw invalid(`${kind} field required must be true or false.`);
   if (!(r.tolerance >= 0 && r.tolerance < Infinity)) throw invalid(`${kind} field tolerance ${show(r.tolerance)} is invalid; pass a finite number >= 0.`);
   limits(kind, opts, r);
   return Object.freeze(r);
@@ -230,7 +245,7 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
 const QUAT_KEYS = ['x', 'y', 'z', 'w'] as const;
 
 export const field = {
-  bool(opts: FieldOptions = {}): Field<boolean> {
+  bool<const O extends FieldOptions = NoOptions>(opts: O = {} as O): FieldFor<boolean, O> {
     return make<boolean>('bool', 'bool', resolve('bool', opts, 'clamp', 0), {
       write: (w, v) => {
         if (typeof v !== 'boolean') throw new WireError('wire/bad-value', `react-netcode: bool field got ${show(v)} at bit ${w.bitLength}; pass true or false.`);
@@ -242,15 +257,20 @@ export const field = {
       equals: (a, b) => a === b,
       distance: (a, b) => (a === b ? 0 : 1),
       validate: (v) => (typeof v === 'boolean' ? null : `must be true or false, got ${show(v)}`),
-    });
+    }) as FieldFor<boolean, O>;
   },
-  u8: (opts: IntOptions = {}): Field<number> => integer('u8', 0, 0xff, opts, (w, v) => w.writeUint(v, 8), (r) => r.readUint(8)),
-  u16: (opts: IntOptions = {}): Field<number> => integer('u16', 0, 0xffff, opts, (w, v) => w.writeUint(v, 16), (r) => r.readUint(16)),
-  u32: (opts: IntOptions = {}): Field<number> => integer('u32', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint()),
-  i32: (opts: IntOptions = {}): Field<number> => integer('i32', -0x8000_0000, 0x7fff_ffff, opts, (w, v) => w.writeVarInt(v), (r) => r.readVarInt()),
+  u8: <const O extends IntOptions = NoOptions>(opts: O = {} as O): FieldFor<number, O> =>
+    integer('u8', 0, 0xff, opts, (w, v) => w.writeUint(v, 8), (r) => r.readUint(8)) as FieldFor<number, O>,
+  u16: <const O extends IntOptions = NoOptions>(opts: O = {} as O): FieldFor<number, O> =>
+    integer('u16', 0, 0xffff, opts, (w, v) => w.writeUint(v, 16), (r) => r.readUint(16)) as FieldFor<number, O>,
+  u32: <const O extends IntOptions = NoOptions>(opts: O = {} as O): FieldFor<number, O> =>
+    integer('u32', 0, 0xffff_ffff, opts, (w, v) => w.writeVarUint(v), (r) => r.readVarUint()) as FieldFor<number, O>,
+  i32: <const O extends IntOptions = NoOptions>(opts: O = {} as O): FieldFor<number, O> =>
+    integer('i32', -0x8000_0000, 0x7fff_ffff, opts, (w, v) => w.writeVarInt(v), (r) => r.readVarInt()) as FieldFor<number, O>,
 
   /** Raw float32, or with `quantize: q` round(v*q) as a zigzag varint. */
-  f32(opts: FloatOptions = {}): Field<number> {
+  f32<const O extends FloatOptions = NoOptions>(options: O = {} as O): FieldFor<number, O> {
+    const opts: FloatOptions = options;
     const { quantize, ...rest } = opts;
     checkQuantize('f32', quantize);
     const s = scalar(quantize);
@@ -264,16 +284,16 @@ export const field = {
       // A predicted-only field never crosses the wire: ±Infinity is allowed there (e.g. a fuse
       // that must never run out in prediction, as in NFE's grenade sample). NaN never is.
       validate: (v) => (s.check(v) || (opts.replicated === false && isNum(v) && !Number.isNaN(v)) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
-    }, { quantizeFactor: quantize });
+    }, { quantizeFactor: quantize }) as FieldFor<number, O>;
   },
-  vec2: (opts: VecOptions = {}): Field<Vec2> => vector<Vec2>('vec2', opts),
-  vec3: (opts: VecOptions = {}): Field<Vec3> => vector<Vec3>('vec3', opts),
+  vec2: <const O extends VecOptions = NoOptions>(opts: O = {} as O): FieldFor<Vec2, O> => vector<Vec2>('vec2', opts) as FieldFor<Vec2, O>,
+  vec3: <const O extends VecOptions = NoOptions>(opts: O = {} as O): FieldFor<Vec3, O> => vector<Vec3>('vec3', opts) as FieldFor<Vec3, O>,
 
   /**
    * Smallest-three rotation, `bits` (4..16, default 12) per component; values are unit quaternions with w >= 0 on the largest component.
    */
-  quat(opts: QuatOptions = {}): Field<Quat> {
-    const { bits = DEFAULT_QUAT_BITS, ...rest } = opts;
+  quat<const O extends QuatOptions = NoOptions>(opts: O = {} as O): FieldFor<Quat, O> {
+    const { bits = DEFAULT_QUAT_BITS, ...rest } = opts as QuatOptions;
     if (!Number.isInteger(bits) || bits < MIN_QUAT_BITS || bits > MAX_QUAT_BITS) throw invalid(`quat field bits ${show(bits)} is invalid; pass an integer in ${MIN_QUAT_BITS}..${MAX_QUAT_BITS}.`);
     const halfStep = Math.SQRT1_2 / (2 * ((1 << (bits - 1)) - 1));
     const copy = (from: Quat, to: Quat): Quat => {
@@ -314,11 +334,11 @@ export const field = {
         const len = Math.sqrt(x * x + y * y + z * z + w * w);
         return len > 0 && len < Infinity ? null : 'must be a non-zero quaternion';
       },
-    }, { bits });
+    }, { bits }) as FieldFor<Quat, O>;
   },
 
   /** UTF-8 string of at most `maxLength` UTF-16 code units (no lone surrogates). */
-  string(maxLength: number, opts: FieldOptions = {}): Field<string> {
+  string<const O extends FieldOptions = NoOptions>(maxLength: number, opts: O = {} as O): FieldFor<string, O> {
     if (!Number.isInteger(maxLength) || maxLength < 1) throw invalid(`string field maxLength ${show(maxLength)} is invalid; pass an integer >= 1.`);
     return make<string>('string', `string(max=${maxLength})`, resolve('string', opts, 'clamp', 0), {
       write: (w, v) => w.writeString(v, maxLength),
@@ -332,11 +352,14 @@ export const field = {
         if (v.length > maxLength) return `must be at most ${maxLength} characters, got ${v.length}`;
         return utf8Length(v) < 0 ? 'must not contain a lone UTF-16 surrogate' : null;
       },
-    }, { maxLength });
+    }, { maxLength }) as FieldFor<string, O>;
   },
 
   /** One of `values`, in ceil(log2(n)) bits (0 bits for a single value). */
-  enum<const V extends readonly [string, ...string[]]>(values: V, opts: FieldOptions = {}): Field<V[number]> {
+  enum<const V extends readonly [string, ...string[]], const O extends FieldOptions = NoOptions>(
+    values: V,
+    opts: O = {} as O,
+  ): FieldFor<V[number], O> {
     type E = V[number];
     if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) throw invalid('enum field needs a non-empty array of strings, e.g. field.enum([\'idle\', \'run\']).');
     const index = new Map<string, number>(values.map((v, i) => [v, i]));
@@ -361,7 +384,7 @@ export const field = {
       equals: (a, b) => a === b,
       distance: (a, b) => (a === b ? 0 : 1),
       validate: (v) => (typeof v === 'string' && index.has(v) ? null : `must be one of ${JSON.stringify(values)}, got ${show(v)}`),
-    }, { values: list });
+    }, { values: list }) as FieldFor<V[number], O>;
   },
 
   /**
@@ -369,14 +392,14 @@ export const field = {
    * A tick's input carries at most `maxPerTick` presses of it (default 32) on the server and
    * in prediction alike; more are dropped and counted as clamped.
    */
-  event(opts: EventOptions = {}): Field<number> {
-    const { maxPerTick = DEFAULT_MAX_PRESSES_PER_TICK, ...rest } = opts;
+  event<const O extends EventOptions = NoOptions>(opts: O = {} as O): FieldFor<number, O> {
+    const { maxPerTick = DEFAULT_MAX_PRESSES_PER_TICK, ...rest } = opts as EventOptions;
     if (!Number.isInteger(maxPerTick) || maxPerTick < 1 || maxPerTick > 0x7fff_ffff) throw invalid(`event field maxPerTick ${show(maxPerTick)} is invalid; pass an integer in 1..2^31-1 (default ${DEFAULT_MAX_PRESSES_PER_TICK}).`);
     const f = integer('event', 0, 0xffff_ffff, rest, (w, v) => w.writeVarUint(v), (r) => r.readVarUint());
     const distance = (a: number, b: number): number => {
       const d = (a - b) >>> 0;
       return Math.min(d, 2 ** 32 - d);
     };
-    return Object.freeze({ ...f, distance, maxPerTick });
+    return Object.freeze({ ...f, distance, maxPerTick }) as FieldFor<number, O>;
   },
 };

@@ -4,7 +4,7 @@
 
 import { BitWriter, type BitReader } from './bits.ts';
 import { WireError } from './errors.ts';
-import { MAX_REASON_LENGTH, MessageKind } from './wire.ts';
+import { MAX_BUILD_ID_LENGTH, MAX_REASON_LENGTH, MessageKind, WIRE_VERSION } from './wire.ts';
 
 export interface Hello {
   protocolHash: number;
@@ -13,6 +13,10 @@ export interface Hello {
   resumeToken: number;
   /** networkId to resume, 0 when not resuming. */
   resumeId: number;
+  /** Fingerprint of the client's shared systems (systemsFingerprint). */
+  systemsHash: number;
+  /** The app's build id ('' when none). */
+  buildId: string;
 }
 
 export interface Welcome {
@@ -23,6 +27,10 @@ export interface Welcome {
   resumed: boolean;
   /** Seed of the world's `ctx.rng`, so client prediction draws the server's numbers. */
   worldSeed: number;
+  /** Fingerprint of the server's shared systems, for the client's own check. */
+  systemsHash: number;
+  /** The server's build id ('' when none). */
+  buildId: string;
 }
 
 export interface Pong {
@@ -59,6 +67,8 @@ export class MessageEncoder {
     w.writeBits(m.wireVersion, 8);
     w.writeBits(m.resumeToken >>> 0, 32);
     w.writeVarUint(m.resumeId);
+    w.writeBits(m.systemsHash >>> 0, 32);
+    w.writeString(m.buildId, MAX_BUILD_ID_LENGTH);
     return w.toBytes();
   }
 
@@ -69,6 +79,8 @@ export class MessageEncoder {
     w.writeBits(m.serverTick >>> 0, 32);
     w.writeBool(m.resumed);
     w.writeBits(m.worldSeed >>> 0, 32);
+    w.writeBits(m.systemsHash >>> 0, 32);
+    w.writeString(m.buildId, MAX_BUILD_ID_LENGTH);
     return w.toBytes();
   }
 
@@ -113,13 +125,20 @@ export function readKind(r: BitReader, data: Uint8Array): number {
   return r.readBits(8);
 }
 
+/**
+ * A Hello. Of a client of another wire version only the hash and version are read (the rest is
+ * that version's layout): the other fields are then 0 and ''.
+ */
 export function readHello(r: BitReader): Hello {
   const protocolHash = r.readBits(32) >>> 0;
   const wireVersion = r.readBits(8);
+  if (wireVersion !== WIRE_VERSION) return { protocolHash, wireVersion, resumeToken: 0, resumeId: 0, systemsHash: 0, buildId: '' };
   const resumeToken = r.readBits(32) >>> 0;
   const resumeId = r.readVarUint();
+  const systemsHash = r.readBits(32) >>> 0;
+  const buildId = r.readString(MAX_BUILD_ID_LENGTH);
   r.expectEnd();
-  return { protocolHash, wireVersion, resumeToken, resumeId };
+  return { protocolHash, wireVersion, resumeToken, resumeId, systemsHash, buildId };
 }
 
 export function readWelcome(r: BitReader): Welcome {
@@ -128,9 +147,11 @@ export function readWelcome(r: BitReader): Welcome {
   const serverTick = r.readBits(32) >>> 0;
   const resumed = r.readBool();
   const worldSeed = r.readBits(32) >>> 0;
+  const systemsHash = r.readBits(32) >>> 0;
+  const buildId = r.readString(MAX_BUILD_ID_LENGTH);
   r.expectEnd();
   if (networkId < 1 || networkId > 0xffff) throw new WireError('wire/bad-value', `react-netcode: networkId ${networkId} out of range.`);
-  return { networkId, resumeToken, serverTick, resumed, worldSeed };
+  return { networkId, resumeToken, serverTick, resumed, worldSeed, systemsHash, buildId };
 }
 
 export function readReason(r: BitReader): string {

@@ -98,6 +98,8 @@ export interface GhostEntry {
   readonly name: string;
   readonly type: GhostType;
   readonly codec: SchemaCodec<Schema>;
+  /** Fields declared `required: true`, in declaration order: a spawn must give them. */
+  readonly required: readonly string[];
 }
 
 export interface Protocol<
@@ -151,14 +153,15 @@ export function defineProtocol<
   const rpcs = (definition.rpcs ?? {}) as R;
   const ghostList = Object.entries(ghosts).map(([name, type], id): GhostEntry => {
     checkName('ghost', name);
-    return { id, name, type, codec: compileSchema(type.fields) };
+    const codec = compileSchema(type.fields);
+    return { id, name, type, codec, required: codec.keys.filter((k) => codec.schema[k]!.options.required) };
   });
   const rpcList = Object.entries(rpcs).map(([name, def], id): RpcEntry => {
     checkName('rpc', name);
-    return { id, name, def, codec: compileSchema(def.schema) };
+    return { id, name, def, codec: notRequired(compileSchema(def.schema), `rpc "${name}" field`) };
   });
-  const input = compileSchema((definition.input ?? {}) as I);
-  const join = compileSchema((definition.join ?? {}) as J);
+  const input = notRequired(compileSchema((definition.input ?? {}) as I), 'input field');
+  const join = notRequired(compileSchema((definition.join ?? {}) as J), 'join field');
   const replicateInputs = definition.replicateInputs ?? true;
   const describe = [
     `wire=${WIRE_VERSION}`,
@@ -186,6 +189,31 @@ export function defineProtocol<
     describe,
     hash: fnv1a32(describe),
   };
+}
+
+/** `required` is for ghost fields (what a spawn must give): inputs, join payloads and RPC payloads always carry every field. */
+function notRequired<S extends Schema>(codec: SchemaCodec<S>, what: string): SchemaCodec<S> {
+  const key = codec.keys.find((k) => codec.schema[k]!.options.required);
+  if (key !== undefined) {
+    throw new NetcodeError('protocol/invalid', `react-netcode: ${what} "${key}" is declared required; required applies to ghost fields only (a spawn must give them), so drop the option here.`);
+  }
+  return codec;
+}
+
+/**
+ * Refuse a spawn of `entry`'s type whose init lacks a field declared `required: true`
+ * (`what` names the call in the message, e.g. 'server.spawn'). Allocates nothing when it passes.
+ */
+export function checkSpawnInit(entry: GhostEntry, init: unknown, what: string): void {
+  const required = entry.required;
+  for (let i = 0; i < required.length; i++) {
+    const key = required[i]!;
+    if (init !== undefined && init !== null && (init as Record<string, unknown>)[key] !== undefined) continue;
+    throw new NetcodeError(
+      'usage',
+      `react-netcode: ${what}('${entry.name}') is missing the required field "${key}"; pass it in the init object (required: ${required.join(', ')}).`,
+    );
+  }
 }
 
 /** FNV-1a over the UTF-16 code units of a string. */

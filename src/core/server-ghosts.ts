@@ -4,7 +4,7 @@
 
 import type { Connection } from './connection.ts';
 import { describeError, HandlerError, isNetcodeError, NetcodeError } from './errors.ts';
-import { isSnapshotTick, type Protocol } from './protocol.ts';
+import { checkSpawnInit, isSnapshotTick, type Protocol } from './protocol.ts';
 import { SnapshotEncoder, type ConnectionSnapshotState, type SnapshotGhost } from './snapshot/index.ts';
 import { SystemRunner, type SystemDef } from './system.ts';
 import type { Tick } from './clock/tick.ts';
@@ -144,6 +144,8 @@ export class ServerGhosts<P extends Protocol> {
 
   /** Spawn a ghost outside systems (e.g. a player's character when it joins). */
   spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options: { owner?: number } = {}): Ghost<P, K> {
+    const entry = this.protocol.ghostByName.get(type);
+    if (entry !== undefined) checkSpawnInit(entry, init, 'server.spawn');
     const ghost = this.world.add(type, this.allocateId(), options.owner ?? 0, this.currentTick, init);
     this.track(ghost);
     return ghost;

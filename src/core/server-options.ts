@@ -14,8 +14,17 @@ import type { Ghost } from './world.ts';
 export interface ServerOptions<P extends Protocol> {
   protocol: P;
   transport: ServerTransport;
-  /** Shared and server systems, in execution order (see docs/ghosts.md). */
+  /**
+   * Shared and server systems, in execution order (see docs/ghosts.md). The names and order of the
+   * shared ones are fingerprinted and compared at the handshake: a client with other shared systems is refused.
+   */
   systems?: readonly SystemDef<P>[];
+  /**
+   * The app's build id (e.g. a git commit or a version, at most 64 characters; default none). A client
+   * must say the same one (the client's `buildId`), or it is refused with "reload the page". Changes
+   * inside a system's code are caught only this way: the systems fingerprint covers names and order.
+   */
+  buildId?: string;
   /** Clock and timers for `start()`; tests drive `tick()`/`update(now)` instead. */
   scheduler?: Scheduler;
   /** Decide whether a connection may join (auth token check, name rules). */

@@ -3,6 +3,7 @@
 // join decision, suspension on a dropped link, lingering closes and timeouts.
 
 import type { BitReader } from './bits.ts';
+import { buildMismatch, type BuildIdentity } from './build-check.ts';
 import { Connection } from './connection.ts';
 import type { Logger } from './emitter.ts';
 import { IdAllocator } from './ids.ts';
@@ -34,6 +35,8 @@ export interface SessionOptions {
   resumeGraceMs: number;
   handshakeTimeoutMs: number;
   idQuarantineMs: number;
+  /** This server's shared-systems fingerprint and build id, compared with each Hello's. */
+  identity: BuildIdentity;
 }
 
 export class Sessions<P extends Protocol> {
@@ -82,6 +85,8 @@ export class Sessions<P extends Protocol> {
       this.refuseHello(peer, `react-netcode: protocol mismatch (client ${hello.protocolHash.toString(16)} v${hello.wireVersion}, server ${this.protocol.hash.toString(16)} v${WIRE_VERSION}); client and server must be built from the same defineProtocol.`, now);
       return;
     }
+    const mismatch = buildMismatch('server', this.options.identity, hello);
+    if (mismatch !== null) return this.refuse(peer, mismatch, now);
     const old = hello.resumeId !== 0 ? this.connections.get(hello.resumeId) : undefined;
     if (old && old.state === 'suspended' && old.resumeToken === hello.resumeToken) {
       this.pending.delete(peer);

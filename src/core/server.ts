@@ -5,6 +5,7 @@
 
 import { FixedStepAccumulator } from './clock/accumulator.ts';
 import { BitReader } from './bits.ts';
+import { buildIdentity, type BuildIdentity } from './build-check.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { asNetcodeError, describeError, HandlerError, NetcodeError, WireError, isNetcodeError } from './errors.ts';
@@ -26,7 +27,7 @@ import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
-import type { Ghost, GhostNames, GhostValues, World } from './world.ts';
+import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
@@ -66,6 +67,8 @@ export class NetServer<P extends Protocol> {
   private readonly limitedLog: LogLimiter;
   private readonly worldSeed: number;
   private readonly inputs: ServerInputs<P>;
+  /** Shared-systems fingerprint and build id, checked against every Hello (build-check.ts). */
+  readonly identity: BuildIdentity;
   private loop: TimerHandle | undefined;
   private lastOverruns = 0;
   private lastUpdateAt: number | undefined;
@@ -91,6 +94,7 @@ export class NetServer<P extends Protocol> {
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
+    this.identity = buildIdentity(options.systems ?? [], options.buildId);
     this.inputs = createInputs(options);
     this.ghosts = new ServerGhosts(
       options.protocol,
@@ -119,10 +123,14 @@ export class NetServer<P extends Protocol> {
         resumeGraceMs: options.resumeGraceMs ?? 10_000,
         handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
         idQuarantineMs: options.idQuarantineMs ?? 5_000,
+        identity: this.identity,
       },
       {
         sendWelcome: (c, resumed) =>
-          this.sendRaw(c, this.encoder.welcome({ networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed }), 'reliable'),
+          this.sendRaw(c, this.encoder.welcome({
+            networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed,
+            systemsHash: this.identity.systemsHash, buildId: this.identity.buildId,
+          }), 'reliable'),
         opened: (c, resumed) => {
           if (!resumed) this.inputs.open(c.networkId);
           if (resumed) {
@@ -182,10 +190,26 @@ export class NetServer<P extends Protocol> {
     return this.ghosts.world;
   }
 
-  /** Live connections (connected, in game or suspended) by networkId. */
+  /**
+   * Live connections by networkId, in handshake order: connected (not joined yet), in game, and
+   * suspended (link dropped, waiting `resumeGraceMs` to resume). Closed ones leave it (the `leave`
+   * event). Read-only: change connections with kick, and the app's own data in `connection.data`.
+   */
   get connections(): ReadonlyMap<number, Connection<JoinPayload<P>>> {
     return this.sessions.connections;
   }
+
+  /**
+   * The connections in game (`connection.inGame`: joined and not suspended), in handshake order: a
+   * live view, to iterate (`for (const c of server.connectionsInGame)`) or count (`[...view].length`).
+   */
+  get connectionsInGame(): Iterable<Connection<JoinPayload<P>>> {
+    return this.inGameView;
+  }
+
+  private readonly inGameView: Iterable<Connection<JoinPayload<P>>> = {
+    [Symbol.iterator]: () => inGame(this.sessions.connections.values()),
+  };
 
   /** Peers connected at transport level that have not completed the handshake. */
   get pendingPeers(): number {
@@ -381,9 +405,12 @@ export class NetServer<P extends Protocol> {
     });
   }
 
-  /** Spawn a ghost outside systems, e.g. a player's character in the `join` event. */
-  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: { owner?: number }): Ghost<P, K> {
-    return this.ghosts.spawn(type, init, options);
+  /**
+   * Spawn a ghost outside systems, e.g. a player's character in the `join` event. `init` must give
+   * every field declared `required: true` (a spawn without one throws a usage error); the rest default.
+   */
+  spawn<K extends GhostNames<P>>(type: K, ...args: SpawnArgs<P, K, { owner?: number }>): Ghost<P, K> {
+    return this.ghosts.spawn(type, args[0] as Partial<GhostValues<P, K>> | undefined, args[1]);
   }
 
   /** Destroy a ghost outside systems. */
@@ -637,6 +664,10 @@ function createInputs<P extends Protocol>(options: ServerOptions<P>): ServerInpu
   if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
   const leadTicks = lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs));
   return new ServerInputs(options.protocol, repeat, leadTicks);
+}
+
+function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Generator<C> {
+  for (const c of connections) if (c.inGame) yield c;
 }
 
 /** A limit option, checked: > 0 (Infinity turns the limit off). */

@@ -16,6 +16,20 @@ export function spawnId(ownerSlot: number, count: number): number {
   return (((ownerSlot & 0xffff) << 16) | (count & 0xffff)) >>> 0;
 }
 
+const NO_IDS: readonly number[] = Object.freeze([]);
+
+/**
+ * The spawnIds of `presses` presses of one InputEvent in one tick whose running count is now
+ * `count`, oldest press first: spawnId(owner, count − presses + 1) … spawnId(owner, count).
+ * Allocates only when there are presses (a frozen empty array otherwise).
+ */
+export function pressSpawnIds(ownerSlot: number, count: number, presses: number): readonly number[] {
+  if (!(presses > 0)) return NO_IDS;
+  const ids = new Array<number>(presses);
+  for (let i = 0; i < presses; i++) ids[i] = spawnId(ownerSlot, count - (presses - 1 - i));
+  return ids;
+}
+
 /** The owner slot of a spawnId. */
 export function spawnIdOwner(id: number): number {
   return id >>> 16;

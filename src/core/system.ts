@@ -17,10 +17,11 @@
 
 import { describeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
-import { fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
+import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed, Rng } from './rng.ts';
+import { pressSpawnIds } from './spawning.ts';
 import type { Tick } from './clock/tick.ts';
-import type { EngineWorld, Ghost, GhostNames, GhostValues, World } from './world.ts';
+import type { EngineWorld, Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 import { typed } from './typed-ghosts.ts';
 
 export type SystemWhere = 'shared' | 'server' | 'client';
@@ -56,13 +57,22 @@ export interface SystemContext<P extends Protocol> {
    */
   inputCount(ghost: Ghost<P>, field: string): number;
   /**
+   * The spawnIds of this tick's presses of event field `field` by `ghost`'s owner, oldest first — one
+   * per press, so `ids.length` is the presses (`ctx.input(ghost)[field]`). Spawn one ghost per id and
+   * store it in a field matched by spawnIdClassifier(). Empty (and allocation-free) on ticks without presses.
+   */
+  spawnIds(ghost: Ghost<P>, field: EventKey<P>): readonly number[];
+  /**
    * Server: where `ghost`'s owner showed interpolated ghosts when it sampled its input for
    * this tick — pass it to lag compensation to cast "as this client saw it". Undefined on
    * clients, for unowned ghosts, or before any input arrived.
    */
   interpolationView(ghost: Ghost<P>): { tick: Tick; fraction: number } | undefined;
-  /** Spawn a ghost: it joins the world when this system returns (`alive` is false until then). */
-  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K>;
+  /**
+   * Spawn a ghost: it joins the world when this system returns (`alive` is false until then). `init`
+   * must give every field declared `required: true` (a spawn without one throws a usage error).
+   */
+  spawn<K extends GhostNames<P>>(type: K, ...args: SpawnArgs<P, K, SpawnOptions>): Ghost<P, K>;
   /** Despawn a ghost: `alive` is false at once and queries skip it; it leaves the world when this system returns. Idempotent. */
   despawn(ghost: Ghost<P>): void;
   /**
@@ -73,6 +83,11 @@ export interface SystemContext<P extends Protocol> {
    */
   revertIfRejected(ghost: Ghost<P>, revert: () => void): void;
 }
+
+/** Input fields holding a number: where `ctx.spawnIds` reads presses (declare them with field.event()). */
+export type EventKey<P extends Protocol> = {
+  [K in keyof InputValues<P> & string]: InputValues<P>[K] extends number ? K : never;
+}[keyof InputValues<P> & string];
 
 export type SystemFn<P extends Protocol> = (world: World<P>, ctx: SystemContext<P>) => void;
 
@@ -220,8 +235,12 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     return this.hooks.input(ghost, this.tick) ?? this.#neutral;
   }
 
-  spawn<K extends GhostNames<P>>(type: K, init?: Partial<GhostValues<P, K>>, options?: SpawnOptions): Ghost<P, K> {
+  spawn<K extends GhostNames<P>>(type: K, ...args: SpawnArgs<P, K, SpawnOptions>): Ghost<P, K> {
     this.#structural('spawn');
+    const init = args[0] as Partial<GhostValues<P, K>> | undefined;
+    const options = args[1];
+    const entry = this.world.protocol.ghostByName.get(type);
+    if (entry !== undefined) checkSpawnInit(entry, init, 'ctx.spawn');
     const owner = options?.owner ?? 0;
     const flags = { isFirstTimeFullyPredictingTick: this.isFirstTimeFullyPredictingTick, isResimulating: this.isResimulating };
     const intercepted = this.hooks.interceptSpawn?.(type, owner, this.tick, flags);
@@ -229,8 +248,7 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
       // Re-bound to an existing ghost: reset it to its spawn state; if it was taken out of
       // the world for the rollback, it joins again when this system returns, like a spawn.
       const fresh = this.world.create(type, 0, owner, this.tick, init);
-      const entry = this.world.protocol.ghostByName.get(type)!;
-      entry.codec.copy(fresh.components, intercepted.components);
+      entry!.codec.copy(fresh.components, intercepted.components);
       if (!intercepted.alive) this.spawned.push(intercepted);
       this.hooks.spawned?.(intercepted, this.tick, true);
       return typed<P, K>(intercepted);
@@ -240,6 +258,15 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
     this.spawned.push(ghost);
     if (this.hooks.spawned?.(ghost, this.tick, false) === 'discard') this.spawned.pop();
     return ghost;
+  }
+
+  spawnIds(ghost: Ghost<P>, field: EventKey<P>): readonly number[] {
+    const f = this.world.protocol.input.schema[field];
+    if (f === undefined || f.kind !== 'event') {
+      throw new NetcodeError('usage', `react-netcode: ctx.spawnIds(ghost, '${field}') needs an input field declared with field.event(); '${field}' is ${f === undefined ? 'not an input field' : `a ${f.kind} field`}.`);
+    }
+    const presses = (this.input(ghost) as Record<string, unknown>)[field];
+    return pressSpawnIds(ghost.owner, this.inputCount(ghost, field), typeof presses === 'number' ? presses : 0);
   }
 
   inputCount(ghost: Ghost<P>, field: string): number {

@@ -3,13 +3,21 @@
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 
 /** Bumped whenever the framing below changes; part of the handshake hash. */
-export const WIRE_VERSION = 4;
+export const WIRE_VERSION = 5;
 
 /** First byte of every message. */
 export const MessageKind = {
-  /** client → server, reliable: u32 protocol hash, u8 wire version, u32 resume token (0 = none), varuint networkId to resume (0 = none). */
+  /**
+   * client → server, reliable: u32 protocol hash, u8 wire version, then (only when the version matches)
+   * u32 resume token (0 = none), varuint networkId to resume (0 = none), u32 shared-systems fingerprint,
+   * string build id (≤ MAX_BUILD_ID_LENGTH, '' = none). A server reads the hash and version first, so a
+   * client of another version is refused with a mismatch, not a protocol error.
+   */
   Hello: 1,
-  /** server → client, reliable: varuint networkId, u32 resume token, u32 server tick, bool resumed, u32 world seed. */
+  /**
+   * server → client, reliable: varuint networkId, u32 resume token, u32 server tick, bool resumed, u32 world seed,
+   * u32 shared-systems fingerprint, string build id (the server's, for the client's own check).
+   */
   Welcome: 2,
   /** server → client, reliable: string reason. The server closes after it. */
   Refuse: 3,
@@ -78,6 +86,8 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const DEFAULT_RPC_MAX_BYTES = 1024;
 /** Longest close/refuse reason sent on the wire (UTF-16 code units). */
 export const MAX_REASON_LENGTH = 256;
+/** Longest app build id (`buildId` option) sent in Hello and Welcome (UTF-16 code units). */
+export const MAX_BUILD_ID_LENGTH = 64;
 
 // ---------------------------------------------------------------------------
 // Codec limits (bits.ts, field.ts, schema.ts). Changing any of these changes the

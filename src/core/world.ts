@@ -5,6 +5,7 @@
 
 import { NetcodeError } from './errors.ts';
 import type { GhostEntry, Protocol } from './protocol.ts';
+import type { FieldValue } from './field.ts';
 import type { Values } from './schema.ts';
 import type { Tick } from './clock/tick.ts';
 import { typed } from './typed-ghosts.ts';
@@ -13,6 +14,24 @@ import { typed } from './typed-ghosts.ts';
 export type GhostNames<P extends Protocol> = keyof P['ghosts'] & string;
 /** The components of ghost type `K`: one typed, mutable value per field. */
 export type GhostValues<P extends Protocol, K extends GhostNames<P>> = Values<P['ghosts'][K]['fields']>;
+/** The keys of a schema's fields declared `required: true`. */
+export type RequiredKeys<S> = {
+  [F in keyof S]: S[F] extends { readonly options: { readonly required: true } } ? F : never;
+}[keyof S] & string;
+type Fields<P extends Protocol, K extends GhostNames<P>> = P['ghosts'][K]['fields'];
+/**
+ * The init values of a spawn of ghost type `K`: every field declared `required: true`, and any
+ * of the others (missing ones get their defaults).
+ */
+export type GhostInit<P extends Protocol, K extends GhostNames<P>> = {
+  -readonly [F in RequiredKeys<Fields<P, K>>]: FieldValue<Fields<P, K>[F]>;
+} & {
+  -readonly [F in Exclude<keyof Fields<P, K>, RequiredKeys<Fields<P, K>>>]?: FieldValue<Fields<P, K>[F]>;
+};
+/** The arguments after the type of a spawn of `K`: the init may be omitted only when `K` has no required field. */
+export type SpawnArgs<P extends Protocol, K extends GhostNames<P>, O> = [RequiredKeys<Fields<P, K>>] extends [never]
+  ? [init?: GhostInit<P, K>, options?: O]
+  : [init: GhostInit<P, K>, options?: O];
 /** How this peer runs a ghost: authoritative on the server, predicted or interpolated on a client. */
 export type GhostMode = 'server' | 'predicted' | 'interpolated';
 /** A ghost of any type of P, as a union narrowed by `ghost.type` (`if (g.type === 'ball') g.components.spin`). */

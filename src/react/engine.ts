@@ -4,6 +4,7 @@
 // unless a component in the Canvas has claimed the frame. No React in here.
 
 import { consoleLogger, createClient, type ClientOptions, type ClientTransport, type InputValues, type JoinPayload, type Logger, type NetClient, type Protocol, type SystemDef, type Tick } from '../index.ts';
+import { leaveOnPageHide } from '../core/page-hide.ts';
 import type { FrameDriver, NetcodeContextValue } from './context.ts';
 import type { FrameClock } from './frame-clock.ts';
 import { appendSample, createNetcodeStore, StatsSampler, type NetcodeStore, type NetcodeStoreState } from './store.ts';
@@ -24,6 +25,8 @@ export interface EngineOptions<P extends Protocol> {
   clientOptions?: NetcodeClientOptions<P> | undefined;
   clock: FrameClock;
   pauseWhenHidden: boolean;
+  /** Leave at once when the page is closed (`pagehide`, not for the back/forward cache). */
+  leaveOnPageHide: boolean;
   join?: JoinPayload<P> | undefined;
   /** Resolves when the app may connect (the `loading` phase); the engine connects after it. */
   ready: Promise<void>;
@@ -107,6 +110,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       this.offs.push(() => document.removeEventListener('visibilitychange', onVisibility));
       if (isHidden()) c.setPaused(true);
     }
+    if (this.options.leaveOnPageHide && typeof window !== 'undefined') this.offs.push(leaveOnPageHide(c, window));
     this.schedule();
     this.options.ready.then(
       () => {
@@ -129,6 +133,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
     this.stepListeners = [];
     this.samplers = [];
     this.client.leave(reason);
+    this.client.removeDebugHandle();
   }
 
   get isDisposed(): boolean {

@@ -29,6 +29,12 @@ export interface TypedNetcodeProviderProps<P extends Protocol> {
   clock?: FrameClock | undefined;
   /** Pause the client while the page is hidden (`visibilitychange` → client.setPaused). Default true. Read at mount only. */
   pauseWhenHidden?: boolean;
+  /**
+   * Leave the game at once when the page is closed (`pagehide`): the server ends the connection and
+   * other players see this one go now, instead of after the resume grace. A page kept in the
+   * back/forward cache is not left (it resumes if it comes back in time). Default true. Read at mount only.
+   */
+  leaveOnPageHide?: boolean;
   /** Rendered until the engine exists (the first commit, before effects have run). Default nothing. */
   fallback?: ReactNode;
   children?: ReactNode;
@@ -63,6 +69,7 @@ export function NetcodeProvider<P extends Protocol>(props: NetcodeProviderProps<
       clientOptions: props.clientOptions,
       clock: props.clock ?? defaultFrameClock(),
       pauseWhenHidden: props.pauseWhenHidden ?? true,
+      leaveOnPageHide: props.leaveOnPageHide ?? true,
       join: props.join,
       ready: ready.current,
     });

@@ -158,8 +158,10 @@ export interface ConditionedClientTransport extends ClientTransport {
 /**
  * Wrap a client transport: outgoing messages are delayed/dropped by the `up`
  * conditioner before `inner.send`, incoming ones by `down` before the handler.
- * onOpen passes straight through; on close (either side) every packet not yet
- * delivered is cancelled, so nothing arrives after onClose.
+ * onOpen passes straight through. On `close()` by this side the reliable packets
+ * still delayed are sent at once, in order (they were on the wire), then the link
+ * closes; every other packet not yet delivered (either way, or on a close by the
+ * other side) is cancelled, so nothing arrives after onClose.
  */
 export function conditionClient(inner: ClientTransport, options: ConditionerOptions, scheduler: Scheduler): ConditionedClientTransport {
   const up = new LinkConditioner(options.up ?? {}, deriveSeed(options.seed, 1));
@@ -220,6 +222,9 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
     },
     close(reason) {
       if (conn === null || conn.closed) return;
+      // What this side sent reliably before closing (a leaving client's Close) was on the wire: it goes now,
+      // in order, before the link closes — a page that is closing has no later timer to send it from.
+      upLine.flushReliable();
       shutdown(conn);
       inner.close(reason); // the inner transport reports onClose, which we pass on once
     },

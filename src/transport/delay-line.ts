@@ -70,6 +70,25 @@ export class DelayLine {
     if (this.epoch === epoch) this.checkIdle();
   }
 
+  /**
+   * Deliver every reliable packet still waiting, now and in order, whatever its time (a link the
+   * sender closes: what it wrote before the close was on the wire). Unreliable ones stay.
+   */
+  flushReliable(): void {
+    if (this.flushing) return;
+    if (this.fifoTimer !== null) this.scheduler.clearTimeout(this.fifoTimer);
+    this.fifoTimer = null;
+    const epoch = this.epoch;
+    for (let entry = this.fifo[this.head]; entry !== undefined; entry = this.fifo[this.head]) {
+      this.fifo[this.head++] = undefined;
+      this.sink(entry.data, 'reliable');
+      if (this.epoch !== epoch) return; // the sink closed the link
+    }
+    this.fifo.length = 0;
+    this.head = 0;
+    this.checkIdle();
+  }
+
   /** Drop every packet not yet delivered (and a pending `drain` callback). */
   cancel(): void {
     this.epoch++;

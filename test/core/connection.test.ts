@@ -280,3 +280,29 @@ describe('leaving', () => {
     expect(s.server.connections.size).toBe(0);
   });
 });
+
+describe('server.connections and server.connectionsInGame', () => {
+  it('connections holds every live connection; connectionsInGame only the joined, not suspended ones, as a live view', () => {
+    const s = createStepper({ protocol: chatProtocol, clients: 3, log: quiet });
+    s.until(() => s.clients.every((c) => c.client.status === 'connected'), 1000, 'handshake');
+    const [a, b, c] = s.clients.map((x) => x.client);
+    a!.join({ name: 'a', token: '' });
+    c!.join({ name: 'c', token: '' });
+    s.until(() => a!.status === 'in-game' && c!.status === 'in-game');
+    const view = s.server.connectionsInGame;
+    const ids = (): number[] => [...view].map((conn) => conn.networkId);
+    expect([...s.server.connections.keys()]).toEqual([1, 2, 3]);
+    expect(ids()).toEqual([1, 3]);
+    // A dropped link: the connection is suspended (still in connections, not in game) until it resumes.
+    s.network.server.disconnect(s.server.connections.get(3)!.peer, 'network down');
+    s.until(() => s.server.connections.get(3)!.state === 'suspended', 500, 'suspend');
+    expect(ids()).toEqual([1]);
+    s.until(() => c!.status === 'in-game' && s.server.connections.get(3)!.inGame, 5000, 'resume');
+    expect(ids()).toEqual([1, 3]);
+    b!.join({ name: 'b', token: '' });
+    a!.leave();
+    s.until(() => b!.status === 'in-game' && !s.server.connections.has(1));
+    expect(ids()).toEqual([2, 3]);
+    expect([...s.server.connections.keys()]).toEqual([2, 3]);
+  });
+});

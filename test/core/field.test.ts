@@ -166,7 +166,7 @@ describe('field codecs', () => {
   });
 
   it('resolves option defaults per kind', () => {
-    expect(field.u8().options).toEqual({ sendTo: 'all', smoothing: 'clamp', maxSmoothingDistance: Infinity, replicated: true, tolerance: 0 });
+    expect(field.u8().options).toEqual({ sendTo: 'all', smoothing: 'clamp', maxSmoothingDistance: Infinity, replicated: true, tolerance: 0, required: false });
     expect(field.f32().options.smoothing).toBe('interpolate');
     expect(field.f32().options.tolerance).toBe(0);
     expect(field.f32({ quantize: 100 }).options.tolerance).toBe(0.01); // one step: 1 / 100
@@ -174,7 +174,8 @@ describe('field codecs', () => {
     expect(field.quat({ bits: 4 }).options.tolerance).toBeCloseTo(Math.SQRT1_2 / 14, 15);
     expect(field.enum(['a']).options.smoothing).toBe('clamp');
     expect(field.event().options.smoothing).toBe('clamp');
-    expect(field.vec2({ sendTo: 'nonOwner', maxSmoothingDistance: 5, replicated: false }).options).toEqual({ sendTo: 'nonOwner', smoothing: 'interpolate', maxSmoothingDistance: 5, replicated: false, tolerance: 0 });
+    expect(field.vec2({ sendTo: 'nonOwner', maxSmoothingDistance: 5, replicated: false }).options).toEqual({ sendTo: 'nonOwner', smoothing: 'interpolate', maxSmoothingDistance: 5, replicated: false, tolerance: 0, required: false });
+    expect(field.string(4, { required: true }).options.required).toBe(true);
   });
 
   it('gives fresh defaults', () => {

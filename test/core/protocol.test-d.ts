@@ -47,4 +47,15 @@ describe('protocol types', () => {
     // @ts-expect-error join payload is typed
     client.join({ nick: 'ann' });
   });
+
+  it('types client.view from the ghost: position is a Vec3, an unknown field does not compile', () => {
+    const client = {} as NetClient<P>;
+    const player = [...client.world.query('player')][0]!;
+    expectTypeOf(client.view(player).position).toEqualTypeOf<Vec3>();
+    expectTypeOf(client.view(player, false).state).toEqualTypeOf<'idle' | 'run'>();
+    // @ts-expect-error no such field
+    void client.view(player).velocity;
+    const any = client.world.get(1)!;
+    expectTypeOf(client.view(any).position).toEqualTypeOf<Vec3>();
+  });
 });

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BitWriter } from '../../src/core/bits.ts';
+import { systemsFingerprint } from '../../src/core/build-check.ts';
 import { field } from '../../src/core/field.ts';
 import { encodeInputPacket } from '../../src/core/input/packet.ts';
 import { MessageEncoder } from '../../src/core/messages.ts';
@@ -21,6 +22,7 @@ import { MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
 const DIGESTS: Readonly<Record<number, string>> = {
   3: '8bf0d49bfa7253ff',
   4: '12cd7ba83746e486', // the Batch message; Pong carries late and missing input counts
+  5: '3b01d3ecbf595df2', // Hello and Welcome carry the shared-systems fingerprint and the app's build id
 };
 
 const protocol = defineProtocol({
@@ -43,6 +45,11 @@ const protocol = defineProtocol({
   join: { name: field.string(12) },
   rpcs: { chat: rpc.toServer({ text: field.string(40) }), notice: rpc.toClient({ code: field.u8() }) },
 });
+
+/** Shared systems 'move' then 'throw' (a server-only and a client-only one are not part of the fingerprint). */
+const systems = systemsFingerprint([
+  { name: 'move', where: 'shared' }, { name: 'damage', where: 'server' }, { name: 'throw', where: 'shared' }, { name: 'sound', where: 'client' },
+]);
 
 const messages = new MessageEncoder();
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -95,8 +102,8 @@ const snap = snapshots('compiled');
 const snapshot = (name: string, hexBytes: string): Vector => ({ name, kind: MessageKind.Snapshot, hex: hexBytes, make: () => snap[name]! });
 
 const VECTORS: readonly Vector[] = [
-  { name: 'Hello', kind: MessageKind.Hello, hex: '01aeb18db304efbeadde07', make: () => hex(messages.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0xdeadbeef, resumeId: 7 })) },
-  { name: 'Welcome', kind: MessageKind.Welcome, hex: '0207efbeadded2040000c700000000', make: () => hex(messages.welcome({ networkId: 7, resumeToken: 0xdeadbeef, serverTick: 1234, resumed: true, worldSeed: 99 })) },
+  { name: 'Hello', kind: MessageKind.Hello, hex: '010bc0780005efbeadde07b66327340476312e32', make: () => hex(messages.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0xdeadbeef, resumeId: 7, systemsHash: systems.hash, buildId: 'v1.2' })) },
+  { name: 'Welcome', kind: MessageKind.Welcome, hex: '0207efbeadded2040000c70000006cc74e680000', make: () => hex(messages.welcome({ networkId: 7, resumeToken: 0xdeadbeef, serverTick: 1234, resumed: true, worldSeed: 99, systemsHash: systems.hash, buildId: '' })) },
   { name: 'Refuse', kind: MessageKind.Refuse, hex: '031170726f746f636f6c206d69736d61746368', make: () => hex(messages.reason(MessageKind.Refuse, 'protocol mismatch')) },
   { name: 'Join', kind: MessageKind.Join, hex: '0403416461', make: () => { const w = messages.custom(MessageKind.Join); protocol.join.write(w, { name: 'Ada' }); return hex(w.toBytes()); } },
   { name: 'Joined', kind: MessageKind.Joined, hex: '05', make: () => hex(messages.joined()) },
@@ -137,7 +144,8 @@ const VECTORS: readonly Vector[] = [
       return out;
     },
   },
-  { name: 'protocol hash', kind: MessageKind.Hello, hex: 'b38db1ae', make: () => protocol.hash.toString(16).padStart(8, '0') },
+  { name: 'protocol hash', kind: MessageKind.Hello, hex: '0078c00b', make: () => protocol.hash.toString(16).padStart(8, '0') },
+  { name: 'systems fingerprint', kind: MessageKind.Hello, hex: 'shared=["move","throw"] 342763b6', make: () => `${systems.describe} ${systems.hash.toString(16).padStart(8, '0')}` },
 ];
 
 const digest = (vectors: readonly { name: string; hex: string }[]): string =>

@@ -1,7 +1,7 @@
 // The NFE grenade sample, shrunk for tests: players throw grenades with an InputEvent;
 // grenades carry a spawnId (owner slot << 16 | press count); the fuse is not predicted
 // (Infinity on clients); the server destroys them; clients count a one-shot effect.
-import { defineProtocol, defineSystems, field, ghost, spawnId, spawnIdClassifier, system, type SpawnClassifier } from '../../src/index.ts';
+import { defineProtocol, defineSystems, field, ghost, spawnIdClassifier, system, type SpawnClassifier } from '../../src/index.ts';
 
 export function grenadeProtocol(classify?: SpawnClassifier) {
   return defineProtocol({
@@ -34,16 +34,15 @@ export function grenadeSystems(protocol: GrenadeProtocol) {
   return defineSystems(protocol, [
     system.shared('throw', (world, ctx) => {
       for (const p of world.query('player')) {
-        const presses = ctx.input(p).fire;
-        const count = ctx.inputCount(p, 'fire');
         const aim = ctx.input(p).aim;
-        for (let i = 0; i < presses; i++) {
+        const ids = ctx.spawnIds(p, 'fire');
+        for (let i = 0; i < ids.length; i++) {
           const g = ctx.spawn(
             'grenade',
             {
               position: { x: p.components.position.x, y: 1, z: 0 },
               velocity: { x: aim + i, y: 5, z: 10 },
-              spawnId: spawnId(p.owner, count - (presses - 1 - i)),
+              spawnId: ids[i]!,
               fuse: ctx.isServer ? 3 : Infinity, // not predicted: only the server explodes grenades
             },
             { owner: p.owner },

@@ -2,6 +2,7 @@
 // Join, anything the test builds), so tests can send what no NetClient would, and it
 // records what the server sends back. Runs inside a Stepper's network.
 import { BitReader, BitWriter } from '../../src/core/bits.ts';
+import { systemsFingerprint } from '../../src/core/build-check.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong, type Welcome } from '../../src/core/messages.ts';
 import { forEachMessage } from '../../src/core/outbox.ts';
 import type { JoinPayload, Protocol } from '../../src/core/protocol.ts';
@@ -22,11 +23,14 @@ export interface RawPeer {
   readonly closed: () => string | undefined;
   readonly opened: () => boolean;
   send(bytes: Uint8Array, channel?: Channel): void;
-  hello(protocol: Protocol): void;
+  /** Hello for `protocol`, saying `identity`'s systems fingerprint and build id (default: no systems, no build id; pass `server.identity`). */
+  hello(protocol: Protocol, identity?: { systemsHash: number; buildId: string }): void;
   ping(): void;
   /** Send the protocol's join payload (`values` written with the join schema, not validated). */
   join(protocol: Protocol, values: Record<string, unknown>): void;
 }
+
+const NO_SYSTEMS = systemsFingerprint([]).hash;
 
 export function rawMessage(build: (w: BitWriter) => void): Uint8Array {
   const w = new BitWriter();
@@ -65,7 +69,9 @@ export function rawPeer(network: LoopbackNetwork): RawPeer {
     closed: () => closed,
     opened: () => open,
     send: (bytes, channel = 'reliable') => transport.send(bytes, channel),
-    hello: (protocol) => transport.send(encoder.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0 }), 'reliable'),
+    hello: (protocol, { systemsHash, buildId } = { systemsHash: NO_SYSTEMS, buildId: '' }) => {
+      transport.send(encoder.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0, systemsHash, buildId }), 'reliable');
+    },
     ping: () => transport.send(encoder.ping(0), 'unreliable'),
     join: (protocol, values) => {
       const w = encoder.custom(MessageKind.Join);
@@ -79,7 +85,7 @@ export function rawPeer(network: LoopbackNetwork): RawPeer {
 export function joinedRawPeer<P extends Protocol>(s: { network: LoopbackNetwork; server: NetServer<P>; tick(n?: number): void }, protocol: P, values: JoinPayload<P>): { peer: RawPeer; connection: Connection<JoinPayload<P>> } {
   const peer = rawPeer(s.network);
   s.tick(2);
-  peer.hello(protocol);
+  peer.hello(protocol, s.server.identity);
   s.tick(2);
   peer.join(protocol, values as Record<string, unknown>);
   s.tick(2);

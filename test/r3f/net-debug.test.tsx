@@ -77,7 +77,7 @@ describe('<NetDebug>', () => {
       expect(positions(rendered).count).toBe(1);
       // Rendered point = client.view(ghost).position, one vertex.
       expect(rendered.geometry.drawRange.count).toBe(1);
-      expectNear(vertex(rendered, 0), h.client.view(ghost as never).position as Vec3);
+      expectNear(vertex(rendered, 0), h.client.view(h.client.world.get(ghost.id)!).position);
       // Confirmed samples: every sample in the ghost's confirmed history. It keeps 64 ticks and a
       // snapshot comes every 60/20 = 3 ticks, so 64/3 → 21 or 22 samples (fewer than TRAIL: all drawn).
       const confirmedHistory = h.client.ghosts.record(ghost.id)!.history;

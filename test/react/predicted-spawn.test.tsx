@@ -5,7 +5,7 @@
 
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineProtocol, defineSystems, field, ghost, spawnId, spawnIdClassifier, system } from '../../src/index.ts';
+import { defineProtocol, defineSystems, field, ghost, spawnIdClassifier, system } from '../../src/index.ts';
 import { createNetcode, type NetcodeContextValue } from '../../src/react/index.ts';
 import { createHarness, quiet } from './harness.tsx';
 
@@ -24,9 +24,7 @@ type Toss = typeof toss;
 const tossSystems = defineSystems(toss, [
   system.shared('toss', (world, ctx) => {
     for (const p of world.query('player')) {
-      const presses = ctx.input(p).toss;
-      const count = ctx.inputCount(p, 'toss');
-      for (let i = 0; i < presses; i++) ctx.spawn('rock', { spawnId: spawnId(p.owner, count - (presses - 1 - i)) }, { owner: p.owner });
+      for (const spawnId of ctx.spawnIds(p, 'toss')) ctx.spawn('rock', { spawnId }, { owner: p.owner });
     }
   }),
   system.shared('fly', (world, ctx) => {

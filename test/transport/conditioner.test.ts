@@ -195,17 +195,19 @@ describe('conditionClient over LoopbackNetwork', () => {
     expect(g.client.down.stats.dropped).toBeLessThan(350);
   });
 
-  it('delivers nothing after a client close and cancels every pending timer', () => {
+  it('a client close sends its delayed reliable packets at once, in order, drops the rest, and delivers nothing after', () => {
     const h = harness({ latencyMs: 100 }, { latencyMs: 100 });
     h.setEcho(true);
     h.client.send(Uint8Array.of(1), 'reliable'); // reaches the server at 100, echo would be back at 200
     h.client.send(Uint8Array.of(2), 'unreliable');
     h.advance(150);
-    h.client.send(Uint8Array.of(3), 'reliable'); // would reach the server at 250
+    h.client.send(Uint8Array.of(3), 'unreliable'); // would reach the server at 250: dropped by the close
+    h.client.send(Uint8Array.of(4), 'reliable'); // would reach the server at 250: sent now (a leaving client's Close)
+    h.client.send(Uint8Array.of(5), 'reliable');
     h.client.close('quit');
     expect(h.clock.pending).toBe(0);
     h.advance(1000);
-    expect(h.atServer.map((m) => m.value)).toEqual([1, 2]);
+    expect(h.atServer.map((m) => [m.value, m.t])).toEqual([[1, 100], [2, 100], [4, 150], [5, 150]]);
     expect(h.atClient).toEqual([]);
     expect(h.events).toEqual(['open @0', 'close quit @150', 'server: 1 quit @150']);
   });

@@ -4,13 +4,17 @@
 // lengths, mixed kinds), with kinds wrong for the connection's state or direction, and
 // random mutations of captured real packets. Seeded: the same seed, the same packets.
 import { BitWriter } from '../../../src/core/bits.ts';
+import { systemsFingerprint } from '../../../src/core/build-check.ts';
 import type { Protocol } from '../../../src/core/protocol.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import type { Schema, SchemaCodec } from '../../../src/core/schema.ts';
 import type { Channel } from '../../../src/core/transport.ts';
 import { field, type Field } from '../../../src/core/field.ts';
-import { MAX_REASON_LENGTH, MessageKind, RELIABLE_ONLY_KINDS, WIRE_VERSION } from '../../../src/core/wire.ts';
+import { MAX_BUILD_ID_LENGTH, MAX_REASON_LENGTH, MessageKind, RELIABLE_ONLY_KINDS, WIRE_VERSION } from '../../../src/core/wire.ts';
+import { fuzzSystems } from './protocol.ts';
 import { pick, u32, writeField, writeVarUintExtreme, type Mode } from './values.ts';
+
+const SYSTEMS_HASH = systemsFingerprint(fuzzSystems).hash;
 
 /** What a fuzzing connection knows of its state on the server (from what it received). */
 export interface PeerView {
@@ -115,6 +119,8 @@ export class FuzzGenerator {
         w.writeBits(x ? rng.nextUint32() : 0, 32);
         if (x) writeVarUintExtreme(w, rng);
         else w.writeVarUint(rng.chance(0.1) ? 1 + rng.int(8) : 0);
+        w.writeBits(x && rng.chance(0.5) ? rng.nextUint32() : SYSTEMS_HASH, 32);
+        w.writeString(x && rng.chance(0.3) ? 'x'.repeat(rng.int(MAX_BUILD_ID_LENGTH + 1)) : '', MAX_BUILD_ID_LENGTH);
         break;
       case MessageKind.Join:
         this.values(this.protocol.join, mode);

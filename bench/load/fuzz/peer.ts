@@ -3,12 +3,16 @@
 // Snapshot ticks, Close / Refuse (closed, with the reason) — so the generator knows the
 // connection's state and the runner can tell which packet closed it.
 import { BitReader } from '../../../src/core/bits.ts';
+import { systemsFingerprint } from '../../../src/core/build-check.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from '../../../src/core/messages.ts';
 import { forEachMessage } from '../../../src/core/outbox.ts';
 import type { Protocol } from '../../../src/core/protocol.ts';
 import type { Channel, ClientTransport } from '../../../src/core/transport.ts';
 import { MessageKind, WIRE_VERSION } from '../../../src/core/wire.ts';
 import type { PeerView } from './generate.ts';
+import { fuzzSystems } from './protocol.ts';
+
+const SYSTEMS_HASH = systemsFingerprint(fuzzSystems).hash;
 
 export class FuzzPeer implements PeerView {
   state: PeerView['state'] = 'pending';
@@ -51,7 +55,7 @@ export class FuzzPeer implements PeerView {
   }
 
   hello(): void {
-    this.send(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0 }), 'reliable');
+    this.send(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0, systemsHash: SYSTEMS_HASH, buildId: '' }), 'reliable');
   }
 
   /** A Ping whose echo is `stamp` (a probe: its Pong says everything sent before it was handled). */
