@@ -32,11 +32,21 @@ export function systemsFingerprint(systems: readonly NamedSystem[]): { describe:
   return { describe, hash: fnv1a32(describe) };
 }
 
-/** The identity of one side from its options; throws a usage error on a bad `buildId`. */
-export function buildIdentity(systems: readonly NamedSystem[], buildId: string | undefined): BuildIdentity {
+/**
+ * A client created without a `systems` option runs none (a viewer, a bot, a test probe): it has
+ * nothing to mispredict with, so its systems are not compared (hash 0). Its build id still is.
+ */
+export const NO_SYSTEMS_HASH = 0;
+
+/**
+ * The identity of one side from its options (`systems` undefined: the option was omitted); throws
+ * a usage error on a bad `buildId`.
+ */
+export function buildIdentity(systems: readonly NamedSystem[] | undefined, buildId: string | undefined): BuildIdentity {
   if (buildId !== undefined && (typeof buildId !== 'string' || buildId.length > MAX_BUILD_ID_LENGTH)) {
     throw new NetcodeError('usage', `react-netcode: buildId must be a string of at most ${MAX_BUILD_ID_LENGTH} characters (e.g. a git commit or a version), got ${typeof buildId === 'string' ? `${buildId.length} characters` : typeof buildId}.`);
   }
+  if (systems === undefined) return { systemsHash: NO_SYSTEMS_HASH, systems: 'none', buildId: buildId ?? '' };
   const { describe, hash } = systemsFingerprint(systems);
   return { systemsHash: hash, systems: describe, buildId: buildId ?? '' };
 }
@@ -54,7 +64,7 @@ export function buildMismatch(side: 'server' | 'client', local: BuildIdentity, r
   if (client.buildId !== server.buildId) {
     return `react-netcode: build mismatch (client build ${shown(client.buildId)}, server build ${shown(server.buildId)}); reload the page for the current client, or deploy client and server from one build (buildId option).`;
   }
-  if (client.systemsHash !== server.systemsHash) {
+  if (client.systemsHash !== NO_SYSTEMS_HASH && client.systemsHash !== server.systemsHash) {
     return `react-netcode: shared systems mismatch (client ${hex(client.systemsHash)}, server ${hex(server.systemsHash)}); build both from one defineSystems list (same shared systems, names and order), deploy them together and reload the page.`;
   }
   return null;

@@ -107,7 +107,7 @@ export class NetClient<P extends Protocol> {
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;
-    this.identity = buildIdentity(options.systems ?? [], options.buildId);
+    this.identity = buildIdentity(options.systems, options.buildId);
     const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`);
     this.events = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);

@@ -22,14 +22,14 @@ const serverSystems = defineSystems(protocol, [move, damage, fall]);
 const hex = (systems: readonly SystemDef<P>[]): string => systemsFingerprint(systems).hash.toString(16).padStart(8, '0');
 
 /** A client with its own systems and build id on the Stepper's network, stepped with it until it settles. */
-function connect(clientSystems: readonly SystemDef<P>[], builds: { client?: string; server?: string } = {}) {
+function connect(clientSystems: readonly SystemDef<P>[] | undefined, builds: { client?: string; server?: string } = {}) {
   const lines: string[] = [];
   const serverLines: string[] = [];
   const s = createStepper({
     protocol, systems: serverSystems, clients: 0, log: (_l, m) => serverLines.push(m), server: builds.server === undefined ? {} : { buildId: builds.server },
   });
   const log: Logger = (level, m) => level === 'error' && lines.push(m);
-  const client = createClient({ protocol, systems: clientSystems, transport: s.network.createClient(), log, ...(builds.client === undefined ? {} : { buildId: builds.client }) });
+  const client = createClient({ protocol, ...(clientSystems === undefined ? {} : { systems: clientSystems }), transport: s.network.createClient(), log, ...(builds.client === undefined ? {} : { buildId: builds.client }) });
   client.connect();
   for (let i = 0; i < 30 && client.status === 'connecting'; i++) {
     s.tick();
@@ -64,9 +64,16 @@ describe('systems fingerprint and build id at the handshake', () => {
     expect(s.server.connections.size).toBe(0);
   });
 
-  it('refuses a client that lacks a shared system', () => {
-    const { client } = connect([move]);
-    expect(client.state.closeReason).toMatch(/shared systems mismatch/);
+  it('refuses a client that lacks a shared system, or whose list is empty', () => {
+    expect(connect([move]).client.state.closeReason).toMatch(/shared systems mismatch/);
+    expect(connect([]).client.state.closeReason).toMatch(/shared systems mismatch/);
+  });
+
+  it('lets in a client created without systems (a viewer, a bot, a test probe: it predicts nothing), but still checks its build id', () => {
+    const { s, client } = connect(undefined);
+    expect(client.status).toBe('connected');
+    expect(s.server.connections.size).toBe(1);
+    expect(connect(undefined, { server: 'b2' }).client.state.closeReason).toMatch(/build mismatch/);
   });
 
   it('refuses a client of another build id, and one without the build id the server has', () => {
