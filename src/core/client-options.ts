@@ -61,7 +61,7 @@ export interface ClientOptions<P extends Protocol> extends ClientGhostOptions, R
   /** Ping period for clock sync (default 100 ms). */
   pingIntervalMs?: number;
   /**
-   * The monotonic clock `update(now)` is given (same time base), e.g. `() => performance.now()`.
+   * The monotonic clock `update(now)` is given (same time base), e.g. the page's performance clock.
    * With it, every received message is timestamped when the transport delivers it, so RTT,
    * jitter and snapshot arrival times measure the network, not the frame rate. Without it, a
    * message counts as received at the next `update`. The React provider passes its clock.

@@ -25,8 +25,9 @@ import { SystemError } from './system.ts';
 import { Sessions, type JoinDecision } from './server-sessions.ts';
 import { decodeAck } from './snapshot/index.ts';
 import { TickTimer, type TickStats } from './stats.ts';
+import { BehindWarning, ServerLoop } from './server-loop.ts';
 import type { Tick } from './clock/tick.ts';
-import type { Channel, PeerId, ServerTransport, TimerHandle, TransportStats } from './transport.ts';
+import type { Channel, PeerId, ServerTransport, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
 
@@ -35,16 +36,8 @@ import type { ServerEvents, ServerOptions } from './server-options.ts';
 
 export type { ServerEvents, ServerOptions } from './server-options.ts';
 
-/** A loop turn this late after the previous one yields once to the transport before ticking. */
-const STALL_YIELD_MS = 50;
 /** Most ticks one loop turn runs while catching up (the rest stays due for the next turns, 1 ms later). */
 const CATCH_UP_BURST = 8;
-/** The "fell behind" warning is logged at most this often. */
-const BEHIND_WARNING_INTERVAL_MS = 5000;
-/** Tick times below this many samples say nothing about a p99 (it is the slowest one: a cold first tick). */
-const MIN_P99_SAMPLES = 100;
-/** A stall that begins this soon after start() is blamed on startup work. */
-const STARTUP_MS = 1000;
 
 
 export class NetServer<P extends Protocol> {
@@ -69,11 +62,10 @@ export class NetServer<P extends Protocol> {
   private readonly inputs: ServerInputs<P>;
   /** Shared-systems fingerprint and build id, checked against every Hello (build-check.ts). */
   readonly identity: BuildIdentity;
-  private loop: TimerHandle | undefined;
-  private lastOverruns = 0;
+  private loop: ServerLoop | undefined;
+  /** The time the last update(now) was given (the inbox's clock without a scheduler). */
   private lastUpdateAt: number | undefined;
-  private lastBehindWarningAt = -Infinity;
-  private loopStartedAt: number | undefined;
+  private readonly behind: BehindWarning;
   private listening = false;
   /** The tick the next `tick()` simulates. */
   currentTick: Tick;
@@ -91,6 +83,7 @@ export class NetServer<P extends Protocol> {
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
     const burst = Math.min(CATCH_UP_BURST, backlog);
     this.acc = new FixedStepAccumulator({ stepMs: options.protocol.stepMs, maxStepsPerAdvance: burst, maxBacklogSteps: backlog });
+    this.behind = new BehindWarning(this.acc, () => this.timer.summary(this.acc.overruns, this.acc.droppedSteps), options.protocol);
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
@@ -228,46 +221,25 @@ export class NetServer<P extends Protocol> {
     return this;
   }
 
-  /** Run the fixed-step loop on the scheduler's monotonic clock. */
+  /** Run the fixed-step loop on the scheduler's monotonic clock (server-loop.ts). */
   start(): void {
     const scheduler = this.options.scheduler;
     if (!scheduler) throw new NetcodeError('usage', 'react-netcode: start() needs a scheduler; pass { scheduler: realTimeScheduler } or drive tick()/update(now) yourself.');
-    if (this.loop !== undefined) return;
+    if (this.loop?.running) return;
     this.listen();
     this.acc.reset();
-    this.loopStartedAt = scheduler.now();
-    let lastTurn: number | undefined;
-    let yielded = false;
-    const run = (): void => {
-      const now = scheduler.now();
-      // After a stall (the loop did not run for a while), first give the transport a turn to hand
-      // over what arrived meanwhile — the inputs for the ticks about to be caught up — then tick.
-      if (!yielded && lastTurn !== undefined && now - lastTurn > STALL_YIELD_MS) {
-        yielded = true;
-        this.loop = scheduler.setTimeout(run, 0);
-        return;
-      }
-      yielded = false;
-      lastTurn = now;
-      try {
-        this.update(now);
-      } catch (error) {
-        this.report(asNetcodeError(error, 'running the server loop'));
-      } finally {
-        // The loop never stops on an error: the next wake-up is always scheduled.
-        if (!this.stopped) this.loop = scheduler.setTimeout(run, Math.max(1, this.acc.msUntilNextStep()));
-      }
-    };
-    this.stopped = false;
-    run();
+    this.loop ??= new ServerLoop(
+      scheduler,
+      (now) => this.update(now),
+      () => this.acc.msUntilNextStep(),
+      (error) => this.report(asNetcodeError(error, 'running the server loop')),
+    );
+    this.loop.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.loop !== undefined) this.options.scheduler?.clearTimeout(this.loop);
-    this.loop = undefined;
+    this.loop?.stop();
   }
-  private stopped = true;
 
   /** Stop the loop, tell every client why, close the transport and emit `leave` for everyone. */
   close(reason = 'server shutting down'): void {
@@ -287,38 +259,12 @@ export class NetServer<P extends Protocol> {
    * resync. With `start()`, a pending backlog brings the next loop turn 1 ms later.
    */
   update(now: number): number {
-    const gap = this.lastUpdateAt === undefined ? 0 : now - this.lastUpdateAt;
     this.lastUpdateAt = now;
     const steps = this.acc.advance(now);
     for (let i = 0; i < steps; i++) this.tick();
-    if (this.acc.overruns !== this.lastOverruns) {
-      this.lastOverruns = this.acc.overruns;
-      if (now - this.lastBehindWarningAt >= BEHIND_WARNING_INTERVAL_MS) {
-        this.lastBehindWarningAt = now;
-        this.log('warn', this.behindMessage(gap, now));
-      }
-    }
+    const warning = this.behind.check(now, this.loop?.startedAt);
+    if (warning !== undefined) this.log('warn', warning);
     return steps;
-  }
-
-  /**
-   * Tell a slow simulation (ticks take most of their budget) from a starved process or a late timer.
-   * The p99 counts only over enough ticks: right after start() it is the one cold first tick.
-   */
-  private behindMessage(gapMs: number, now: number): string {
-    const s = this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
-    const step = this.protocol.stepMs;
-    const head = `react-netcode: server tick loop fell behind; dropped ${this.acc.droppedSteps} ticks so far (${this.acc.overruns} overruns).`;
-    const times = `ticks take ${s.meanMs.toFixed(2)} ms on average (p99 ${s.p99Ms.toFixed(2)} ms over ${Math.min(s.ticks, 600)} ticks) of a ${step.toFixed(2)} ms budget`;
-    if (s.meanMs >= step / 2 || (s.ticks >= MIN_P99_SAMPLES && s.p99Ms >= step)) {
-      return `${head} The simulation is too slow for tickRate ${this.protocol.tickRate}: ${times}. Make the systems cheaper, lower tickRate, or spread rooms over more processes.`;
-    }
-    const atStartup = this.loopStartedAt !== undefined && now - gapMs - this.loopStartedAt < STARTUP_MS;
-    const startup = atStartup ? ' It began right after start(): call start() once the startup work (loading assets, WASM init, builds) is done.' : '';
-    return (
-      `${head} The process was starved or its timer fired late: the loop did not run for ${Math.round(gapMs)} ms while ${times}. ` +
-      `Look for blocking work on the event loop (synchronous I/O, long GC pauses) or an overloaded host, not the simulation.${startup}`
-    );
   }
 
   /**

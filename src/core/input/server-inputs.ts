@@ -179,11 +179,11 @@ export class ServerInputs<P extends Protocol> {
    * a frame or more earlier: moved back one tick per tick from the oldest of the frame's own ticks.
    */
   private keepViews(views: HistoryBuffer<InterpolationView>, packet: DecodedInputPacket<Schema>, newestBefore: Tick | undefined): void {
+    const sinceLast = newestBefore === undefined ? 0 : Math.max(0, tickDiff(packet.newestTick, newestBefore) - 1);
     for (let i = 0; i < packet.count; i++) {
       const input = packet.inputs[i]!;
       if (views.has(input.tick)) continue;
-      const sinceLast = newestBefore === undefined ? 0 : tickDiff(packet.newestTick, newestBefore) - 1;
-      const back = Math.max(0, tickDiff(packet.newestTick, input.tick) - Math.max(0, sinceLast));
+      const back = Math.max(0, tickDiff(packet.newestTick, input.tick) - sinceLast);
       views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
     }
   }
