@@ -1,0 +1,40 @@
+// CCU bench, server process side: server mode `ccu` of server-process.ts. Starts "a server with
+// R rooms of P players" (rooms.ts) and measures a window from `mark` to `report`: the process's
+// CPU time (process.cpuUsage(), user + system, every thread of the process: what the core it is
+// pinned to spends on it), wall time, per-room tick samples, and TCP bytes of every socket.
+import { performance } from 'node:perf_hooks';
+import type { CcuFigures, CcuServerConfig, ServerReport } from '../ipc.ts';
+import { wallNow } from '../measure.ts';
+import { SocketCounter, type RunningServer } from '../server-kit.ts';
+import { startRooms } from './rooms.ts';
+
+export async function startCcuServer(config: CcuServerConfig): Promise<RunningServer> {
+  const rooms = await startRooms(config.system, config.rooms, config.players);
+  const counters = rooms.http.map((h) => new SocketCounter(h));
+  let cpu = process.cpuUsage();
+  let at = performance.now();
+  let markAt = wallNow();
+  return {
+    port: 0,
+    endpoints: rooms.endpoints,
+    mark() {
+      rooms.mark();
+      for (const c of counters) c.mark();
+      markAt = wallNow();
+      at = performance.now();
+      cpu = process.cpuUsage();
+    },
+    quiesce() {},
+    report(): ServerReport {
+      const used = process.cpuUsage(cpu);
+      const wallMs = performance.now() - at;
+      const wire = counters.reduce((w, c) => {
+        const s = c.sinceMark();
+        return { bytesRead: w.bytesRead + s.bytesRead, bytesWritten: w.bytesWritten + s.bytesWritten };
+      }, { bytesRead: 0, bytesWritten: 0 });
+      const ccu: CcuFigures = { system: config.system, cpuMicros: used.user + used.system, wallMs, rooms: rooms.samples(), rssBytes: process.memoryUsage().rss };
+      return { mode: 'ccu', markAt, at: wallNow(), tickRate: 60, stalls: [], maxStallMs: 0, wire, warnings: [], connections: [], raw: [], ccu };
+    },
+    stop: () => rooms.stop(),
+  };
+}

@@ -1,0 +1,172 @@
+// CCU bench, harness side: one load case and the sweep. A case starts a server process (rooms.ts,
+// pinned to core 0) and a client process (client-process.ts, pinned to core 1), joins every
+// client, warms up, then measures a window: the server's CPU time per client-second, each room's
+// tick p50/p99, ticks and inputs the server ran and received, TCP bytes per client each way, and
+// how well the client process kept up (a saturated client core makes the row client-limited).
+// `sweep` runs rising client counts, the systems interleaved per count, until each system's
+// room tick p99 exceeds the budget or its server core saturates.
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../library.ts';
+import { percentile, round, sleep } from '../measure.ts';
+import { canPin, ServerProcess } from '../server-control.ts';
+import { TICK_RATE } from './arena.ts';
+import type { ClientReport, ClientStart } from './client-process.ts';
+import type { CcuSystem } from './rooms.ts';
+
+const CLIENT_ENTRY = join(REPO_ROOT, 'bench/load/ccu/client-process.ts');
+/** A tick's budget at 60 Hz (ms). */
+export const BUDGET_MS = 1000 / TICK_RATE;
+/** Server CPU at or above this share of its core counts as saturated (%). */
+export const SATURATED_PCT = 95;
+
+export interface CaseOptions {
+  system: CcuSystem;
+  clients: number;
+  rooms: number;
+  /** Measured window (s). */
+  seconds: number;
+  warmupSeconds?: number;
+  fps?: number;
+  /** Pin server and clients to cores 0 and 1 (default: when taskset exists). */
+  pin?: boolean;
+}
+
+export interface CaseRow {
+  case: string;
+  system: CcuSystem;
+  clients: number;
+  rooms: number;
+  serverCpuPct: number;
+  serverUsPerClientSecond: number;
+  /** 10⁶ / serverUsPerClientSecond: clients one core would hold if it did only this (extrapolated). */
+  ccuPerCore: number;
+  tickMsP50: number;
+  /** The worst room's tick p99 (ms). */
+  tickMsP99: number;
+  ticksPerSec: number;
+  /** Per client-second: react-netcode ticks of input stored (60 expected), Colyseus input messages handled (30 expected). */
+  inputsPerClientSecond: number;
+  upBytesPerSecPerClient: number;
+  downBytesPerSecPerClient: number;
+  clientFps: number;
+  clientCpuPct: number;
+  /** Tick p99 within budget and the server core below SATURATED_PCT. */
+  held: boolean;
+  /** The client process fell behind (fps < 90 % of asked or its core ≥ 95 %): the server saw less than the load asked for. */
+  clientLimited: boolean;
+  loadAvg1: number;
+}
+
+/** One case: fresh server and client processes, `seconds` measured after the warm-up. */
+export async function runCase(o: CaseOptions): Promise<CaseRow> {
+  const pin = o.pin ?? canPin();
+  const fps = o.fps ?? 30;
+  const players = Math.ceil(o.clients / o.rooms);
+  const server = ServerProcess.spawn({ timeoutMs: 60_000, ...(pin ? { cpu: 0 } : {}) });
+  const clients = ServerProcess.spawn({ timeoutMs: 120_000, entry: CLIENT_ENTRY, ...(pin ? { cpu: 1 } : {}) });
+  try {
+    const endpoints = await server.startRooms({ mode: 'ccu', system: o.system, rooms: o.rooms, players });
+    const start: ClientStart = { type: 'start', system: o.system, endpoints, clients: o.clients, players, fps, joinTimeoutMs: 60_000 + o.clients * 100 };
+    await clients.call(start);
+    await sleep((o.warmupSeconds ?? 3) * 1000);
+    await server.mark();
+    await clients.call({ type: 'mark' });
+    await sleep(o.seconds * 1000);
+    const report = await server.report();
+    const client = await clients.call<ClientReport>({ type: 'report' });
+    await clients.call({ type: 'stop' });
+    return row(o, fps, report.ccu!, report.wire, client);
+  } finally {
+    await clients.exit();
+    await server.exit();
+  }
+}
+
+function row(o: CaseOptions, fps: number, ccu: NonNullable<Awaited<ReturnType<ServerProcess['report']>>['ccu']>, wire: { bytesRead: number; bytesWritten: number }, client: ClientReport): CaseRow {
+  const seconds = ccu.wallMs / 1000;
+  const clientSeconds = o.clients * seconds;
+  const usPerClientSecond = ccu.cpuMicros / clientSeconds;
+  const p = (room: (typeof ccu.rooms)[number], q: number): number => percentile([...room.tickMs].sort((a, b) => a - b), q);
+  const cpuPct = (ccu.cpuMicros / 1000 / ccu.wallMs) * 100;
+  const tickMsP99 = Math.max(...ccu.rooms.map((r) => p(r, 0.99)));
+  const clientLimited = client.framesPerSecPerClient < 0.9 * fps || client.cpuPct >= SATURATED_PCT || client.inRoom < o.clients;
+  return {
+    case: `${o.clients} clients, ${o.rooms} room${o.rooms === 1 ? '' : 's'}`,
+    system: o.system,
+    clients: o.clients,
+    rooms: o.rooms,
+    serverCpuPct: round(cpuPct, 1),
+    serverUsPerClientSecond: round(usPerClientSecond, 1),
+    ccuPerCore: Math.round(1e6 / usPerClientSecond),
+    tickMsP50: round(Math.max(...ccu.rooms.map((r) => p(r, 0.5))), 3),
+    tickMsP99: round(tickMsP99, 3),
+    ticksPerSec: round(Math.min(...ccu.rooms.map((r) => r.ticks)) / seconds, 1),
+    inputsPerClientSecond: round(ccu.rooms.reduce((s, r) => s + r.inputs, 0) / clientSeconds, 1),
+    upBytesPerSecPerClient: Math.round(wire.bytesRead / clientSeconds),
+    downBytesPerSecPerClient: Math.round(wire.bytesWritten / clientSeconds),
+    clientFps: round(client.framesPerSecPerClient, 1),
+    clientCpuPct: round(client.cpuPct, 1),
+    held: tickMsP99 <= BUDGET_MS && cpuPct < SATURATED_PCT,
+    clientLimited,
+    loadAvg1: round(loadavg()[0]!, 2),
+  };
+}
+
+export interface SweepOptions extends Omit<CaseOptions, 'system' | 'clients'> {
+  systems: readonly CcuSystem[];
+  counts: readonly number[];
+  log?: (line: string) => void;
+}
+
+/** Rising counts, the systems interleaved per count (their order alternating); a system stops at its first row that did not hold. */
+export async function sweep(o: SweepOptions): Promise<CaseRow[]> {
+  const rows: CaseRow[] = [];
+  const stopped = new Set<CcuSystem>();
+  for (const [i, clients] of o.counts.entries()) {
+    const order = i % 2 === 0 ? o.systems : [...o.systems].reverse();
+    for (const system of order) {
+      if (stopped.has(system)) continue;
+      const r = await runCase({ ...o, system, clients });
+      o.log?.(`${system} ${clients} clients: server ${r.serverCpuPct} % CPU, ${r.serverUsPerClientSecond} µs/client-s, tick p99 ${r.tickMsP99} ms${r.held ? '' : ' (did not hold)'}${r.clientLimited ? ' (client-limited)' : ''}`);
+      rows.push(r);
+      if (!r.held || r.clientLimited) stopped.add(system);
+    }
+  }
+  return rows;
+}
+
+export interface Summary {
+  case: 'ccu per core';
+  system: CcuSystem;
+  /** The largest count that held with the clients keeping up (measured; a lower bound when the sweep ended client-limited). */
+  ccuPerCoreHeld: number;
+  /** 10⁶ / µs per client-second at that count: the extrapolation to a full core. */
+  ccuPerCore: number;
+  serverUsPerClientSecond: number;
+  /** What ended the sweep: 'tick p99', 'server CPU', 'clients' (client core saturated) or 'counts' (the list ran out). */
+  limitedBy: string;
+}
+
+export function summarize(rows: readonly CaseRow[], systems: readonly CcuSystem[]): Summary[] {
+  return systems.map((system) => {
+    const mine = rows.filter((r) => r.system === system);
+    const good = mine.filter((r) => r.held && !r.clientLimited);
+    const best = good[good.length - 1];
+    const last = mine[mine.length - 1];
+    const limitedBy =
+      last === undefined ? 'no run'
+      : last.clientLimited ? 'clients'
+      : last.tickMsP99 > BUDGET_MS ? 'tick p99'
+      : !last.held ? 'server CPU'
+      : 'counts';
+    return {
+      case: 'ccu per core',
+      system,
+      ccuPerCoreHeld: best?.clients ?? 0,
+      ccuPerCore: best?.ccuPerCore ?? 0,
+      serverUsPerClientSecond: best?.serverUsPerClientSecond ?? 0,
+      limitedBy,
+    };
+  });
+}
