@@ -44,6 +44,8 @@ export interface CcuServerConfig {
   system: CcuSystem;
   rooms: number;
   players: number;
+  /** The core the process is pinned to (for its busy time), if pinned. */
+  cpu?: number;
   stallFloorMs?: number;
 }
 
@@ -133,4 +135,6 @@ export interface CcuFigures {
   wallMs: number;
   rooms: RoomSamples[];
   rssBytes: number;
+  /** Busy share of the pinned core over the window, every process's (%); null when not pinned. */
+  coreBusyPct: number | null;
 }

@@ -19,6 +19,8 @@ export interface ServerProcessOptions {
   cpu?: number;
   /** Another entry speaking the same request/reply protocol (default: server-process.ts). */
   entry?: string;
+  /** Extra Node options for the child (e.g. `--cpu-prof`). */
+  nodeArgs?: readonly string[];
 }
 
 /** Whether `taskset` (util-linux) is there to pin processes to a core. */
@@ -58,7 +60,7 @@ export class ServerProcess {
   /** Spawn the server process; resolves once it is running (it serves nothing until `start`). */
   static spawn(options: ServerProcessOptions = {}): ServerProcess {
     const tsx = pathToFileURL(createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
-    const args = ['--import', tsx, options.entry ?? ENTRY];
+    const args = [...(options.nodeArgs ?? []), '--import', tsx, options.entry ?? ENTRY];
     const stdio: ['ignore', 'inherit', 'pipe', 'ipc'] = ['ignore', 'inherit', 'pipe', 'ipc'];
     const child =
       options.cpu === undefined ? spawn(process.execPath, args, { cwd: REPO_ROOT, stdio })

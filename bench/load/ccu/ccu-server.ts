@@ -2,6 +2,7 @@
 // R rooms of P players" (rooms.ts) and measures a window from `mark` to `report`: the process's
 // CPU time (process.cpuUsage(), user + system, every thread of the process: what the core it is
 // pinned to spends on it), wall time, per-room tick samples, and TCP bytes of every socket.
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { CcuFigures, CcuServerConfig, ServerReport } from '../ipc.ts';
 import { wallNow } from '../measure.ts';
@@ -14,6 +15,7 @@ export async function startCcuServer(config: CcuServerConfig): Promise<RunningSe
   let cpu = process.cpuUsage();
   let at = performance.now();
   let markAt = wallNow();
+  let core = coreTimes(config.cpu);
   return {
     port: 0,
     endpoints: rooms.endpoints,
@@ -23,18 +25,29 @@ export async function startCcuServer(config: CcuServerConfig): Promise<RunningSe
       markAt = wallNow();
       at = performance.now();
       cpu = process.cpuUsage();
+      core = coreTimes(config.cpu);
     },
     quiesce() {},
     report(): ServerReport {
       const used = process.cpuUsage(cpu);
+      const coreNow = coreTimes(config.cpu);
+      const coreBusyPct = core && coreNow ? ((coreNow.busy - core.busy) / Math.max(1, coreNow.total - core.total)) * 100 : null;
       const wallMs = performance.now() - at;
       const wire = counters.reduce((w, c) => {
         const s = c.sinceMark();
         return { bytesRead: w.bytesRead + s.bytesRead, bytesWritten: w.bytesWritten + s.bytesWritten };
       }, { bytesRead: 0, bytesWritten: 0 });
-      const ccu: CcuFigures = { system: config.system, cpuMicros: used.user + used.system, wallMs, rooms: rooms.samples(), rssBytes: process.memoryUsage().rss };
+      const ccu: CcuFigures = { system: config.system, cpuMicros: used.user + used.system, wallMs, rooms: rooms.samples(), rssBytes: process.memoryUsage().rss, coreBusyPct };
       return { mode: 'ccu', markAt, at: wallNow(), tickRate: 60, stalls: [], maxStallMs: 0, wire, warnings: [], connections: [], raw: [], ccu };
     },
     stop: () => rooms.stop(),
   };
+}
+
+/** Busy and total time of one core so far (ms, os.cpus()), or null when not pinned or not reported. */
+function coreTimes(index: number | undefined): { busy: number; total: number } | null {
+  const t = index === undefined ? undefined : cpus()[index]?.times;
+  if (t === undefined) return null;
+  const busy = t.user + t.nice + t.sys + t.irq;
+  return { busy, total: busy + t.idle };
 }

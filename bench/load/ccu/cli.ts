@@ -61,12 +61,14 @@ else {
   }
 }
 const summary = summarize(rows, systems);
-console.table(rows.map(({ case: name, system, clients, serverCpuPct, serverUsPerClientSecond, ccuPerCore, tickMsP50, tickMsP99, ticksPerSec, inputsPerClientSecond, upBytesPerSecPerClient, downBytesPerSecPerClient, clientFps, clientCpuPct, held, clientLimited }) => ({
-  case: name, system, clients, 'cpu %': serverCpuPct, 'µs/client-s': serverUsPerClientSecond, 'ccu/core (extrap.)': ccuPerCore, 'tick p50': tickMsP50, 'tick p99': tickMsP99, 'ticks/s': ticksPerSec,
-  'inputs/client-s': inputsPerClientSecond, 'up B/s': upBytesPerSecPerClient, 'down B/s': downBytesPerSecPerClient, 'client fps': clientFps, 'client cpu %': clientCpuPct, held, 'client-limited': clientLimited,
+console.table(rows.map(({ case: name, system, clients, serverCpuPct, serverUsPerClientSecond, ccuPerCore, tickMsP50, tickMsP99, tickCpuMsP99, ticksPerSec, inputsPerClientSecond, upBytesPerSecPerClient, downBytesPerSecPerClient, clientFps, clientCpuPct, held, clientLimited, serverCoreOthersPct }) => ({
+  case: name, system, clients, 'cpu %': serverCpuPct, 'µs/client-s': serverUsPerClientSecond, 'ccu/core (extrap.)': ccuPerCore, 'tick p50': tickMsP50, 'tick p99': tickMsP99, 'tick cpu p99': tickCpuMsP99, 'ticks/s': ticksPerSec,
+  'inputs/client-s': inputsPerClientSecond, 'up B/s': upBytesPerSecPerClient, 'down B/s': downBytesPerSecPerClient, 'client fps': clientFps, 'client cpu %': clientCpuPct, 'others on core 0 %': serverCoreOthersPct, held, 'client-limited': clientLimited,
 })));
 console.table(summary);
-console.log(`${pin ? 'Server pinned to core 0, clients to core 1 (taskset).' : 'Unpinned.'} ${fps} fps clients, 60 Hz ticks, 20 Hz snapshots/patches, ${rooms} room(s); ${seconds} s measured after ${warmupSeconds} s warm-up per case. Held = every room's tick p99 ≤ ${BUDGET_MS.toFixed(1)} ms and server CPU < 95 %.`);
-console.log('ccu/core (extrap.) = 10⁶ / µs per client-second: what one core would hold if it did only this, fixed costs included. Summary ccuPerCoreHeld = the largest count measured that held (client-limited rows excluded).');
+console.log(`${pin ? 'Server pinned to core 0, clients to core 1 (taskset).' : 'Unpinned.'} ${fps} fps clients, 60 Hz ticks, 20 Hz snapshots/patches, ${rooms} room(s); ${seconds} s measured after ${warmupSeconds} s warm-up per case. Held = every room's tick CPU-time p99 ≤ ${BUDGET_MS.toFixed(1)} ms and server CPU < 95 %.`);
+console.log('tick p50/p99: wall time of the worst room\'s ticks (other processes on the core included); tick cpu p99: the server process\'s CPU time during them.');
+console.log('ccu/core (extrap.) = 10⁶ / µs per client-second at that count, fixed costs included. Summary: ccuPerCoreHeld = the largest count measured that held (client-limited rows excluded);');
+console.log('ccuPerCore = the extrapolation at that count; ccuPerCoreMarginal = (10⁶ − fixed µs/s) / slope of server CPU against clients over the held rows.');
 console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${rows.map((r) => r.loadAvg1).join(', ')}`);
 console.log(`BENCH ${JSON.stringify({ bench: 'ccu', results: [...rows, ...summary] })}`);

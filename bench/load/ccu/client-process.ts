@@ -20,6 +20,8 @@ if (typeof process.send !== 'function') {
 }
 
 const PHASES = 8;
+const CONNECT_BATCH = 25;
+const CONNECT_PAUSE_MS = 50;
 
 export interface ClientStart {
   type: 'start';
@@ -70,6 +72,7 @@ async function start(r: ClientStart): Promise<null> {
       client = lean;
     }
     clients.push({ client, script: new InputScript(1000 + i) });
+    if (i % CONNECT_BATCH === CONNECT_BATCH - 1) await sleep(CONNECT_PAUSE_MS); // a ramp, not a thundering herd
   }
   const groups: (typeof clients)[] = Array.from({ length: PHASES }, () => []);
   clients.forEach((c, i) => groups[i % PHASES]!.push(c));

@@ -40,10 +40,11 @@ interface Held {
 const rooms = new Map<string, ArenaRoom>();
 
 class ArenaRoom extends Room<{ state: ArenaState }> {
-  readonly samples: RoomSamples = { tickMs: [], ticks: 0, inputs: 0, clients: 0 };
+  readonly samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, clients: 0 };
   private readonly held = new Map<string, Held>();
   private tick = 0;
   private pendingPatchMs = 0;
+  private pendingPatchCpuMs = 0;
 
   override onCreate(options: { players: number }): void {
     this.maxClients = options.players;
@@ -80,13 +81,17 @@ class ArenaRoom extends Room<{ state: ArenaState }> {
 
   override broadcastPatch(): boolean {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const sent = super.broadcastPatch();
+    const used = process.cpuUsage(cpu);
     this.pendingPatchMs += performance.now() - started;
+    this.pendingPatchCpuMs += (used.user + used.system) / 1000;
     return sent;
   }
 
   private step(): void {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const dt = 1 / TICK_RATE;
     for (const [id, h] of this.held) {
       const jumps = h.input.jump - h.lastJump;
@@ -104,8 +109,10 @@ class ArenaRoom extends Room<{ state: ArenaState }> {
     this.state.balls.forEach((b: Ball, i: number) => stepBallInto(b, i, this.tick));
     this.tick++;
     this.samples.ticks++;
+    const used = process.cpuUsage(cpu);
     this.samples.tickMs.push(performance.now() - started + this.pendingPatchMs);
-    this.pendingPatchMs = 0;
+    this.samples.tickCpuMs.push((used.user + used.system) / 1000 + this.pendingPatchCpuMs);
+    this.pendingPatchMs = this.pendingPatchCpuMs = 0;
   }
 }
 

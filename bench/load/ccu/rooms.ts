@@ -3,8 +3,8 @@
 // has one world per NetServer (createServer, src/create-server.ts), so its R rooms are R
 // NetServers in this one process, each on its own socket.io transport and port; when the room
 // server (src/rooms/) lands, `startNetcodeRooms` is the function to swap for it. Per room the
-// samples of a window: each tick's duration (one loop turn's work divided by the ticks it ran,
-// sends included), ticks run, input packets received, clients in it.
+// samples of a window: each tick's wall and CPU time (one loop turn's work divided by the ticks
+// it ran, sends included), ticks run, input packets received, clients in it.
 import type { Server as HttpServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Scheduler } from '../../../src/core/transport.ts';
@@ -14,7 +14,10 @@ import { BALLS, CONFIG, makeArenaGame, spawnPoint } from './arena.ts';
 export type CcuSystem = 'react-netcode' | 'colyseus';
 
 export interface RoomSamples {
+  /** Wall time of each tick (ms): what a client waits for; on a shared core it includes time other processes took. */
   tickMs: number[];
+  /** CPU time of the process during each tick (ms, process.cpuUsage()): the tick's own work, whoever else shares the core. */
+  tickCpuMs: number[];
   ticks: number;
   inputs: number;
   clients: number;
@@ -39,6 +42,7 @@ export interface CcuRooms {
 
 export function clearSamples(s: RoomSamples): void {
   s.tickMs.length = 0;
+  s.tickCpuMs.length = 0;
   s.ticks = 0;
   s.inputs = 0;
 }
@@ -57,10 +61,16 @@ function timed(inner: Scheduler, samples: RoomSamples): Scheduler {
       inner.setTimeout(() => {
         const ticksBefore = samples.ticks;
         const started = performance.now();
+        const cpu = process.cpuUsage();
         fn();
         const ran = samples.ticks - ticksBefore;
+        const used = process.cpuUsage(cpu);
         const ms = (performance.now() - started) / Math.max(1, ran);
-        for (let i = 0; i < ran; i++) samples.tickMs.push(ms);
+        const cpuMs = (used.user + used.system) / 1000 / Math.max(1, ran);
+        for (let i = 0; i < ran; i++) {
+          samples.tickMs.push(ms);
+          samples.tickCpuMs.push(cpuMs);
+        }
       }, delayMs),
     clearTimeout: (handle) => inner.clearTimeout(handle),
   };
@@ -71,7 +81,7 @@ async function startNetcodeRooms(count: number): Promise<CcuRooms> {
   const game = makeArenaGame(lib.core);
   const all: { mark: () => void; read: () => RoomSamples; close: () => Promise<void>; http: HttpServer; port: number }[] = [];
   for (let r = 0; r < count; r++) {
-    const samples: RoomSamples = { tickMs: [], ticks: 0, inputs: 0, clients: 0 };
+    const samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, clients: 0 };
     const io = lib.socketIo.createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
     const server = lib.core.createServer({ protocol: game.protocol, systems: game.systems, transport: io, scheduler: timed(lib.core.realTimeScheduler, samples), log: () => {} });
     server.spawn('config', { ...CONFIG });
