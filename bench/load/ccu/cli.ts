@@ -6,9 +6,13 @@
 //   npm run load -- --clients 200 --system both        # the same against Colyseus, same run
 //   npm run load -- --clients 50,100,200,400 --system both --rooms 4 --seconds 15
 //   npm run load -- --sweep                            # both systems, 50…1600 until a room's tick p99 exceeds 16.7 ms
+//
+// A list of counts (or --sweep) runs them rising, the systems interleaved, each system stopping at its
+// first count that did not hold or whose clients fell behind. --no-pin runs without taskset.
 import { parseArgs } from 'node:util';
 import { canPin } from '../server-control.ts';
-import { BUDGET_MS, runCase, summarize, sweep, type CaseRow } from './load.ts';
+import { runCase, sweep, type CaseRow } from './load.ts';
+import { printCcu } from './print.ts';
 import type { CcuSystem } from './rooms.ts';
 
 const SWEEP = [50, 100, 200, 400, 800, 1600];
@@ -25,7 +29,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     fps: { type: 'string', default: '30' },
-    system: { type: 'string', default: 'react-netcode' },
+    system: { type: 'string' },
     sweep: { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
   },
@@ -36,10 +40,11 @@ const num = (name: string, v: string | undefined, min: number): number => {
   if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number ≥ ${min}, got ${String(v)}.`);
   return n;
 };
+const system = values.system ?? (values.sweep ? 'both' : 'react-netcode');
 const systems: CcuSystem[] =
-  values.system === 'both' || (values.sweep && values.system === 'react-netcode' && !process.argv.includes('--system')) ? ['react-netcode', 'colyseus']
-  : values.system === 'react-netcode' || values.system === 'colyseus' ? [values.system]
-  : fail(`--system must be react-netcode, colyseus or both, got ${values.system}.`);
+  system === 'both' ? ['react-netcode', 'colyseus']
+  : system === 'react-netcode' || system === 'colyseus' ? [system]
+  : fail(`--system must be react-netcode, colyseus or both, got ${system}.`);
 const counts = values.clients !== undefined ? values.clients.split(',').map((c) => num('clients', c, 1)) : values.sweep ? SWEEP : fail('give --clients N (or a list: --clients 50,100,200), or --sweep.');
 const rooms = num('rooms', values.rooms, 1);
 const seconds = num('seconds', values.seconds, 1);
@@ -60,15 +65,4 @@ else {
     rows.push(r);
   }
 }
-const summary = summarize(rows, systems);
-console.table(rows.map(({ case: name, system, clients, serverCpuPct, serverUsPerClientSecond, ccuPerCore, tickMsP50, tickMsP99, tickCpuMsP99, ticksPerSec, inputsPerClientSecond, upBytesPerSecPerClient, downBytesPerSecPerClient, clientFps, clientCpuPct, held, clientLimited, serverCoreOthersPct }) => ({
-  case: name, system, clients, 'cpu %': serverCpuPct, 'µs/client-s': serverUsPerClientSecond, 'ccu/core (extrap.)': ccuPerCore, 'tick p50': tickMsP50, 'tick p99': tickMsP99, 'tick cpu p99': tickCpuMsP99, 'ticks/s': ticksPerSec,
-  'inputs/client-s': inputsPerClientSecond, 'up B/s': upBytesPerSecPerClient, 'down B/s': downBytesPerSecPerClient, 'client fps': clientFps, 'client cpu %': clientCpuPct, 'others on core 0 %': serverCoreOthersPct, held, 'client-limited': clientLimited,
-})));
-console.table(summary);
-console.log(`${pin ? 'Server pinned to core 0, clients to core 1 (taskset).' : 'Unpinned.'} ${fps} fps clients, 60 Hz ticks, 20 Hz snapshots/patches, ${rooms} room(s); ${seconds} s measured after ${warmupSeconds} s warm-up per case. Held = every room's tick CPU-time p99 ≤ ${BUDGET_MS.toFixed(1)} ms and server CPU < 95 %.`);
-console.log('tick p50/p99: wall time of the worst room\'s ticks (other processes on the core included); tick cpu p99: the server process\'s CPU time during them.');
-console.log('ccu/core (extrap.) = 10⁶ / µs per client-second at that count, fixed costs included. Summary: ccuPerCoreHeld = the largest count measured that held (client-limited rows excluded);');
-console.log('ccuPerCore = the extrapolation at that count; ccuPerCoreMarginal = (10⁶ − fixed µs/s) / slope of server CPU against clients over the held rows.');
-console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${rows.map((r) => r.loadAvg1).join(', ')}`);
-console.log(`BENCH ${JSON.stringify({ bench: 'ccu', results: [...rows, ...summary] })}`);
+printCcu(rows, systems, { pin, fps, rooms, seconds, warmupSeconds, startedAt: started });
