@@ -20,10 +20,16 @@ export const BUDGET_MS = 1000 / TICK_RATE;
 /** Server CPU at or above this share of its core counts as saturated (%). */
 export const SATURATED_PCT = 95;
 
+/** Players per room when the number of rooms is not given: an arena match (the demo sets no cap). */
+export const DEFAULT_ROOM_SIZE = 16;
+
 export interface CaseOptions {
   system: CcuSystem;
   clients: number;
-  rooms: number;
+  /** Rooms (the clients spread evenly over them); default: ceil(clients / roomSize). */
+  rooms?: number;
+  /** Players per room when `rooms` is not given (default DEFAULT_ROOM_SIZE). */
+  roomSize?: number;
   /** Measured window (s). */
   seconds: number;
   warmupSeconds?: number;
@@ -69,11 +75,12 @@ export interface CaseRow {
 export async function runCase(o: CaseOptions): Promise<CaseRow> {
   const pin = o.pin ?? canPin();
   const fps = o.fps ?? 30;
-  const players = Math.ceil(o.clients / o.rooms);
+  const rooms = o.rooms ?? Math.ceil(o.clients / (o.roomSize ?? DEFAULT_ROOM_SIZE));
+  const players = Math.ceil(o.clients / rooms);
   const server = ServerProcess.spawn({ timeoutMs: 60_000, ...(pin ? { cpu: 0 } : {}) });
   const clients = ServerProcess.spawn({ timeoutMs: 120_000, entry: CLIENT_ENTRY, ...(pin ? { cpu: 1 } : {}) });
   try {
-    const endpoints = await server.startRooms({ mode: 'ccu', system: o.system, rooms: o.rooms, players, ...(pin ? { cpu: 0 } : {}) });
+    const endpoints = await server.startRooms({ mode: 'ccu', system: o.system, rooms, players, ...(pin ? { cpu: 0 } : {}) });
     const start: ClientStart = { type: 'start', system: o.system, endpoints, clients: o.clients, players, fps, joinTimeoutMs: 60_000 + o.clients * 100 };
     await clients.call(start);
     await sleep((o.warmupSeconds ?? 3) * 1000);
@@ -83,14 +90,14 @@ export async function runCase(o: CaseOptions): Promise<CaseRow> {
     const report = await server.report();
     const client = await clients.call<ClientReport>({ type: 'report' });
     await clients.call({ type: 'stop' });
-    return row(o, fps, report.ccu!, report.wire, client);
+    return row({ ...o, rooms }, fps, report.ccu!, report.wire, client);
   } finally {
     await clients.exit();
     await server.exit();
   }
 }
 
-function row(o: CaseOptions, fps: number, ccu: NonNullable<Awaited<ReturnType<ServerProcess['report']>>['ccu']>, wire: { bytesRead: number; bytesWritten: number }, client: ClientReport): CaseRow {
+function row(o: CaseOptions & { rooms: number }, fps: number, ccu: NonNullable<Awaited<ReturnType<ServerProcess['report']>>['ccu']>, wire: { bytesRead: number; bytesWritten: number }, client: ClientReport): CaseRow {
   const seconds = ccu.wallMs / 1000;
   const clientSeconds = o.clients * seconds;
   const usPerClientSecond = ccu.cpuMicros / clientSeconds;

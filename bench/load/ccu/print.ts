@@ -7,7 +7,8 @@ import type { CcuSystem } from './rooms.ts';
 export interface RunInfo {
   pin: boolean;
   fps: number;
-  rooms: number;
+  /** A number of rooms, or a description of how they were sized ("of 16 players"). */
+  rooms: number | string;
   seconds: number;
   warmupSeconds: number;
   /** performance.now() when the run began. */
@@ -41,7 +42,7 @@ export function printCcu(rows: readonly CaseRow[], systems: readonly CcuSystem[]
   console.table(rows.map(tableRow));
   console.table(summary);
   const where = info.pin ? 'Server pinned to core 0, clients to core 1 (taskset).' : 'Unpinned (no taskset, or --no-pin).';
-  console.log(`${where} ${info.fps} fps clients, 60 Hz ticks, 20 Hz snapshots/patches, ${info.rooms} room(s) per case; ${info.seconds} s measured after ${info.warmupSeconds} s warm-up.`);
+  console.log(`${where} ${info.fps} fps clients, 60 Hz ticks, 20 Hz snapshots/patches, rooms${typeof info.rooms === 'number' ? `: ${info.rooms} per case` : ` ${info.rooms}`}; ${info.seconds} s measured after ${info.warmupSeconds} s warm-up.`);
   console.log(`held = every room's tick CPU-time p99 ≤ ${BUDGET_MS.toFixed(1)} ms and server CPU < 95 % of its core; client-limited = the client process fell behind (its rows do not count).`);
   console.log("tick p50/p99: wall time of the worst room's ticks (other processes on the core included); tick cpu p99: the server process's CPU time during them.");
   console.log('ccu/core (extrap.) = 10⁶ / µs per client-second at that count, fixed costs included. Summary: ccuPerCoreHeld = the largest count measured that held;');
