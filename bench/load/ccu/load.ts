@@ -64,6 +64,11 @@ export interface CaseRow {
    * second are shown, not judged: on a shared machine other processes starve the loop whatever its own load.
    */
   held: boolean;
+  /**
+   * The slowest room ran < 95 % of its 60 ticks a second: the server did not get the CPU it needed (its own load or,
+   * on a shared machine, other processes on its core: see serverCoreOthersPct). Its CPU figures are then for fewer ticks.
+   */
+  starved: boolean;
   /** Busy time of the server's core (pinned runs) not spent by the server process: other tenants (%). */
   serverCoreOthersPct: number | null;
   /** The client process fell behind (fps < 90 % of asked or its core ≥ 95 %): the server saw less than the load asked for. */
@@ -126,6 +131,7 @@ function row(o: CaseOptions & { rooms: number }, fps: number, ccu: NonNullable<A
     clientFps: round(client.framesPerSecPerClient, 1),
     clientCpuPct: round(client.cpuPct, 1),
     held: tickCpuMsP99 <= BUDGET_MS && cpuPct < SATURATED_PCT,
+    starved: ticksPerSec < 0.95 * TICK_RATE,
     serverCoreOthersPct: ccu.coreBusyPct === null ? null : round(Math.max(0, ccu.coreBusyPct - cpuPct), 1),
     clientLimited,
     loadAvg1: round(loadavg()[0]!, 2),
@@ -170,6 +176,8 @@ export interface Summary {
    */
   marginalUsPerClientSecond: number | null;
   ccuPerCoreMarginal: number | null;
+  /** Held rows whose rooms ran < 95 % of their ticks (see CaseRow.starved). */
+  starvedRows: number;
   /** What ended the sweep: 'tick p99', 'server CPU', 'clients' (client core saturated) or 'counts' (the list ran out). */
   limitedBy: string;
 }
@@ -214,6 +222,7 @@ export function summarize(rows: readonly CaseRow[], systems: readonly CcuSystem[
       serverUsPerClientSecond: best?.serverUsPerClientSecond ?? 0,
       marginalUsPerClientSecond: usable ? round(line.slope, 1) : null,
       ccuPerCoreMarginal: usable ? Math.round((1e6 - Math.max(0, line.intercept)) / line.slope) : null,
+      starvedRows: good.filter((r) => r.starved).length,
       limitedBy,
     };
   });

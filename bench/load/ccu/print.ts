@@ -33,6 +33,7 @@ function tableRow(r: CaseRow): Record<string, unknown> {
     'client cpu %': r.clientCpuPct,
     'others on core 0 %': r.serverCoreOthersPct,
     held: r.held,
+    starved: r.starved,
     'client-limited': r.clientLimited,
   };
 }
@@ -44,6 +45,7 @@ export function printCcu(rows: readonly CaseRow[], systems: readonly CcuSystem[]
   const where = info.pin ? 'Server pinned to core 0, clients to core 1 (taskset).' : 'Unpinned (no taskset, or --no-pin).';
   console.log(`${where} ${info.fps} fps clients, 60 Hz ticks, 20 Hz snapshots/patches, rooms${typeof info.rooms === 'number' ? `: ${info.rooms} per case` : ` ${info.rooms}`}; ${info.seconds} s measured after ${info.warmupSeconds} s warm-up.`);
   console.log(`held = every room's tick CPU-time p99 ≤ ${BUDGET_MS.toFixed(1)} ms and server CPU < 95 % of its core; client-limited = the client process fell behind (its rows do not count).`);
+  console.log('starved = a room ran < 95 % of its 60 ticks/s: the server lacked CPU (its own load, or other processes on its core: "others on core 0 %"); its CPU figures are then for fewer ticks.');
   console.log("tick p50/p99: wall time of the worst room's ticks (other processes on the core included); tick cpu p99: the server process's CPU time during them.");
   console.log('ccu/core (extrap.) = 10⁶ / µs per client-second at that count, fixed costs included. Summary: ccuPerCoreHeld = the largest count measured that held;');
   console.log('ccuPerCore = the extrapolation at that count; ccuPerCoreMarginal = (10⁶ − fixed µs/s) / slope of server CPU against clients over the held rows.');
