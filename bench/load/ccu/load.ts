@@ -47,6 +47,12 @@ export interface CaseRow {
   serverUsPerClientSecond: number;
   /** 10⁶ / serverUsPerClientSecond: clients one core would hold if it did only this (extrapolated). */
   ccuPerCore: number;
+  /**
+   * Server CPU per client per tick its room ran (µs), × 60: the cost of a client-second at the full tick rate. Equals
+   * serverUsPerClientSecond when no room was starved; when some were, it scales the cost up to the ticks not run
+   * (an estimate: input handling follows the clients' frames, not the ticks).
+   */
+  serverUsPerClientSecondAt60: number;
   tickMsP50: number;
   /** The worst room's tick p99, wall time (ms): on a core shared with other processes it includes their time slices. */
   tickMsP99: number;
@@ -121,6 +127,7 @@ function row(o: CaseOptions & { rooms: number }, fps: number, ccu: NonNullable<A
     serverCpuPct: round(cpuPct, 1),
     serverUsPerClientSecond: round(usPerClientSecond, 1),
     ccuPerCore: Math.round(1e6 / usPerClientSecond),
+    serverUsPerClientSecondAt60: round((ccu.cpuMicros / Math.max(1, ccu.rooms.reduce((n, r) => n + r.ticks * r.clients, 0))) * TICK_RATE, 1),
     tickMsP50: round(worst((r) => r.tickMs, 0.5), 3),
     tickMsP99: round(tickMsP99, 3),
     tickCpuMsP99: round(tickCpuMsP99, 3),

@@ -22,6 +22,7 @@ function tableRow(r: CaseRow): Record<string, unknown> {
     'cpu %': r.serverCpuPct,
     'µs/client-s': r.serverUsPerClientSecond,
     'ccu/core (extrap.)': r.ccuPerCore,
+    'µs/client-s at 60 Hz': r.serverUsPerClientSecondAt60,
     'tick p50': r.tickMsP50,
     'tick p99': r.tickMsP99,
     'tick cpu p99': r.tickCpuMsP99,
@@ -47,7 +48,8 @@ export function printCcu(rows: readonly CaseRow[], systems: readonly CcuSystem[]
   console.log(`held = every room's tick CPU-time p99 ≤ ${BUDGET_MS.toFixed(1)} ms and server CPU < 95 % of its core; client-limited = the client process fell behind (its rows do not count).`);
   console.log('starved = a room ran < 95 % of its 60 ticks/s: the server lacked CPU (its own load, or other processes on its core: "others on core 0 %"); its CPU figures are then for fewer ticks.');
   console.log("tick p50/p99: wall time of the worst room's ticks (other processes on the core included); tick cpu p99: the server process's CPU time during them.");
-  console.log('ccu/core (extrap.) = 10⁶ / µs per client-second at that count, fixed costs included. Summary: ccuPerCoreHeld = the largest count measured that held;');
+  console.log('ccu/core (extrap.) = 10⁶ / µs per client-second at that count, fixed costs included; µs/client-s at 60 Hz = CPU per client per tick run × 60 (the same unless starved).');
+  console.log('Summary: ccuPerCoreHeld = the largest count measured that held;');
   console.log('ccuPerCore = the extrapolation at that count; ccuPerCoreMarginal = (10⁶ − fixed µs/s) / slope of server CPU against clients over the held rows.');
   console.log(`took ${((performance.now() - info.startedAt) / 1000).toFixed(1)} s; load average (1 min) at each case: ${rows.map((r) => r.loadAvg1).join(', ')}`);
   console.log(`BENCH ${JSON.stringify({ bench: 'ccu', results: [...rows, ...summary] })}`);
