@@ -17,6 +17,8 @@ import { printCcu } from './print.ts';
 import type { CcuSystem } from './rooms.ts';
 
 const SWEEP = [50, 100, 200, 400, 800, 1600];
+/** One client process holds every client; beyond this its core (and descriptors) would be the limit long before the server. */
+const MAX_CLIENTS = 5000;
 
 function fail(message: string): never {
   console.error(`react-netcode: ${message}`);
@@ -48,6 +50,7 @@ const systems: CcuSystem[] =
   : system === 'react-netcode' || system === 'colyseus' ? [system]
   : fail(`--system must be react-netcode, colyseus or both, got ${system}.`);
 const counts = values.clients !== undefined ? values.clients.split(',').map((c) => num('clients', c, 1)) : values.sweep ? SWEEP : fail('give --clients N (or a list: --clients 50,100,200), or --sweep.');
+if (counts.some((c) => c > MAX_CLIENTS)) fail(`at most ${MAX_CLIENTS} clients (one client process holds them all); got ${Math.max(...counts)}.`);
 const roomsGiven = values.rooms === undefined ? {} : { rooms: num('rooms', values.rooms, 1) };
 const roomSize = num('room-size', values['room-size'] ?? String(DEFAULT_ROOM_SIZE), 1);
 const seconds = num('seconds', values.seconds, 1);

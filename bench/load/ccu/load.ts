@@ -58,6 +58,8 @@ export interface CaseRow {
   tickMsP99: number;
   /** The worst room's tick p99, CPU time of the server process during the tick (ms): the tick's own cost. */
   tickCpuMsP99: number;
+  /** react-netcode: the worst room's own `NetServer.stats.p99Ms` (its last 600 ticks, wall time); null for Colyseus. */
+  serverStatsTickMsP99: number | null;
   ticksPerSec: number;
   /** Per client-second: react-netcode ticks of input stored (60 expected), Colyseus input messages handled (30 expected). */
   inputsPerClientSecond: number;
@@ -131,6 +133,7 @@ function row(o: CaseOptions & { rooms: number }, fps: number, ccu: NonNullable<A
     tickMsP50: round(worst((r) => r.tickMs, 0.5), 3),
     tickMsP99: round(tickMsP99, 3),
     tickCpuMsP99: round(tickCpuMsP99, 3),
+    serverStatsTickMsP99: ccu.rooms.some((r) => r.ownP99Ms === null) ? null : round(Math.max(...ccu.rooms.map((r) => r.ownP99Ms!)), 3),
     ticksPerSec: round(ticksPerSec, 1),
     inputsPerClientSecond: round(ccu.rooms.reduce((s, r) => s + r.inputs, 0) / clientSeconds, 1),
     upBytesPerSecPerClient: Math.round(wire.bytesRead / clientSeconds),

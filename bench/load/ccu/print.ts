@@ -26,6 +26,7 @@ function tableRow(r: CaseRow): Record<string, unknown> {
     'tick p50': r.tickMsP50,
     'tick p99': r.tickMsP99,
     'tick cpu p99': r.tickCpuMsP99,
+    'own stats p99': r.serverStatsTickMsP99,
     'ticks/s': r.ticksPerSec,
     'inputs/client-s': r.inputsPerClientSecond,
     'up B/s': r.upBytesPerSecPerClient,

@@ -21,6 +21,8 @@ export interface RoomSamples {
   ticks: number;
   inputs: number;
   clients: number;
+  /** react-netcode: the server's own tick p99 (`NetServer.stats`, its last 600 ticks, ms); null for Colyseus. */
+  ownP99Ms: number | null;
 }
 
 /** Where client i connects: endpoint i / P (a socket.io URL, or a Colyseus URL and room id). */
@@ -81,7 +83,7 @@ async function startNetcodeRooms(count: number): Promise<CcuRooms> {
   const game = makeArenaGame(lib.core);
   const all: { mark: () => void; read: () => RoomSamples; close: () => Promise<void>; http: HttpServer; port: number }[] = [];
   for (let r = 0; r < count; r++) {
-    const samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, clients: 0 };
+    const samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, clients: 0, ownP99Ms: null };
     const io = lib.socketIo.createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
     const server = lib.core.createServer({ protocol: game.protocol, systems: game.systems, transport: io, scheduler: timed(lib.core.realTimeScheduler, samples), log: () => {} });
     server.spawn('config', { ...CONFIG });
@@ -110,7 +112,7 @@ async function startNetcodeRooms(count: number): Promise<CcuRooms> {
     };
     const read = (): RoomSamples => {
       const now = received();
-      return { ...samples, inputs: now.sum - base, clients: now.clients };
+      return { ...samples, inputs: now.sum - base, clients: now.clients, ownP99Ms: server.stats.p99Ms };
     };
     const { port } = await io.ready();
     server.start();
