@@ -46,6 +46,8 @@ export interface CcuServerConfig {
   players: number;
   /** The core the process is pinned to (for its busy time), if pinned. */
   cpu?: number;
+  /** Write a CPU profile of the measured window here (.cpuprofile). */
+  profile?: string;
   stallFloorMs?: number;
 }
 

@@ -9,7 +9,10 @@
 //   npm run load -- --sweep                            # both systems, 50…1600 until a room's tick p99 exceeds 16.7 ms
 //
 // A list of counts (or --sweep) runs them rising, the systems interleaved, each system stopping at its
-// first count that did not hold or whose clients fell behind. --no-pin runs without taskset.
+// first count that did not hold or whose clients fell behind. --no-pin runs without taskset;
+// --profile DIR writes a CPU profile of each server's measured window there.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { canPin } from '../server-control.ts';
 import { DEFAULT_ROOM_SIZE, runCase, sweep, type CaseRow } from './load.ts';
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     system: { type: 'string' },
     sweep: { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 
@@ -57,16 +61,18 @@ const seconds = num('seconds', values.seconds, 1);
 const warmupSeconds = num('warmup', values.warmup, 0);
 const fps = num('fps', values.fps, 1);
 const pin = !values['no-pin'] && canPin();
+const profileDir = values.profile === undefined ? {} : { profileDir: resolve(values.profile) };
+if (values.profile !== undefined) mkdirSync(values.profile, { recursive: true });
 if (!values['no-pin'] && !pin) console.log('taskset (util-linux) is not available: server and clients run unpinned, sharing every core; the CPU figures still count only the server process.');
 
 const started = performance.now();
 const log = (line: string): void => console.log(line);
 let rows: CaseRow[];
-if (values.sweep || counts.length > 1) rows = await sweep({ systems, counts, ...roomsGiven, roomSize, seconds, warmupSeconds, fps, pin, log });
+if (values.sweep || counts.length > 1) rows = await sweep({ systems, counts, ...roomsGiven, roomSize, seconds, warmupSeconds, fps, pin, log, ...profileDir });
 else {
   rows = [];
   for (const system of systems) {
-    const r = await runCase({ system, clients: counts[0]!, ...roomsGiven, roomSize, seconds, warmupSeconds, fps, pin });
+    const r = await runCase({ system, clients: counts[0]!, ...roomsGiven, roomSize, seconds, warmupSeconds, fps, pin, ...profileDir });
     log(`${system}: server ${r.serverCpuPct} % CPU`);
     rows.push(r);
   }

@@ -36,6 +36,8 @@ export interface CaseOptions {
   fps?: number;
   /** Pin server and clients to cores 0 and 1 (default: when taskset exists). */
   pin?: boolean;
+  /** Write a CPU profile of the server's measured window to `<profileDir>/ccu-<system>-<clients>.cpuprofile`. */
+  profileDir?: string;
 }
 
 export interface CaseRow {
@@ -93,7 +95,7 @@ export async function runCase(o: CaseOptions): Promise<CaseRow> {
   const server = ServerProcess.spawn({ timeoutMs: 60_000, ...(pin ? { cpu: 0 } : {}) });
   const clients = ServerProcess.spawn({ timeoutMs: 120_000, entry: CLIENT_ENTRY, ...(pin ? { cpu: 1 } : {}) });
   try {
-    const endpoints = await server.startRooms({ mode: 'ccu', system: o.system, rooms, players, ...(pin ? { cpu: 0 } : {}) });
+    const endpoints = await server.startRooms({ mode: 'ccu', system: o.system, rooms, players, ...(pin ? { cpu: 0 } : {}), ...(o.profileDir === undefined ? {} : { profile: join(o.profileDir, `ccu-${o.system}-${o.clients}.cpuprofile`) }) });
     const start: ClientStart = { type: 'start', system: o.system, endpoints, clients: o.clients, players, fps, joinTimeoutMs: 60_000 + o.clients * 100 };
     await clients.call(start);
     await sleep((o.warmupSeconds ?? 3) * 1000);
