@@ -40,7 +40,7 @@ interface Held {
 const rooms = new Map<string, ArenaRoom>();
 
 class ArenaRoom extends Room<{ state: ArenaState }> {
-  readonly samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, clients: 0, ownP99Ms: null };
+  readonly samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, missing: 0, clients: 0, ownP99Ms: null };
   private readonly held = new Map<string, Held>();
   private tick = 0;
   private pendingPatchMs = 0;

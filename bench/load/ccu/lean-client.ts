@@ -6,10 +6,12 @@
 // never decodes a snapshot's body (it reads the tick in the header, for the ack), never
 // predicts, rolls back or interpolates. None of that changes what the server does: the server
 // sees the same messages, acks and timing, so it encodes the same deltas against the same
-// baselines. Its clock is a simple estimate from the Pongs (server tick + half the round trip
-// + slack, the slack raised when the server reports missing inputs).
+// baselines. Its clock is NetClient's own (ClockSync, fed the Pongs, their input margins and
+// missing-input counts, and the frame times), so its inputs reach the server as early as a
+// real client's.
 import { BitReader, BitWriter } from '../../../src/core/bits.ts';
 import { systemsFingerprint } from '../../../src/core/build-check.ts';
+import { ClockSync } from '../../../src/core/clock/clock-sync.ts';
 import { encodeInputPacket } from '../../../src/core/input/packet.ts';
 import { MessageEncoder, readKind, readPong, type Pong } from '../../../src/core/messages.ts';
 import { forEachMessage, Outbox } from '../../../src/core/outbox.ts';
@@ -56,12 +58,9 @@ export class LeanNetcodeClient implements LoadClient {
   private readonly reader = new BitReader();
   private readonly outbox = new Outbox();
   private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0, inputsLate: 0, inputsMissing: 0 };
-  private readonly stepMs: number;
-  /** Server tick (fractional) ≈ base + now / stepMs; undefined before the first Pong. */
-  private base: number | undefined;
-  private rttMs = 0;
-  private slackTicks = 2;
-  private lastMissing = -1;
+  private readonly clock: ClockSync;
+  private lastMissing: number | undefined;
+  private lastFrameAt: number | undefined;
   private newestTick = -1;
   private lastPingAt = -Infinity;
   private ackTick = 0;
@@ -77,7 +76,7 @@ export class LeanNetcodeClient implements LoadClient {
     this.codec = game.protocol.input as unknown as SchemaCodec<Schema>;
     this.current = this.codec.defaults() as LeanNetcodeClient['current'];
     for (let i = 0; i < RING; i++) this.ring[i] = this.codec.defaults();
-    this.stepMs = 1000 / game.protocol.tickRate;
+    this.clock = new ClockSync({ tickRate: game.protocol.tickRate });
   }
 
   connect(): void {
@@ -112,8 +111,11 @@ export class LeanNetcodeClient implements LoadClient {
   frame(): void {
     this.counters.frames++;
     const now = this.now();
-    if (this.status === 'in-game' && this.base !== undefined) {
-      const predicted = Math.floor(this.base + (now + this.rttMs / 2) / this.stepMs + this.slackTicks);
+    this.clock.observeFrame(this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt));
+    this.lastFrameAt = now;
+    this.clock.update(now);
+    if (this.status === 'in-game' && this.clock.synced) {
+      const predicted = this.clock.predictedTick + this.clock.inputDelayTicks;
       if (predicted > this.newestTick) {
         const first = this.newestTick < 0 || predicted - this.newestTick > RING / 2 ? predicted : this.newestTick + 1;
         for (let t = first; t <= predicted; t++) this.commit(t);
@@ -190,14 +192,11 @@ export class LeanNetcodeClient implements LoadClient {
   }
 
   private onPong(): void {
-    const now = this.now();
-    const rtt = Math.max(0, Math.round(now) - this.pong.echoMs);
-    this.rttMs = this.rttMs === 0 ? rtt : this.rttMs * 0.9 + rtt * 0.1;
-    // The server's tick when the Pong left it, carried forward by half the round trip.
-    const base = this.pong.serverTick + this.pong.serverFraction + rtt / 2 / this.stepMs - now / this.stepMs;
-    this.base = this.base === undefined ? base : Math.max(this.base - 0.05, Math.min(this.base + 0.05, base));
-    if (Math.abs(base - this.base) > 3) this.base = base;
-    if (this.lastMissing >= 0 && this.pong.inputsMissing !== this.lastMissing) this.slackTicks = Math.min(8, this.slackTicks + 1);
+    const at = this.now();
+    const sentAt = at - ((Math.round(at) - this.pong.echoMs) >>> 0);
+    this.clock.onPong(sentAt, at, this.pong.serverTick, this.pong.serverFraction);
+    this.clock.onInputMargin(this.pong.inputMarginTicks);
+    if (this.lastMissing !== undefined) this.clock.onInputsMissing((this.pong.inputsMissing - this.lastMissing) & 0xffff, at);
     this.lastMissing = this.pong.inputsMissing;
   }
 

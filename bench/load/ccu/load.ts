@@ -65,6 +65,8 @@ export interface CaseRow {
   ticksPerSec: number;
   /** Per client-second: react-netcode ticks of input stored (60 expected), Colyseus input messages handled (30 expected). */
   inputsPerClientSecond: number;
+  /** react-netcode: ticks run without the client's input, % of client-ticks (the lean clients' clock keeps inputs on time); Colyseus: null. */
+  inputsMissingPct: number | null;
   upBytesPerSecPerClient: number;
   downBytesPerSecPerClient: number;
   clientFps: number;
@@ -138,6 +140,7 @@ function row(o: CaseOptions & { rooms: number }, fps: number, ccu: NonNullable<A
     serverStatsTickMsP99: ccu.rooms.some((r) => r.ownP99Ms === null) ? null : round(Math.max(...ccu.rooms.map((r) => r.ownP99Ms!)), 3),
     ticksPerSec: round(ticksPerSec, 1),
     inputsPerClientSecond: round(ccu.rooms.reduce((s, r) => s + r.inputs, 0) / clientSeconds, 1),
+    inputsMissingPct: o.system === 'colyseus' ? null : round((100 * ccu.rooms.reduce((s, r) => s + r.missing, 0)) / Math.max(1, ccu.rooms.reduce((n, r) => n + r.ticks * r.clients, 0)), 2),
     upBytesPerSecPerClient: Math.round(wire.bytesRead / clientSeconds),
     downBytesPerSecPerClient: Math.round(wire.bytesWritten / clientSeconds),
     clientFps: round(client.framesPerSecPerClient, 1),

@@ -29,6 +29,7 @@ function tableRow(r: CaseRow): Record<string, unknown> {
     'own stats p99': r.serverStatsTickMsP99,
     'ticks/s': r.ticksPerSec,
     'inputs/client-s': r.inputsPerClientSecond,
+    'inputs missing %': r.inputsMissingPct,
     'up B/s': r.upBytesPerSecPerClient,
     'down B/s': r.downBytesPerSecPerClient,
     'client fps': r.clientFps,

@@ -4,7 +4,7 @@
 // NetServers in this one process, each on its own socket.io transport and port; when the room
 // server (src/rooms/) lands, `startNetcodeRooms` is the function to swap for it. Per room the
 // samples of a window: each tick's wall and CPU time (one loop turn's work divided by the ticks
-// it ran, sends included), ticks run, input packets received, clients in it.
+// it ran, sends included), ticks run, inputs received and ticks run without one, clients in it.
 import type { Server as HttpServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Scheduler } from '../../../src/core/transport.ts';
@@ -20,6 +20,8 @@ export interface RoomSamples {
   tickCpuMs: number[];
   ticks: number;
   inputs: number;
+  /** react-netcode: ticks run without a client's input (ServerInputStats.missing, summed); 0 for Colyseus (it keeps the latest message). */
+  missing: number;
   clients: number;
   /** react-netcode: the server's own tick p99 (`NetServer.stats`, its last 600 ticks, ms); null for Colyseus. */
   ownP99Ms: number | null;
@@ -47,6 +49,7 @@ export function clearSamples(s: RoomSamples): void {
   s.tickCpuMs.length = 0;
   s.ticks = 0;
   s.inputs = 0;
+  s.missing = 0;
 }
 
 /** A server with `rooms` rooms of `players` seats, on 127.0.0.1 (Colyseus loaded only when asked for). */
@@ -83,7 +86,7 @@ async function startNetcodeRooms(count: number): Promise<CcuRooms> {
   const game = makeArenaGame(lib.core);
   const all: { mark: () => void; read: () => RoomSamples; close: () => Promise<void>; http: HttpServer; port: number }[] = [];
   for (let r = 0; r < count; r++) {
-    const samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, clients: 0, ownP99Ms: null };
+    const samples: RoomSamples = { tickMs: [], tickCpuMs: [], ticks: 0, inputs: 0, missing: 0, clients: 0, ownP99Ms: null };
     const io = lib.socketIo.createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
     const server = lib.core.createServer({ protocol: game.protocol, systems: game.systems, transport: io, scheduler: timed(lib.core.realTimeScheduler, samples), log: () => {} });
     server.spawn('config', { ...CONFIG });
@@ -95,24 +98,27 @@ async function startNetcodeRooms(count: number): Promise<CcuRooms> {
     });
     server.events.on('tick', () => void samples.ticks++);
     // Inputs stored (ticks of input, ServerInputStats.received) over the in-game connections, counted when asked.
-    const received = (): { sum: number; clients: number } => {
+    const received = (): { sum: number; missing: number; clients: number } => {
       let sum = 0;
+      let missing = 0;
       let clients = 0;
       for (const c of server.connections.values()) {
         if (!c.inGame) continue;
         clients++;
-        sum += server.inputStats(c)?.received ?? 0;
+        const stats = server.inputStats(c);
+        sum += stats?.received ?? 0;
+        missing += stats?.missing ?? 0;
       }
-      return { sum, clients };
+      return { sum, missing, clients };
     };
-    let base = 0;
+    let base = received();
     const mark = (): void => {
       clearSamples(samples);
-      base = received().sum;
+      base = received();
     };
     const read = (): RoomSamples => {
       const now = received();
-      return { ...samples, inputs: now.sum - base, clients: now.clients, ownP99Ms: server.stats.p99Ms };
+      return { ...samples, inputs: now.sum - base.sum, missing: now.missing - base.missing, clients: now.clients, ownP99Ms: server.stats.p99Ms };
     };
     const { port } = await io.ready();
     server.start();
