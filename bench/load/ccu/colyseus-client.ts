@@ -1,5 +1,5 @@
 // CCU bench, client side: a Colyseus client (@colyseus/sdk 0.18) in the arena room. It joins its
-// room by id, and every frame sends one `input` message (stick + running jump count, msgpack).
+// room by id (retried a few times), and every frame sends one `input` message (stick + running jump count, msgpack).
 // What it skips: decoding patches — once joined, the SDK's `serializer.patch` is replaced by a
 // counter, so the schema decoder never runs. Colyseus patches are not acknowledged, so nothing
 // the server does depends on it.
@@ -7,6 +7,8 @@ import { Client, type Room } from '@colyseus/sdk';
 import type { ColyseusInput } from './colyseus-rooms.ts';
 import type { ClientCounters, LoadClient } from './lean-client.ts';
 import type { Endpoint } from './rooms.ts';
+
+const JOIN_ATTEMPTS = 5;
 
 export class ColyseusLoadClient implements LoadClient {
   readonly counters: ClientCounters = { frames: 0, inputsSent: 0, updates: 0, bytesUp: 0, bytesDown: 0 };
@@ -17,20 +19,29 @@ export class ColyseusLoadClient implements LoadClient {
   private readonly message: ColyseusInput = { x: 0, y: 0, jump: 0 };
 
   constructor(endpoint: Endpoint, name: string) {
-    const client = new Client(endpoint.url);
-    client
-      .joinById(endpoint.room ?? '', { name })
-      .then((room) => {
+    void this.join(new Client(endpoint.url), endpoint.room ?? '', name);
+  }
+
+  /** joinById (an HTTP seat reservation, then the WebSocket), retried: a loaded machine drops some of a burst of requests. */
+  private async join(client: Client, roomId: string, name: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const room = await client.joinById(roomId, { name });
         const serializer = room.serializer as unknown as { patch: (...args: unknown[]) => void };
         serializer.patch = () => void this.counters.updates++;
         room.onLeave(() => (this.closed ??= 'left'));
         room.onError((code, message) => (this.closed ??= `error ${code}: ${String(message)}`));
         if (this.closed !== undefined) void room.leave();
         else this.room = room;
-      })
-      .catch((error: unknown) => {
-        this.closed ??= `join failed: ${error instanceof Error ? error.message : String(error)}`;
-      });
+        return;
+      } catch (error) {
+        if (attempt >= JOIN_ATTEMPTS || this.closed !== undefined) {
+          this.closed ??= `join failed ${attempt} times: ${error instanceof Error ? error.message : String(error)}`;
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
   }
 
   get inRoom(): boolean {

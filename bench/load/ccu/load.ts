@@ -161,27 +161,46 @@ export interface SweepOptions extends Omit<CaseOptions, 'system' | 'clients'> {
 
 /**
  * Rising counts, the systems interleaved per count (their order alternating); a system stops at its first row that
- * did not hold or whose clients fell behind twice in a row (a client-limited case is run once more).
+ * did not hold, or after two counts in a row whose clients fell behind (each client-limited case is run once more:
+ * the shared machine stalls the client process now and then).
  */
 export async function sweep(o: SweepOptions): Promise<CaseRow[]> {
   const rows: CaseRow[] = [];
   const stopped = new Set<CcuSystem>();
+  const limitedBefore = new Set<CcuSystem>();
   for (const [i, clients] of o.counts.entries()) {
     const order = i % 2 === 0 ? o.systems : [...o.systems].reverse();
     for (const system of order) {
       if (stopped.has(system)) continue;
-      let r = await runCase({ ...o, system, clients });
+      let r = await tryCase({ ...o, system, clients }, o.log);
       // A shared machine stalls the client process now and then: a client-limited case gets one more try.
-      if (r.clientLimited) {
+      if (r?.clientLimited) {
         o.log?.(`${system} ${clients} clients: the clients fell behind (${r.clientFps} fps); once more`);
-        r = await runCase({ ...o, system, clients });
+        r = await tryCase({ ...o, system, clients }, o.log);
+      }
+      if (r === undefined) {
+        stopped.add(system);
+        continue;
       }
       o.log?.(`${system} ${clients} clients: server ${r.serverCpuPct} % CPU, ${r.serverUsPerClientSecond} µs/client-s, tick p99 ${r.tickMsP99} ms${r.held ? '' : ' (did not hold)'}${r.clientLimited ? ' (client-limited)' : ''}`);
       rows.push(r);
-      if (!r.held || r.clientLimited) stopped.add(system);
+      // The server did not hold: done. The clients fell behind at this count and the one before: so will they above.
+      if (!r.held || (r.clientLimited && limitedBefore.has(system))) stopped.add(system);
+      if (r.clientLimited) limitedBefore.add(system);
+      else limitedBefore.delete(system);
     }
   }
   return rows;
+}
+
+/** A case, or undefined (logged) when it failed: a sweep keeps the rows it has. */
+async function tryCase(o: CaseOptions, log: ((line: string) => void) | undefined): Promise<CaseRow | undefined> {
+  try {
+    return await runCase(o);
+  } catch (error) {
+    log?.(`${o.system} ${o.clients} clients: the case failed, the sweep stops this system: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return undefined;
+  }
 }
 
 export interface Summary {
