@@ -250,9 +250,9 @@ export function summarize(rows: readonly CaseRow[], systems: readonly CcuSystem[
     const last = mine[mine.length - 1];
     const limitedBy =
       last === undefined ? 'no run'
-      : last.clientLimited ? 'clients'
       : last.tickCpuMsP99 > BUDGET_MS ? 'tick p99'
       : !last.held ? 'server CPU'
+      : last.clientLimited ? 'clients'
       : 'counts';
     const line = fit(good);
     const usable = line !== null && line.slope > 0;
