@@ -2,6 +2,7 @@
 // (server-process.ts is the child, server-control.ts the parent). The parent sends
 // numbered requests; the child answers each with a reply of the same id, or an
 // error. Everything is plain JSON (Node's IPC channel serializes it).
+import type { CcuSystem, RoomSamples } from './ccu/rooms.ts';
 import type { FloodFigures } from './flood/flood-server.ts';
 import type { ServerTally } from './fuzz/report.ts';
 import type { Gap } from './measure.ts';
@@ -37,7 +38,20 @@ export interface FloodServerConfig {
   stallFloorMs?: number;
 }
 
-export type ServerConfig = NetcodeServerConfig | RawServerConfig | FuzzServerConfig | FloodServerConfig;
+/** Run the ccu bench's server: `rooms` rooms of `players` seats of react-netcode or the Colyseus peer (bench/load/ccu/rooms.ts). */
+export interface CcuServerConfig {
+  mode: 'ccu';
+  system: CcuSystem;
+  rooms: number;
+  players: number;
+  /** The core the process is pinned to (for its busy time), if pinned. */
+  cpu?: number;
+  /** Write a CPU profile of the measured window here (.cpuprofile). */
+  profile?: string;
+  stallFloorMs?: number;
+}
+
+export type ServerConfig = NetcodeServerConfig | RawServerConfig | FuzzServerConfig | FloodServerConfig | CcuServerConfig;
 
 export type Request =
   | { type: 'start'; config: ServerConfig }
@@ -112,4 +126,17 @@ export interface ServerReport {
   fuzz?: ServerTally;
   /** Flood mode: tick times, RSS, pending peers and descriptors over the window. */
   flood?: FloodFigures;
+  /** Ccu mode: the process's CPU time and each room's samples over the window. */
+  ccu?: CcuFigures;
+}
+
+export interface CcuFigures {
+  system: CcuSystem;
+  /** User + system CPU time of the server process over the window (µs), and the window (ms). */
+  cpuMicros: number;
+  wallMs: number;
+  rooms: RoomSamples[];
+  rssBytes: number;
+  /** Busy share of the pinned core over the window, every process's (%); null when not pinned. */
+  coreBusyPct: number | null;
 }

@@ -2,10 +2,11 @@
 // tsx, so it runs this checkout's TypeScript) and talks to it over the IPC channel of
 // ipc.ts. Each request waits at most `timeoutMs`; a child that dies fails every
 // pending request with its exit code and the tail of its stderr.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Endpoint } from './ccu/rooms.ts';
 import type { Reply, Request, ServerConfig, ServerReport } from './ipc.ts';
 import { REPO_ROOT } from './library.ts';
 
@@ -14,6 +15,17 @@ const ENTRY = join(REPO_ROOT, 'bench/load/server-process.ts');
 export interface ServerProcessOptions {
   /** Longest wait for one reply (ms, default 20,000; the machine may be loaded). */
   timeoutMs?: number;
+  /** Pin the process to this CPU (`taskset -c <cpu>`, util-linux); check `canPin()` first. */
+  cpu?: number;
+  /** Another entry speaking the same request/reply protocol (default: server-process.ts). */
+  entry?: string;
+  /** Extra Node options for the child (e.g. `--cpu-prof`). */
+  nodeArgs?: readonly string[];
+}
+
+/** Whether `taskset` (util-linux) is there to pin processes to a core. */
+export function canPin(): boolean {
+  return spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
 }
 
 export class ServerProcess {
@@ -48,12 +60,21 @@ export class ServerProcess {
   /** Spawn the server process; resolves once it is running (it serves nothing until `start`). */
   static spawn(options: ServerProcessOptions = {}): ServerProcess {
     const tsx = pathToFileURL(createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
-    const child = spawn(process.execPath, ['--import', tsx, ENTRY], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+    const args = [...(options.nodeArgs ?? []), '--import', tsx, options.entry ?? ENTRY];
+    const stdio: ['ignore', 'inherit', 'pipe', 'ipc'] = ['ignore', 'inherit', 'pipe', 'ipc'];
+    const child =
+      options.cpu === undefined ? spawn(process.execPath, args, { cwd: REPO_ROOT, stdio })
+      : spawn('taskset', ['-c', String(options.cpu), process.execPath, ...args], { cwd: REPO_ROOT, stdio }); // taskset execs node: same pid, same IPC fd
     return new ServerProcess(child, options.timeoutMs ?? 20_000);
   }
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** A request of another entry's protocol (`options.entry`), answered like the server's. */
+  call<T>(request: { type: string }): Promise<T> {
+    return this.request<T>(request as Request);
   }
 
   private request<T>(request: Request): Promise<T> {
@@ -72,6 +93,11 @@ export class ServerProcess {
   /** Start a server; resolves with its port on 127.0.0.1. */
   async start(config: ServerConfig): Promise<number> {
     return (await this.request<{ port: number }>({ type: 'start', config })).port;
+  }
+
+  /** Start a server of several endpoints (mode `ccu`); resolves with where each room is. */
+  async startRooms(config: ServerConfig): Promise<readonly Endpoint[]> {
+    return (await this.request<{ endpoints?: Endpoint[] }>({ type: 'start', config })).endpoints ?? [];
   }
 
   mark = (): Promise<void> => this.request({ type: 'mark' });

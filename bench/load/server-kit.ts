@@ -5,11 +5,14 @@
 // accepted (socket.io and WebSocket framing included), for bytes-on-the-wire figures.
 import type { Socket } from 'node:net';
 import type { Scheduler } from '../../src/core/transport.ts';
+import type { Endpoint } from './ccu/rooms.ts';
 import type { ServerReport } from './ipc.ts';
 import { wallNow, type GapRecorder } from './measure.ts';
 
 export interface RunningServer {
   readonly port: number;
+  /** Servers of several endpoints (the ccu bench's rooms): where each room is. */
+  readonly endpoints?: readonly Endpoint[];
   mark(): void;
   quiesce(): void;
   report(): ServerReport;

@@ -4,6 +4,7 @@
 // bench's server) and answers the requests
 // of ipc.ts. It has the machine's cores to itself as much as any process here, so its
 // loop and its measurements are not slowed by the clients' frame loops.
+import { startCcuServer } from './ccu/ccu-server.ts';
 import { startFloodServer } from './flood/flood-server.ts';
 import { startFuzzServer } from './fuzz/fuzz-server.ts';
 import { startNetcodeServer } from './netcode-server.ts';
@@ -27,8 +28,9 @@ async function handle(request: Request): Promise<unknown> {
         config.mode === 'netcode' ? await startNetcodeServer(config)
         : config.mode === 'raw' ? await startRawServer(config)
         : config.mode === 'fuzz' ? await startFuzzServer(config)
+        : config.mode === 'ccu' ? await startCcuServer(config)
         : await startFloodServer(config);
-      return { port: running.port };
+      return { port: running.port, endpoints: running.endpoints };
     }
     case 'stop': {
       const r = running;
