@@ -57,6 +57,12 @@ export const MessageKind = {
    * (≥ 1), then one whole message of that length (any kind but Batch). Codec: outbox.ts.
    */
   Batch: 14,
+  /**
+   * client → room server, reliable, the first message of every link to a room server (src/rooms): string
+   * seat token (≤ MAX_SEAT_TOKEN_LENGTH) from the matchmaker. The room server routes the link to the
+   * seat's room and never passes this message on; a plain server refuses it like any non-Hello first message.
+   */
+  Seat: 15,
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
 
@@ -73,6 +79,7 @@ export const RELIABLE_ONLY_KINDS: ReadonlySet<number> = new Set([
   MessageKind.JoinRefused,
   MessageKind.Rpc,
   MessageKind.Close,
+  MessageKind.Seat,
 ]);
 
 /** Names of the message kinds, for error messages and reports. */
@@ -86,6 +93,8 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const DEFAULT_RPC_MAX_BYTES = 1024;
 /** Longest close/refuse reason sent on the wire (UTF-16 code units). */
 export const MAX_REASON_LENGTH = 256;
+/** Longest seat token in a Seat message (UTF-16 code units). */
+export const MAX_SEAT_TOKEN_LENGTH = 128;
 /** Longest app build id (`buildId` option) sent in Hello and Welcome (UTF-16 code units). */
 export const MAX_BUILD_ID_LENGTH = 64;
 
