@@ -5,7 +5,7 @@
 
 import type { Protocol } from '../core/protocol.ts';
 import type { RoomType } from './define-room.ts';
-import type { ClaimResult, RoomListing, RoomMetadata } from './directory.ts';
+import { after, type ClaimResult, type RoomListing, type RoomMetadata } from './directory.ts';
 import {
   MatchmakingError, refusalMessage, type CreateOptions, type JoinOrCreateOptions, type Matchmaker, type RequestOptions, type RoomList,
 } from './matchmaker.ts';
@@ -52,11 +52,14 @@ export class LocalMatchmaker implements Matchmaker {
     });
   }
 
-  async rooms(type?: string, options: { since?: number; waitMs?: number; signal?: AbortSignal } = {}): Promise<RoomList> {
+  rooms(type?: string, options: { since?: number; waitMs?: number; signal?: AbortSignal } = {}): Promise<RoomList> {
     const directory = this.server.directory;
-    if (options.since !== undefined && (await directory.version()) <= options.since) await this.changeAfter(type, options);
-    const [version, rooms] = await Promise.all([directory.version(), directory.rooms(type === undefined ? {} : { type })]);
-    return { version, rooms };
+    const read = (): Promise<RoomList> =>
+      Promise.all([directory.version(), directory.rooms(type === undefined ? {} : { type })]).then(([version, rooms]) => ({ version, rooms }));
+    const since = options.since;
+    if (since === undefined) return read();
+    // Subscribed at once when the directory answers at once (no change can slip in between).
+    return Promise.resolve(after(directory.version(), (v) => (v > since ? undefined : this.changeAfter(type, options)))).then(read);
   }
 
   /** Resolves at the next change of a listed room of `type`, after `waitMs`, or when aborted. */
