@@ -23,7 +23,8 @@ export interface MatchmakerState {
 
 export function useMatchmaker(): MatchmakerState {
   const matchmaker = useMatchmakerContext();
-  const [state, setState] = useState<{ seat: Seat | undefined; pending: boolean; error: string | undefined }>({ seat: undefined, pending: false, error: undefined });
+  type Current = { seat: Seat | undefined; pending: boolean; error: string | undefined };
+  const [state, setState] = useState<Current>({ seat: undefined, pending: false, error: undefined });
   const busy = useRef(false);
   const run = useCallback(async (call: () => Promise<Seat>): Promise<Seat | undefined> => {
     if (busy.current) return undefined;

@@ -56,7 +56,9 @@ export interface ClaimQuery {
 /** Why no seat: no matching room, the room is full, locked, or unknown. */
 export type ClaimRefusal = 'no-room' | 'full' | 'locked' | 'not-found';
 
-export type ClaimResult = { readonly seat: SeatRecord; readonly room: RoomListing; readonly existing: boolean } | { readonly refused: ClaimRefusal };
+export type ClaimResult =
+  | { readonly seat: SeatRecord; readonly room: RoomListing; readonly existing: boolean }
+  | { readonly refused: ClaimRefusal };
 
 export interface RoomChange {
   /** The directory's version after this change (it only grows). */

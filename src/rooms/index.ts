@@ -8,7 +8,8 @@ export { RoomServer } from './room-server.ts';
 export type { RoomServerEvents, RoomServerOptions } from './room-server.ts';
 export { MemoryDirectory } from './memory-directory.ts';
 export type {
-  ClaimQuery, ClaimRefusal, ClaimResult, Directory, MaybePromise, ProcessRecord, RoomChange, RoomListing, RoomMetadata, RoomQuery, SeatRecord,
+  ClaimQuery, ClaimRefusal, ClaimResult, Directory, MaybePromise, ProcessRecord,
+  RoomChange, RoomListing, RoomMetadata, RoomQuery, SeatRecord,
 } from './directory.ts';
 export { MatchmakingError } from './matchmaker.ts';
 export type { CreateOptions, JoinOrCreateOptions, Matchmaker, MatchmakingReason, RequestOptions, RoomList } from './matchmaker.ts';

@@ -93,7 +93,8 @@ export class LiveRoom<P extends Protocol = Protocol> implements Room<P> {
     try {
       fn();
     } catch (error) {
-      this.hooks.log('error', `${new HandlerError(name, this.server.currentTick, error).message} (room ${this.id})`);
+      const what = new HandlerError(name, this.server.currentTick, error).message.replace(/^react-netcode: /, '');
+      this.hooks.log('error', `react-netcode: room ${this.id}: ${what}`);
     }
   }
 

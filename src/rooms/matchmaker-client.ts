@@ -5,7 +5,8 @@
 
 import { NetcodeError } from '../core/errors.ts';
 import {
-  MatchmakingError, randomId, refusalMessage, type CreateOptions, type JoinOrCreateOptions, type Matchmaker, type MatchmakingReason, type RequestOptions, type RoomList,
+  MatchmakingError, randomId, refusalMessage,
+  type CreateOptions, type JoinOrCreateOptions, type Matchmaker, type MatchmakingReason, type RequestOptions, type RoomList,
 } from './matchmaker.ts';
 import type { Seat } from './seat.ts';
 

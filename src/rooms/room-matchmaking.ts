@@ -28,14 +28,16 @@ export class LocalMatchmaker implements Matchmaker {
     return this.serial(async () => {
       const roomType = this.typeOf(type);
       const requestId = options.requestId ?? this.token();
-      const claim = await this.server.directory.claim({ ...this.fresh(requestId), type, ...(options.filter ? { filter: options.filter } : {}) });
+      const filter = options.filter ? { filter: options.filter } : {};
+      const claim = await this.server.directory.claim({ ...this.fresh(requestId), type, ...filter });
       if ('seat' in claim) return this.seatOf(claim);
       return this.createRoom(roomType, options.filter ?? {}, false, requestId);
     });
   }
 
   create(type: string, options: CreateOptions = {}): Promise<Seat> {
-    return this.serial(() => this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, options.requestId ?? this.token()));
+    const requestId = options.requestId ?? this.token();
+    return this.serial(() => this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId));
   }
 
   join(roomId: string, options: RequestOptions = {}): Promise<Seat> {
@@ -47,15 +49,19 @@ export class LocalMatchmaker implements Matchmaker {
 
   joinByCode(code: string, options: RequestOptions = {}): Promise<Seat> {
     return this.serial(async () => {
-      const claim = await this.server.directory.claim({ ...this.fresh(options.requestId ?? this.token()), code: code.trim().toUpperCase() });
+      const fresh = this.fresh(options.requestId ?? this.token());
+      const claim = await this.server.directory.claim({ ...fresh, code: code.trim().toUpperCase() });
       return this.seatOf(claim, `with code ${code}`);
     });
   }
 
   rooms(type?: string, options: { since?: number; waitMs?: number; signal?: AbortSignal } = {}): Promise<RoomList> {
     const directory = this.server.directory;
-    const read = (): Promise<RoomList> =>
-      Promise.all([directory.version(), directory.rooms(type === undefined ? {} : { type })]).then(([version, rooms]) => ({ version, rooms }));
+    const query = type === undefined ? {} : { type };
+    const read = async (): Promise<RoomList> => {
+      const [version, rooms] = await Promise.all([directory.version(), directory.rooms(query)]);
+      return { version, rooms };
+    };
     const since = options.since;
     if (since === undefined) return read();
     // Subscribed at once when the directory answers at once (no change can slip in between).

@@ -33,7 +33,10 @@ export interface RoomServerOptions {
   processId?: string;
   /** The URL clients reach this process at, handed out with seats (a cluster needs it; default none). */
   url?: string;
-  /** An unused seat lapses this long after it was reserved, or after its last link went away (default 30,000 ms). A used seat never lapses. */
+  /**
+   * An unused seat lapses this long after it was reserved, or after its last link went away
+   * (default 30,000 ms). A used seat never lapses.
+   */
   seatLapseMs?: number;
   /** A room without seats is disposed after this long (default 30,000 ms; per type: emptyGraceMs). */
   emptyGraceMs?: number;
@@ -62,7 +65,8 @@ export class RoomServer {
   readonly processId: string;
   readonly url: string | undefined;
   readonly events = new Emitter<RoomServerEvents>();
-  readonly types = new Map<string, RoomType<any>>(); // eslint-disable-line @typescript-eslint/no-explicit-any -- each type has its own protocol
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each type has its own protocol
+  readonly types = new Map<string, RoomType<any>>();
   readonly log: Logger;
   readonly seatLapseMs: number;
   readonly random: () => number;

@@ -47,7 +47,8 @@ export function roomStats(
       ticks: s.ticks, tickMeanMs: s.meanMs, tickP99Ms: s.p99Ms, droppedTicks: s.droppedTicks,
     });
   }
-  return { processId: server.processId, draining: server.draining, rooms: list, clients, pendingLinks: server.mux.pendingPeers, refusedLinks: server.mux.refused };
+  const { processId, draining, mux } = server;
+  return { processId, draining, rooms: list, clients, pendingLinks: mux.pendingPeers, refusedLinks: mux.refused };
 }
 
 /** The stats in Prometheus' text exposition format (version 0.0.4). */

@@ -46,9 +46,10 @@ const STATUS: Record<string, number> = { 'unknown-type': 404, 'not-found': 404, 
 export function serveRooms(options: ServeRoomsOptions): ServedRooms {
   const prefix = (options.matchmakePath ?? '/matchmake').replace(/\/+$/, '');
   const metricsPath = options.metricsPath ?? '/metrics';
-  let rooms: RoomServer | undefined;
+  const box: { rooms?: RoomServer } = {};
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0]!;
+    const rooms = box.rooms;
     if (rooms !== undefined && path.startsWith(`${prefix}/`)) return void handle(rooms.matchmaker, req, res, path.slice(prefix.length), options.allowOrigin);
     if (rooms !== undefined && metricsPath !== false && path === metricsPath && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(metricsText(rooms.stats()));
@@ -63,13 +64,15 @@ export function serveRooms(options: ServeRoomsOptions): ServedRooms {
     ...(options.host === undefined ? {} : { host: options.host }),
     onRequest,
   });
-  rooms = new RoomServer({ ...options, transport });
-  if (options.start !== false) rooms.start();
-  const server = rooms;
+  const server = new RoomServer({ ...options, transport });
+  box.rooms = server;
+  if (options.start !== false) server.start();
   return { rooms: server, transport, ready: () => transport.ready(), close: (reason) => server.close(reason) };
 }
 
-async function handle(mm: Matchmaker, req: IncomingMessage, res: ServerResponse, route: string, allowOrigin: string | undefined): Promise<void> {
+async function handle(
+  mm: Matchmaker, req: IncomingMessage, res: ServerResponse, route: string, allowOrigin: string | undefined,
+): Promise<void> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
   if (allowOrigin !== undefined) Object.assign(headers, { 'access-control-allow-origin': allowOrigin, 'access-control-allow-headers': 'content-type' });
   const reply = (status: number, body: unknown): void => void res.writeHead(status, headers).end(JSON.stringify(body));
@@ -83,7 +86,9 @@ async function handle(mm: Matchmaker, req: IncomingMessage, res: ServerResponse,
       const abort = new AbortController();
       res.once('close', () => abort.abort());
       const list = await mm.rooms(type === undefined ? undefined : text(type, 'type', 64), {
-        ...(since !== undefined && Number.isFinite(since) ? { since } : {}), waitMs: Number.isFinite(waitMs) ? waitMs : 25_000, signal: abort.signal,
+        ...(since !== undefined && Number.isFinite(since) ? { since } : {}),
+        waitMs: Number.isFinite(waitMs) ? waitMs : 25_000,
+        signal: abort.signal,
       });
       return reply(200, list);
     }

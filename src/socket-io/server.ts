@@ -88,7 +88,8 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   if (options.io !== undefined) return { io: options.io, readyPromise: Promise.resolve({ port: portOf(options.io) }) };
   // A TCP connection that never sends its request headers is dropped after 10 s, checked every
   // second (Node: 60 s, checked every 30 s).
-  const http = options.onRequest ? createServer({ connectionsCheckingInterval: 1000 }, options.onRequest) : createServer({ connectionsCheckingInterval: 1000 });
+  const httpOptions = { connectionsCheckingInterval: 1000 };
+  const http = options.onRequest ? createServer(httpOptions, options.onRequest) : createServer(httpOptions);
   http.headersTimeout = 10_000;
   // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
   const maxHttpBufferSize = Math.ceil((maxMessageBytes * 4) / 3) + 1024;
