@@ -112,6 +112,15 @@ export interface Directory {
   /** Report this process and its load (a heartbeat). */
   registerProcess(record: ProcessRecord): MaybePromise<void>;
   processes(): MaybePromise<readonly ProcessRecord[]>;
+  /**
+   * Optional, for shared directories: renew the heartbeat (with a TTL); true when the process was
+   * not registered (new, or the directory lost it: a Redis restart), so its rooms must be restored.
+   */
+  heartbeat?(record: ProcessRecord): MaybePromise<boolean>;
+  /** Optional: register a room again, with the seats (token, requestId) its connections hold. */
+  restoreRoom?(room: RoomListing, held: ReadonlyArray<readonly [token: string, requestId: string]>): MaybePromise<void>;
+  /** Optional: remove the rooms of processes whose heartbeat lapsed; returns their ids. */
+  reap?(): MaybePromise<readonly string[]>;
 }
 
 /** Whether `metadata` has every key of `filter` with the same value. */
@@ -124,4 +133,10 @@ export function matchesFilter(metadata: RoomMetadata, filter: RoomMetadata | und
 /** Run `fn` on a MaybePromise's value: at once when it is a value, after it settles when a Promise. */
 export function after<T, R>(value: MaybePromise<T>, fn: (v: T) => R): MaybePromise<R> {
   return value instanceof Promise ? value.then(fn) : fn(value);
+}
+
+/** Like `after`, for work nobody waits on: a rejection goes to `onError` instead of becoming unhandled. */
+export function settle<T>(value: MaybePromise<T>, fn: (v: T) => void, onError: (error: unknown) => void): void {
+  if (!(value instanceof Promise)) return fn(value);
+  value.then(fn).catch(onError);
 }

@@ -83,6 +83,16 @@ export class LiveRoom<P extends Protocol = Protocol> implements Room<P> {
     this.hooks.lock(this.id, false);
   }
 
+  /** Whether any connection of this room holds a seat. */
+  holdsAny(): boolean {
+    return this.networkIdByToken.size > 0;
+  }
+
+  /** The seats this room's connections hold. */
+  heldTokens(): string[] {
+    return [...this.networkIdByToken.keys()];
+  }
+
   /** Whether a connection of this room holds the seat. */
   holds(token: string): boolean {
     return this.networkIdByToken.has(token);

@@ -10,7 +10,7 @@ import { MessageEncoder } from '../core/messages.ts';
 import { LINGER_MS } from '../core/server-sessions.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { MessageKind } from '../core/wire.ts';
-import { after, type MaybePromise } from './directory.ts';
+import type { MaybePromise } from './directory.ts';
 import { decodeSeat } from './seat.ts';
 
 /** One room's view of the shared transport: only its own peers, told about by the mux. */
@@ -140,7 +140,12 @@ export class RoomMux {
       if (token === undefined) return this.refuse(peer, NO_SEAT);
       p.queue = [];
       p.token = token;
-      after(this.gate.admit(token, peer), (verdict) => this.settle(peer, token, verdict));
+      const verdict = this.gate.admit(token, peer);
+      if (!(verdict instanceof Promise)) return this.settle(peer, token, verdict);
+      verdict.then(
+        (v) => this.settle(peer, token, v),
+        () => this.settle(peer, token, { refuse: 'react-netcode: the room directory could not be reached to check this seat; retry in a moment.' }),
+      );
     },
     onDisconnect: (peer, reason) => {
       this.pending.delete(peer);

@@ -12,7 +12,8 @@ import { ServerLoop } from '../core/server-loop.ts';
 import type { PeerId, Scheduler, ServerTransport } from '../core/transport.ts';
 import { realTimeScheduler } from '../transport/scheduler.ts';
 import type { Room, RoomType } from './define-room.ts';
-import { after, type Directory, type RoomListing } from './directory.ts';
+import { after, settle, type Directory, type MaybePromise, type RoomListing } from './directory.ts';
+import { LogLimiter } from '../core/log-limit.ts';
 import { LiveRoom } from './live-room.ts';
 import { MemoryDirectory } from './memory-directory.ts';
 import type { Matchmaker } from './matchmaker.ts';
@@ -84,11 +85,14 @@ export class RoomServer {
   private nextSweepAt = 0;
   private seeds = 0;
   private readonly unsubscribe: () => void;
+  private readonly limited: LogLimiter;
+  private nextReapAt = 0;
 
   constructor(private readonly options: RoomServerOptions) {
     this.directory = options.directory ?? new MemoryDirectory();
     this.scheduler = options.scheduler ?? realTimeScheduler;
     this.log = options.log ?? consoleLogger;
+    this.limited = new LogLimiter(this.log);
     this.random = options.random ?? secureUint32;
     this.processId = options.processId ?? `p${hex(this.random())}`;
     this.url = options.url;
@@ -128,7 +132,7 @@ export class RoomServer {
       this.scheduler,
       (now) => this.update(now),
       () => this.msUntilNextTurn(),
-      (error) => this.log('error', asNetcodeError(error, 'running the room server loop').message),
+      (error) => this.limited.log('error', 'loop', asNetcodeError(error, 'running the room server loop').message, this.scheduler.now()),
     );
     this.loop.start();
     return this;
@@ -162,18 +166,50 @@ export class RoomServer {
   }
 
   private sweep(now: number): void {
-    after(this.directory.expireSeats(now), () => {
+    settle(this.directory.expireSeats(now), () => {
       for (const room of [...this.order]) {
-        if (room.clients > 0) room.emptySince = undefined;
+        if (room.clients > 0 || room.holdsAny()) room.emptySince = undefined;
         else room.emptySince ??= now;
         const grace = this.draining ? 0 : room.emptyGraceMs;
         if (room.emptySince !== undefined && now - room.emptySince >= grace) this.dispose(room, 'empty');
       }
-    });
+    }, (e) => this.directoryFailed(e, 'sweep'));
     let clients = 0;
     for (const room of this.order) clients += room.clients;
-    const record = { processId: this.processId, rooms: this.order.length, clients, draining: this.draining, heartbeatAt: now };
-    after(this.directory.registerProcess(this.url === undefined ? record : { ...record, url: this.url }), () => {});
+    const base = { processId: this.processId, rooms: this.order.length, clients, draining: this.draining, heartbeatAt: now };
+    const record = this.url === undefined ? base : { ...base, url: this.url };
+    const d = this.directory;
+    if (d.heartbeat === undefined) return this.fire(d.registerProcess(record), 'heartbeat');
+    settle(d.heartbeat(record), (fresh) => fresh && this.restore(), (e) => this.directoryFailed(e, 'heartbeat'));
+    if (d.reap !== undefined && now >= this.nextReapAt) {
+      this.nextReapAt = now + 1000;
+      this.fire(d.reap(), 'reap');
+    }
+  }
+
+  /** The directory lost this process (a Redis restart): register its rooms again, with the seats their players hold. */
+  private restore(): void {
+    const restoreRoom = this.directory.restoreRoom?.bind(this.directory);
+    if (restoreRoom === undefined) return;
+    for (const room of this.order) {
+      const held = room.heldTokens().map((t) => [t, `restored-${t}`] as const);
+      const listing: RoomListing = {
+        roomId: room.id, type: room.type, processId: this.processId, ...(this.url === undefined ? {} : { url: this.url }),
+        metadata: room.metadata, clients: held.length, maxClients: room.maxClients, private: room.private,
+        ...(room.code === undefined ? {} : { code: room.code }), locked: room.locked, createdAt: room.createdAt,
+      };
+      this.fire(restoreRoom(listing, held), 'restore');
+    }
+  }
+
+  /** Directory work nobody waits on: a failure is logged (rate-limited), never thrown. */
+  private fire(value: MaybePromise<unknown>, what: string): void {
+    settle(value, () => {}, (e) => this.directoryFailed(e, what));
+  }
+
+  private directoryFailed(error: unknown, what: string): void {
+    const message = error instanceof Error ? error.message.replace(/^react-netcode: /, '') : String(error);
+    this.limited.log('warn', `directory ${what}`, `react-netcode: the room directory failed (${what}): ${message}; the rooms go on, and it is retried.`, this.scheduler.now());
   }
 
   /** Build and register the room of a listing the directory accepted (room-matchmaking.ts). */
@@ -185,8 +221,8 @@ export class RoomServer {
       log: this.log,
     }, {
       tokenOf: (peer) => this.mux.tokenOf(peer),
-      lock: (id, locked) => void after(this.directory.setLocked(id, locked), () => {}),
-      release: (token) => void after(this.directory.releaseSeat(token), () => {}),
+      lock: (id, locked) => this.fire(this.directory.setLocked(id, locked), 'lock'),
+      release: (token) => this.fire(this.directory.releaseSeat(token), 'release'),
       log: this.log,
     });
     this.live.set(room.id, room);
@@ -203,7 +239,7 @@ export class RoomServer {
     this.live.delete(room.id);
     this.order = this.order.filter((r) => r !== live);
     live.server.close(reason === 'empty' ? 'react-netcode: the room was closed; matchmake again to play on.' : reason);
-    after(this.directory.removeRoom(room.id), () => {});
+    this.fire(this.directory.removeRoom(room.id), 'remove');
     live.call('onDispose', () => live.roomType.definition.onDispose?.(live));
     this.events.emit('dispose', live, reason);
   }
@@ -256,7 +292,7 @@ export class RoomServer {
       const old = this.linkOfSeat.get(token);
       if (old !== undefined && old !== peer) this.options.transport.disconnect(old, 'react-netcode: replaced by a newer link with the same seat.');
       this.linkOfSeat.set(token, peer);
-      after(this.directory.markUsed(token, true, seat.expiresAt), () => {});
+      this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
       return { room: room.transport };
     });
   }
@@ -265,7 +301,7 @@ export class RoomServer {
     if (this.linkOfSeat.get(token) !== peer) return;
     this.linkOfSeat.delete(token);
     for (const room of this.order) if (room.holds(token)) return; // suspended: the seat is kept until its connection leaves
-    after(this.directory.markUsed(token, false, this.scheduler.now() + this.seatLapseMs), () => {});
+    this.fire(this.directory.markUsed(token, false, this.scheduler.now() + this.seatLapseMs), 'seat');
   }
 }
 
