@@ -64,6 +64,8 @@ export class RespClient {
   private readonly waiting: Array<{ resolve: (v: RespValue) => void; reject: (e: Error) => void }> = [];
   private readonly channels = new Map<string, (message: string) => void>();
   private delayMs = 100;
+  /** Commands sent before the first connection opened, written once it does. */
+  private early: Buffer[] = [];
   private connectedOnce = false;
   private readonly host: string;
   private readonly port: number;
@@ -83,6 +85,13 @@ export class RespClient {
   /** Send one command; resolves with its reply (a Redis error reply rejects). Fails at once while disconnected. */
   command(args: readonly (string | number)[]): Promise<RespValue> {
     if (this.closed) return Promise.reject(new NetcodeError('transport', 'react-netcode: the Redis client is closed.'));
+    if (!this.ready && !this.connectedOnce) {
+      // The first connection is still opening: wait for it (a failure to open rejects these).
+      return new Promise((resolve, reject) => {
+        this.waiting.push({ resolve, reject });
+        this.early.push(encode(args));
+      });
+    }
     if (!this.ready || this.socket === undefined) {
       return Promise.reject(new NetcodeError('transport', `react-netcode: Redis at ${this.host}:${this.port} is unreachable (reconnecting); retry shortly.`));
     }
@@ -112,6 +121,7 @@ export class RespClient {
       this.ready = true;
       this.delayMs = 100;
       for (const channel of this.channels.keys()) socket.write(encode(['SUBSCRIBE', channel]));
+      for (const command of this.early.splice(0)) socket.write(command);
       if (this.connectedOnce) this.options.onReconnect?.();
       this.connectedOnce = true;
     });
@@ -120,6 +130,7 @@ export class RespClient {
     socket.on('close', () => {
       this.ready = false;
       this.buffer = Buffer.alloc(0);
+      this.early = [];
       this.fail(`react-netcode: the connection to Redis at ${this.host}:${this.port} closed; retry shortly.`);
       if (this.closed) return;
       const delay = this.delayMs;
