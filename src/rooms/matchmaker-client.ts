@@ -15,6 +15,8 @@ export interface MatchmakerClientOptions {
   attempts?: number;
   /** Delay before a retry (default 300 ms, doubled each time). */
   retryDelayMs?: number;
+  /** A request without an answer after this long is retried (default 10,000 ms). */
+  timeoutMs?: number;
   /** The fetch to use (default globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
 }
@@ -31,15 +33,17 @@ export function createMatchmakerClient(url: string, options: MatchmakerClientOpt
   if (typeof fetchFn !== 'function') throw new NetcodeError('usage', 'react-netcode: createMatchmakerClient needs fetch (Node ≥ 18, every browser) or options.fetch.');
   const attempts = Math.max(1, Math.floor(options.attempts ?? 3));
   const retryDelayMs = options.retryDelayMs ?? 300;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const origin = new URL(base).origin;
 
-  const request = async <T>(route: string, init: RequestInit, what: string): Promise<T> => {
+  /** One request, retried; each attempt ends after `limitMs` unless `init.signal` (the caller's) ends it first. */
+  const request = async <T>(route: string, init: RequestInit, what: string, limitMs = timeoutMs): Promise<T> => {
     let last = 'no attempt';
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) await new Promise((r) => setTimeout(r, retryDelayMs * 2 ** (attempt - 2)));
       let res: Response;
       try {
-        res = await fetchFn(`${base}${route}`, init);
+        res = await fetchFn(`${base}${route}`, init.signal ? init : { ...init, signal: AbortSignal.timeout(limitMs) });
       } catch (error) {
         if ((init.signal as AbortSignal | undefined)?.aborted) throw error;
         last = error instanceof Error ? error.message : String(error);
@@ -58,14 +62,15 @@ export function createMatchmakerClient(url: string, options: MatchmakerClientOpt
   };
 
   const post = async (route: string, body: Record<string, unknown>, what: string): Promise<Seat> => {
-    const seat = await request<Seat>(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, what);
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    const seat = await request<Seat>(route, init, what);
     return seat.url === undefined ? { ...seat, url: origin } : seat;
   };
   const id = (o: RequestOptions): string => o.requestId ?? randomId();
 
   return {
     joinOrCreate: (type, o: JoinOrCreateOptions = {}) => post('/joinOrCreate', { type, filter: o.filter, requestId: id(o) }, type),
-    create: (type, o: CreateOptions = {}) => post('/create', { type, metadata: o.metadata, private: o.private, requestId: id(o) }, type),
+    create: (type, o: CreateOptions = {}) => post('/create', { type, metadata: o.metadata, private: o.private, here: o.here, requestId: id(o) }, type),
     join: (roomId, o: RequestOptions = {}) => post('/join', { roomId, requestId: id(o) }, roomId),
     joinByCode: (code, o: RequestOptions = {}) => post('/joinByCode', { code, requestId: id(o) }, `with code ${code}`),
     rooms: (type, o = {}) => {
@@ -73,7 +78,7 @@ export function createMatchmakerClient(url: string, options: MatchmakerClientOpt
       if (type !== undefined) q.set('type', type);
       if (o.since !== undefined) q.set('since', String(o.since));
       if (o.waitMs !== undefined) q.set('waitMs', String(o.waitMs));
-      return request<RoomList>(`/rooms?${q.toString()}`, o.signal ? { signal: o.signal } : {}, type ?? 'rooms');
+      return request<RoomList>(`/rooms?${q.toString()}`, o.signal ? { signal: o.signal } : {}, type ?? 'rooms', (o.waitMs ?? 25_000) + timeoutMs);
     },
   };
 }

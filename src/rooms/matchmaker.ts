@@ -44,6 +44,8 @@ export interface CreateOptions extends RequestOptions {
   metadata?: RoomMetadata;
   /** A private room: not listed, not matched, joined by its `code` only. */
   private?: boolean;
+  /** Create it on the process that serves this request, not on the least loaded one of a cluster (default false). */
+  here?: boolean;
 }
 
 /** One lobby's view: the listed rooms of one type, and the directory version it was read at. */

@@ -31,13 +31,15 @@ export class LocalMatchmaker implements Matchmaker {
       const filter = options.filter ? { filter: options.filter } : {};
       const claim = await this.server.directory.claim({ ...this.fresh(requestId), type, ...filter });
       if ('seat' in claim) return this.seatOf(claim);
-      return this.createRoom(roomType, options.filter ?? {}, false, requestId);
+      return this.createRoom(roomType, options.filter ?? {}, false, requestId, false);
     });
   }
 
   create(type: string, options: CreateOptions = {}): Promise<Seat> {
     const requestId = options.requestId ?? this.token();
-    return this.serial(() => this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId));
+    // A room placed here by another process: no queue (that process's queue waits on this answer).
+    if (options.here === true) return this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId, true);
+    return this.serial(() => this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId, options.here === true));
   }
 
   join(roomId: string, options: RequestOptions = {}): Promise<Seat> {
@@ -86,7 +88,9 @@ export class LocalMatchmaker implements Matchmaker {
     });
   }
 
-  private async createRoom(type: RoomType<Protocol>, metadata: RoomMetadata, isPrivate: boolean, requestId: string): Promise<Seat> {
+  private async createRoom(type: RoomType<Protocol>, metadata: RoomMetadata, isPrivate: boolean, requestId: string, here: boolean): Promise<Seat> {
+    const elsewhere = here ? undefined : await this.server.placeNewRoom();
+    if (elsewhere !== undefined) return this.server.forwardCreate(elsewhere, type.name, { metadata, private: isPrivate, requestId });
     if (this.server.draining) throw new MatchmakingError('draining', refusalMessage('draining', `process ${this.server.processId}`));
     const now = this.server.scheduler.now();
     const listing: RoomListing = {

@@ -16,7 +16,8 @@ import { after, settle, type Directory, type MaybePromise, type RoomListing } fr
 import { LogLimiter } from '../core/log-limit.ts';
 import { LiveRoom } from './live-room.ts';
 import { MemoryDirectory } from './memory-directory.ts';
-import type { Matchmaker } from './matchmaker.ts';
+import type { CreateOptions, Matchmaker } from './matchmaker.ts';
+import type { Seat } from './seat.ts';
 import { LocalMatchmaker } from './room-matchmaking.ts';
 import { RoomMux, RoomTransport, type SeatVerdict } from './room-mux.ts';
 import { roomStats, type RoomServerStats } from './room-stats.ts';
@@ -45,6 +46,12 @@ export interface RoomServerOptions {
   seatTimeoutMs?: number;
   /** Links waiting to present their seat, at most (default 64); more are turned away. */
   maxPendingPeers?: number;
+  /**
+   * With a shared directory (one that keeps heartbeats, e.g. Redis): how a new room is created on
+   * another process, the least loaded one (serveRooms passes an HTTP call to its matchmaker with
+   * `here: true`). Without it, or with an in-process directory, rooms are created here.
+   */
+  forwardCreate?: (url: string, type: string, options: CreateOptions) => Promise<Seat>;
   /** uint32 source for seat tokens, room ids, codes and resume tokens (default Web Crypto; tests pass a seeded one). */
   random?: () => number;
   log?: Logger;
@@ -210,6 +217,25 @@ export class RoomServer {
   private directoryFailed(error: unknown, what: string): void {
     const message = error instanceof Error ? error.message.replace(/^react-netcode: /, '') : String(error);
     this.limited.log('warn', `directory ${what}`, `react-netcode: the room directory failed (${what}): ${message}; the rooms go on, and it is retried.`, this.scheduler.now());
+  }
+
+  /**
+   * Where a new room goes: undefined for this process, else the url of the least loaded live,
+   * non-draining process of the cluster (fewest seats, then fewest rooms; this one on a tie).
+   */
+  async placeNewRoom(): Promise<string | undefined> {
+    if (this.options.forwardCreate === undefined || this.directory.heartbeat === undefined) return undefined;
+    const procs = await this.directory.processes();
+    const load = (p: { clients: number; rooms: number }): number => p.clients * 1e6 + p.rooms;
+    const self = procs.find((p) => p.processId === this.processId);
+    let best = self;
+    for (const p of procs) if (!p.draining && p.url !== undefined && (best === undefined || load(p) < load(best))) best = p;
+    return best === undefined || best === self || best.processId === this.processId ? undefined : best.url;
+  }
+
+  /** Create the room on the process at `url` (placeNewRoom chose it). */
+  forwardCreate(url: string, type: string, options: CreateOptions): Promise<Seat> {
+    return this.options.forwardCreate!(url, type, options);
   }
 
   /** Build and register the room of a listing the directory accepted (room-matchmaking.ts). */

@@ -8,7 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NetcodeError } from '../core/errors.ts';
 import type { RoomMetadata } from '../rooms/directory.ts';
-import { MatchmakingError, type Matchmaker } from '../rooms/matchmaker.ts';
+import { MatchmakingError, type CreateOptions, type Matchmaker } from '../rooms/matchmaker.ts';
+import { createMatchmakerClient } from '../rooms/matchmaker-client.ts';
+import type { Seat } from '../rooms/seat.ts';
 import { RoomServer, type RoomServerOptions } from '../rooms/room-server.ts';
 import { metricsText } from '../rooms/room-stats.ts';
 import { createSocketIoServerTransport, type SocketIoServerTransport, type SocketIoServerTransportOptions } from './server.ts';
@@ -64,7 +66,9 @@ export function serveRooms(options: ServeRoomsOptions): ServedRooms {
     ...(options.host === undefined ? {} : { host: options.host }),
     onRequest,
   });
-  const server = new RoomServer({ ...options, transport });
+  const forwardCreate = (url: string, type: string, create: CreateOptions): Promise<Seat> =>
+    createMatchmakerClient(`${url}${prefix}`, { attempts: 2 }).create(type, { ...create, here: true });
+  const server = new RoomServer({ forwardCreate, ...options, transport });
   box.rooms = server;
   if (options.start !== false) server.start();
   return { rooms: server, transport, ready: () => transport.ready(), close: (reason) => server.close(reason) };
@@ -102,7 +106,8 @@ async function handle(
     }
     if (route === '/create') {
       const md = optional(body.metadata, metadata);
-      return reply(200, await mm.create(text(body.type, 'type', 64), { ...ro, ...(md ? { metadata: md } : {}), private: body.private === true }));
+      const create = { ...ro, ...(md ? { metadata: md } : {}), private: body.private === true, here: body.here === true };
+      return reply(200, await mm.create(text(body.type, 'type', 64), create));
     }
     if (route === '/join') return reply(200, await mm.join(text(body.roomId, 'roomId', 64), ro));
     if (route === '/joinByCode') return reply(200, await mm.joinByCode(text(body.code, 'code', 16), ro));

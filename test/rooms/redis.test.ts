@@ -63,6 +63,16 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     expect(new Set(rooms.map((r) => r.processId))).toEqual(new Set([a.rooms.processId, b.rooms.processId]));
   });
 
+  it('a new room is created on the least loaded process, whichever process is asked', async () => {
+    const [a, b] = await Promise.all([node('place:'), node('place:')]);
+    await Promise.all([1, 2, 3].map(() => a.rooms.matchmaker.create('arena', { here: true })));
+    await new Promise((r) => setTimeout(r, 600)); // two heartbeats (every 250 ms) carry A's load
+    const seat = await createMatchmakerClient(`${a.url}/matchmake`).joinOrCreate('arena', { filter: { mode: 'new' } });
+    expect(seat.processId).toBe(b.rooms.processId);
+    expect(seat.url).toBe(b.url);
+    expect(b.rooms.room(seat.roomId)).toBeDefined();
+  });
+
   it('a seat claimed on one process is used on the process that owns the room; a killed process leaves the directory within the TTL', async () => {
     const [a, b] = await Promise.all([node('fault:'), node('fault:')]);
     const onB = await b.rooms.matchmaker.create('arena');
