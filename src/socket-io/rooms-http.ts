@@ -114,7 +114,8 @@ async function handle(
     return reply(404, { reason: 'bad-request', message: `react-netcode: no matchmaking route POST ${route}; see docs/rooms.md.` });
   } catch (error) {
     if (error instanceof MatchmakingError) return reply(STATUS[error.reason] ?? 400, { reason: error.reason, message: error.message });
-    return reply(500, { reason: 'unavailable', message: `react-netcode: matchmaking failed on the server: ${error instanceof Error ? error.message : String(error)}; retry with the same requestId.` });
+    const what = (error instanceof Error ? error.message : String(error)).replace(/^react-netcode: /, '').replace(/[.;\s]+$/, '');
+    return reply(500, { reason: 'unavailable', message: `react-netcode: matchmaking failed on the server (${what}); retry with the same requestId.` });
   }
 }
 
