@@ -39,7 +39,7 @@ export class LocalMatchmaker implements Matchmaker {
     const requestId = options.requestId ?? this.token();
     // A room placed here by another process: no queue (that process's queue waits on this answer).
     if (options.here === true) return this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId, true);
-    return this.serial(() => this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId, options.here === true));
+    return this.serial(() => this.createRoom(this.typeOf(type), options.metadata ?? {}, options.private === true, requestId, false));
   }
 
   join(roomId: string, options: RequestOptions = {}): Promise<Seat> {
@@ -88,7 +88,9 @@ export class LocalMatchmaker implements Matchmaker {
     });
   }
 
-  private async createRoom(type: RoomType<Protocol>, metadata: RoomMetadata, isPrivate: boolean, requestId: string, here: boolean): Promise<Seat> {
+  private async createRoom(
+    type: RoomType<Protocol>, metadata: RoomMetadata, isPrivate: boolean, requestId: string, here: boolean,
+  ): Promise<Seat> {
     const elsewhere = here ? undefined : await this.server.placeNewRoom();
     if (elsewhere !== undefined) return this.server.forwardCreate(elsewhere, type.name, { metadata, private: isPrivate, requestId });
     if (this.server.draining) throw new MatchmakingError('draining', refusalMessage('draining', `process ${this.server.processId}`));

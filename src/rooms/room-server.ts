@@ -228,9 +228,9 @@ export class RoomServer {
     const procs = await this.directory.processes();
     const load = (p: { clients: number; rooms: number }): number => p.clients * 1e6 + p.rooms;
     const self = procs.find((p) => p.processId === this.processId);
-    let best = self;
+    let best = this.draining ? undefined : self;
     for (const p of procs) if (!p.draining && p.url !== undefined && (best === undefined || load(p) < load(best))) best = p;
-    return best === undefined || best === self || best.processId === this.processId ? undefined : best.url;
+    return best === undefined || best.processId === this.processId ? undefined : best.url;
   }
 
   /** Create the room on the process at `url` (placeNewRoom chose it). */

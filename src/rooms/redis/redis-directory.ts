@@ -6,7 +6,7 @@
 // meanwhile (the room server logs and goes on); the client reconnects by itself.
 
 import type {
-  ClaimQuery, ClaimResult, Directory, ProcessRecord, RoomChange, RoomListing, RoomQuery, SeatRecord,
+  ClaimQuery, ClaimRefusal, ClaimResult, Directory, ProcessRecord, RoomChange, RoomListing, RoomQuery, SeatRecord,
 } from '../directory.ts';
 import { RespClient, type RespValue } from './resp.ts';
 import * as S from './scripts.ts';
@@ -71,8 +71,8 @@ export class RedisDirectory implements Directory {
 
   /** A claim's answer, with Redis times turned into this process's clock. */
   private result(reply: RespValue): ClaimResult {
-    const raw = JSON.parse(String(reply)) as { refused?: ClaimResult extends infer _ ? string : never; seat?: Wire; room?: Wire; existing?: boolean; now?: number };
-    if (raw.refused !== undefined) return { refused: raw.refused as 'no-room' };
+    const raw = JSON.parse(String(reply)) as { refused?: ClaimRefusal; seat?: Wire; room?: Wire; existing?: boolean; now?: number };
+    if (raw.refused !== undefined) return { refused: raw.refused };
     return { seat: this.toSeat(raw.seat!, raw.now!), room: toListing(raw.room!), existing: raw.existing === true };
   }
 
