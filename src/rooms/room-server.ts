@@ -216,7 +216,7 @@ export class RoomServer {
 
   private directoryFailed(error: unknown, what: string): void {
     const message = error instanceof Error ? error.message.replace(/^react-netcode: /, '') : String(error);
-    this.limited.log('warn', `directory ${what}`, `react-netcode: the room directory failed (${what}): ${message}; the rooms go on, and it is retried.`, this.scheduler.now());
+    this.limited.log('warn', 'directory', `react-netcode: the room directory failed (${what}): ${message}; the rooms go on, and it is retried.`, this.scheduler.now());
   }
 
   /**

@@ -2,6 +2,7 @@
 // room's snapshots carrying only its own world; a one-room server behaving like a plain one.
 import { describe, expect, it } from 'vitest';
 import { defineRoom } from '../../src/rooms/index.ts';
+import { decodeSeat, encodeSeat } from '../../src/rooms/seat.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
 import { RoomHarness } from './harness.ts';
 
@@ -75,5 +76,16 @@ describe('rooms in one process', () => {
     const c = h.addClient(arena, 'no-such-seat', arenaSystems);
     h.until(() => c.status === 'closed', 'refused');
     expect(c.state.closeReason).toMatch(/^react-netcode: this seat is unknown or lapsed unused.*call joinOrCreate/);
+  });
+});
+
+describe('the Seat message', () => {
+  it('has pinned bytes: kind 15, then the token as a string; anything else is not a seat', () => {
+    // 0x0f = SEAT_MESSAGE_KIND, 0x03 = length, then "abc" in UTF-8.
+    expect(Buffer.from(encodeSeat('abc')).toString('hex')).toBe('0f03616263');
+    expect(decodeSeat(encodeSeat('abc'))).toBe('abc');
+    expect(decodeSeat(Uint8Array.from([0x01, 0x03, 0x61, 0x62, 0x63]))).toBeUndefined(); // a Hello's kind byte
+    expect(decodeSeat(Uint8Array.from([0x0f, 0x05, 0x61]))).toBeUndefined(); // truncated
+    expect(() => encodeSeat('x'.repeat(129))).toThrow('react-netcode: a seat token is a non-empty string of at most 128 characters');
   });
 });

@@ -8,6 +8,7 @@
 import type {
   ClaimQuery, ClaimRefusal, ClaimResult, Directory, ProcessRecord, RoomChange, RoomListing, RoomQuery, SeatRecord,
 } from '../directory.ts';
+import { consoleLogger } from '../../core/emitter.ts';
 import { RespClient, type RespValue } from './resp.ts';
 import * as S from './scripts.ts';
 
@@ -40,7 +41,7 @@ export class RedisDirectory implements Directory {
     this.prefix = options.prefix ?? 'rn:';
     this.heartbeatTtlMs = options.heartbeatTtlMs ?? 5000;
     this.now = options.now ?? (() => performance.now());
-    const onError = options.onError ?? ((m: string) => console.warn(m));
+    const onError = options.onError ?? ((m: string) => consoleLogger('warn', m));
     this.client = new RespClient(options.url, { onError, ...(options.onReconnect ? { onReconnect: options.onReconnect } : {}) });
     this.subscriber = new RespClient(options.url, { onError });
     this.subscriber.subscribe(`${this.prefix}changes`, (message) => {

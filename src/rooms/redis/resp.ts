@@ -6,7 +6,12 @@
 import { connect, type Socket } from 'node:net';
 import { NetcodeError } from '../../core/errors.ts';
 
-export type RespValue = string | number | null | RespValue[] | Error;
+/** A Redis error reply (`-ERR …`), as a value: the caller decides what to raise. */
+export class RespError {
+  constructor(readonly message: string) {}
+}
+
+export type RespValue = string | number | null | RespValue[] | RespError;
 
 /** Parse one RESP2 value from `buf` at `pos`; undefined when it is not all there yet. */
 export function parseResp(buf: Buffer, pos: number): { value: RespValue; end: number } | undefined {
@@ -16,7 +21,7 @@ export function parseResp(buf: Buffer, pos: number): { value: RespValue; end: nu
   const head = buf.toString('utf8', pos + 1, line);
   const type = String.fromCharCode(buf[pos]!);
   if (type === '+') return { value: head, end: line + 2 };
-  if (type === '-') return { value: new Error(head), end: line + 2 };
+  if (type === '-') return { value: new RespError(head), end: line + 2 };
   if (type === ':') return { value: Number(head), end: line + 2 };
   if (type === '$') {
     const n = Number(head);
@@ -162,7 +167,7 @@ export class RespClient {
     }
     const w = this.waiting.shift();
     if (w === undefined) return;
-    if (value instanceof Error) w.reject(new NetcodeError('transport', `react-netcode: Redis answered an error: ${value.message}`));
+    if (value instanceof RespError) w.reject(new NetcodeError('transport', `react-netcode: Redis answered an error: ${value.message}`));
     else w.resolve(value);
   }
 }
