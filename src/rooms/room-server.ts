@@ -159,7 +159,14 @@ export class RoomServer {
     const n = this.order.length;
     const start = n === 0 ? 0 : this.turn++ % n;
     const order = this.order;
-    for (let i = 0; i < n; i++) order[(start + i) % n]!.server.update(now);
+    for (let i = 0; i < n; i++) {
+      const room = order[(start + i) % n]!;
+      try {
+        room.server.update(now); // contained inside per stage; this guards the other rooms of the turn
+      } catch (error) {
+        this.limited.log('error', 'room update', `react-netcode: room ${room.id} failed to update: ${asNetcodeError(error, 'updating a room').message}`, now);
+      }
+    }
     if (now >= this.nextSweepAt) {
       this.nextSweepAt = now + SWEEP_MS;
       this.sweep(now);
