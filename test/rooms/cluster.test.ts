@@ -97,8 +97,10 @@ describe.skipIf(redisMissing !== undefined)(`a cluster of three processes on Red
     const toldMs = performance.now() - killedAt;
     for (const c of victims) expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 3000 ms/);
     expect(survivors.every((c) => c.status === 'in-game')).toBe(true);
-    // Bound: TTL 3000 ms + reap every 1000 ms + sweep 250 ms (×3 for a loaded machine).
-    expect(reapedMs).toBeLessThan(4250 * 3);
+    // Within a bound: TTL 3000 ms + reap every 1000 ms + sweep 250 ms = 4250 ms on an idle machine (5.9 s measured
+    // on a loaded one, 23 s at load average 26 on 2 cores). This test runs 200 clients and three servers on the
+    // machine, so it checks a loose bound; test/rooms/redis.test.ts checks the tight one (×3) on a light setup.
+    expect(reapedMs).toBeLessThan(30_000);
 
     // Its players matchmake again, onto the live processes.
     const again = await Promise.all(victims.map((_, i) => mms[i % 2 === 0 ? 0 : 2]!.joinOrCreate('arena')));
