@@ -11,6 +11,7 @@ export type NetcodeErrorCode =
   | 'protocol/mismatch' // client and server protocols differ
   | 'usage' // the API was called in a way it does not support
   | 'transport' // the transport failed or was used after close
+  | 'matchmaking' // no seat: the room is full, locked, unknown, or the seat lapsed unused (src/rooms)
   | 'handler' // an app callback (system, RPC handler, onJoin, relevancy) threw; the engine went on
   | 'internal'; // an unexpected error inside react-netcode, contained; please report it
 

@@ -241,6 +241,11 @@ export class NetServer<P extends Protocol> {
     this.loop?.stop();
   }
 
+  /** Ms until the next tick is due on the clock `update(now)` is fed (a room server's shared loop sleeps that long). */
+  get msUntilNextTick(): number {
+    return this.acc.msUntilNextStep();
+  }
+
   /** Stop the loop, tell every client why, close the transport and emit `leave` for everyone. */
   close(reason = 'server shutting down'): void {
     this.stop();

@@ -86,6 +86,16 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const DEFAULT_RPC_MAX_BYTES = 1024;
 /** Longest close/refuse reason sent on the wire (UTF-16 code units). */
 export const MAX_REASON_LENGTH = 256;
+/**
+ * The room server's framing, not an engine message (so not a MessageKind: the engines never see
+ * it, and WIRE_VERSION does not cover it): client → room server, reliable, the first message of
+ * every link to a room server (src/rooms): this kind byte, then a string seat token (at most
+ * MAX_SEAT_TOKEN_LENGTH) from the matchmaker. The room server routes the link to the seat's room
+ * and drops the message; a plain server refuses it like any first message that is not a Hello.
+ */
+export const SEAT_MESSAGE_KIND = 15;
+/** Longest seat token in a Seat message (UTF-16 code units). */
+export const MAX_SEAT_TOKEN_LENGTH = 128;
 /** Longest app build id (`buildId` option) sent in Hello and Welcome (UTF-16 code units). */
 export const MAX_BUILD_ID_LENGTH = 64;
 

@@ -4,3 +4,5 @@ export { createSocketIoServerTransport } from './server.ts';
 export type { SocketIoServerTransport, SocketIoServerTransportOptions } from './server.ts';
 export { createSocketIoClientTransport } from './client.ts';
 export type { ConnectRetryOptions, SocketIoClientTransportOptions } from './client.ts';
+export { serveRooms } from './rooms-http.ts';
+export type { ServeRoomsOptions, ServedRooms } from './rooms-http.ts';

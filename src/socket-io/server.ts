@@ -4,7 +4,7 @@
 // unreliable message is dropped (and counted) only under backpressure (backpressure.ts).
 // New connections are admitted in engine.io's `allowRequest`, before any socket exists,
 // when the server engine says it takes one (pending handshakes and rate under their caps).
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
@@ -37,6 +37,11 @@ export interface SocketIoServerTransportOptions {
    * (socket.io's `connectTimeout`; default 10,000 ms, socket.io's own is 45,000).
    */
   connectTimeoutMs?: number;
+  /**
+   * When creating the Server: serve the other HTTP requests on the same port (socket.io answers its
+   * own path first), e.g. matchmaking routes or the game's files. Default: none (they hang up unanswered).
+   */
+  onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface SocketIoServerTransport extends ServerTransport {
@@ -83,7 +88,8 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   if (options.io !== undefined) return { io: options.io, readyPromise: Promise.resolve({ port: portOf(options.io) }) };
   // A TCP connection that never sends its request headers is dropped after 10 s, checked every
   // second (Node: 60 s, checked every 30 s).
-  const http = createServer({ connectionsCheckingInterval: 1000 });
+  const httpOptions = { connectionsCheckingInterval: 1000 };
+  const http = options.onRequest ? createServer(httpOptions, options.onRequest) : createServer(httpOptions);
   http.headersTimeout = 10_000;
   // Headroom: polling base64-encodes binary (4/3) and adds packet framing.
   const maxHttpBufferSize = Math.ceil((maxMessageBytes * 4) / 3) + 1024;

@@ -1,0 +1,357 @@
+// The room server: many rooms (NetServers) in one process, on one transport and one loop.
+// Links reach their room through the mux (room-mux.ts) by the seat they present; seats come
+// from matchmaking (room-matchmaking.ts) and live in the directory. One loop on the scheduler
+// updates every room each turn, in rotating order, then sweeps: lapsed unused seats, rooms
+// empty past their grace, the process heartbeat.
+
+import { Emitter, consoleLogger, type Logger } from '../core/emitter.ts';
+import { NetcodeError, asNetcodeError } from '../core/errors.ts';
+import type { Protocol } from '../core/protocol.ts';
+import { deriveSeed } from '../core/rng.ts';
+import { ServerLoop } from '../core/server-loop.ts';
+import type { PeerId, Scheduler, ServerTransport } from '../core/transport.ts';
+import { realTimeScheduler } from '../transport/scheduler.ts';
+import type { Room, RoomType } from './define-room.ts';
+import { after, settle, type Directory, type MaybePromise, type RoomListing } from './directory.ts';
+import { LogLimiter } from '../core/log-limit.ts';
+import { LiveRoom } from './live-room.ts';
+import { MemoryDirectory } from './memory-directory.ts';
+import type { CreateOptions, Matchmaker } from './matchmaker.ts';
+import type { Seat } from './seat.ts';
+import { LocalMatchmaker } from './room-matchmaking.ts';
+import { RoomMux, RoomTransport, type SeatVerdict } from './room-mux.ts';
+import { roomStats, type RoomServerStats } from './room-stats.ts';
+
+export interface RoomServerOptions {
+  /** The room types this process runs (defineRoom). */
+  rooms: readonly RoomType<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each type has its own protocol
+  /** The one transport every room shares (e.g. createSocketIoServerTransport). */
+  transport: ServerTransport;
+  /** Clock and timers (default: the real monotonic clock). Tests pass a VirtualScheduler and call update(now). */
+  scheduler?: Scheduler;
+  /** Where rooms and seats are kept (default: a MemoryDirectory, in this process). */
+  directory?: Directory;
+  /** This process's id in the directory (default: random). */
+  processId?: string;
+  /** The URL clients reach this process at, handed out with seats (a cluster needs it; default none). */
+  url?: string;
+  /**
+   * An unused seat lapses this long after it was reserved, or after its last link went away
+   * (default 30,000 ms). A used seat never lapses.
+   */
+  seatLapseMs?: number;
+  /** A room without seats is disposed after this long (default 30,000 ms; per type: emptyGraceMs). */
+  emptyGraceMs?: number;
+  /** A link that does not present its seat within this long is refused (default 10,000 ms). */
+  seatTimeoutMs?: number;
+  /** Links waiting to present their seat, at most (default 64); more are turned away. */
+  maxPendingPeers?: number;
+  /**
+   * With a shared directory (one that keeps heartbeats, e.g. Redis): how a new room is created on
+   * another process, the least loaded one (serveRooms passes an HTTP call to its matchmaker with
+   * `here: true`). Without it, or with an in-process directory, rooms are created here.
+   */
+  forwardCreate?: (url: string, type: string, options: CreateOptions) => Promise<Seat>;
+  /** uint32 source for seat tokens, room ids, codes and resume tokens (default Web Crypto; tests pass a seeded one). */
+  random?: () => number;
+  log?: Logger;
+}
+
+export type RoomServerEvents = {
+  create: (room: Room) => void;
+  dispose: (room: Room, reason: string) => void;
+};
+
+/** How often the sweep (lapsed seats, empty rooms, heartbeat) runs. */
+const SWEEP_MS = 250;
+/** The loop sleeps at most this long (so link timeouts are seen without rooms). */
+const MAX_SLEEP_MS = 50;
+
+export class RoomServer {
+  readonly directory: Directory;
+  readonly scheduler: Scheduler;
+  readonly processId: string;
+  readonly url: string | undefined;
+  readonly events = new Emitter<RoomServerEvents>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each type has its own protocol
+  readonly types = new Map<string, RoomType<any>>();
+  readonly log: Logger;
+  readonly seatLapseMs: number;
+  readonly random: () => number;
+  readonly mux: RoomMux;
+  /** Matchmaking in this process: joinOrCreate, create, join, joinByCode, rooms (served over HTTP by serveRooms). */
+  readonly matchmaker: Matchmaker;
+  /** Draining: no new rooms, rooms locked, disposed as they empty. */
+  draining = false;
+  private readonly live = new Map<string, LiveRoom<Protocol>>();
+  private order: LiveRoom<Protocol>[] = [];
+  private readonly linkOfSeat = new Map<string, PeerId>();
+  private readonly emptyGraceMs: number;
+  private loop: ServerLoop | undefined;
+  private turn = 0;
+  private nextSweepAt = 0;
+  private seeds = 0;
+  private readonly unsubscribe: () => void;
+  private readonly limited: LogLimiter;
+  private nextReapAt = 0;
+
+  constructor(private readonly options: RoomServerOptions) {
+    this.directory = options.directory ?? new MemoryDirectory();
+    this.scheduler = options.scheduler ?? realTimeScheduler;
+    this.log = options.log ?? consoleLogger;
+    this.limited = new LogLimiter(this.log);
+    this.random = options.random ?? secureUint32;
+    this.processId = options.processId ?? `p${hex(this.random())}`;
+    this.url = options.url;
+    this.seatLapseMs = positive(options.seatLapseMs ?? 30_000, 'seatLapseMs');
+    this.emptyGraceMs = nonNegative(options.emptyGraceMs ?? 30_000, 'emptyGraceMs');
+    for (const type of options.rooms) {
+      if (this.types.has(type.name)) throw new NetcodeError('usage', `react-netcode: room type "${type.name}" is given twice; give each type one defineRoom.`);
+      this.types.set(type.name, type);
+    }
+    this.mux = new RoomMux(options.transport, { admit: (t, p) => this.admit(t, p), gone: (t, p) => this.gone(t, p) }, {
+      now: () => this.scheduler.now(),
+      seatTimeoutMs: positive(options.seatTimeoutMs ?? 10_000, 'seatTimeoutMs'),
+      maxPendingPeers: positive(options.maxPendingPeers ?? 64, 'maxPendingPeers'),
+    });
+    this.unsubscribe = this.directory.subscribe((change) => {
+      const room = this.live.get(change.room.roomId);
+      if (room === undefined || change.kind === 'remove') return;
+      room.clients = change.room.clients;
+      room.locked = change.room.locked;
+    });
+    this.matchmaker = new LocalMatchmaker(this);
+    this.mux.listen();
+  }
+
+  /** The rooms running in this process, in creation order. */
+  get rooms(): readonly Room[] {
+    return this.order;
+  }
+
+  room(roomId: string): Room | undefined {
+    return this.live.get(roomId);
+  }
+
+  /** Run every room and the sweep on the scheduler: one loop, rooms in rotating order. */
+  start(): this {
+    this.loop ??= new ServerLoop(
+      this.scheduler,
+      (now) => this.update(now),
+      () => this.msUntilNextTurn(),
+      (error) => this.limited.log('error', 'loop', asNetcodeError(error, 'running the room server loop').message, this.scheduler.now()),
+    );
+    this.loop.start();
+    return this;
+  }
+
+  stop(): void {
+    this.loop?.stop();
+  }
+
+  /**
+   * One turn at monotonic time `now`: every room runs its due ticks (each NetServer's own
+   * fixed-step accumulator on this one clock, so rooms never drift apart), in an order that
+   * rotates each turn; then the sweep. Tests call it by hand on a virtual clock.
+   */
+  update(now: number): void {
+    this.mux.expire(now);
+    const n = this.order.length;
+    const start = n === 0 ? 0 : this.turn++ % n;
+    const order = this.order;
+    for (let i = 0; i < n; i++) {
+      const room = order[(start + i) % n]!;
+      try {
+        room.server.update(now); // contained inside per stage; this guards the other rooms of the turn
+      } catch (error) {
+        this.limited.log('error', 'room update', `react-netcode: room ${room.id} failed to update: ${asNetcodeError(error, 'updating a room').message}`, now);
+      }
+    }
+    if (now >= this.nextSweepAt) {
+      this.nextSweepAt = now + SWEEP_MS;
+      this.sweep(now);
+    }
+  }
+
+  private msUntilNextTurn(): number {
+    let ms = MAX_SLEEP_MS;
+    for (const room of this.order) ms = Math.min(ms, room.server.msUntilNextTick);
+    return ms;
+  }
+
+  private sweep(now: number): void {
+    settle(this.directory.expireSeats(now), () => {
+      for (const room of [...this.order]) {
+        if (room.clients > 0 || room.holdsAny()) room.emptySince = undefined;
+        else room.emptySince ??= now;
+        const grace = this.draining ? 0 : room.emptyGraceMs;
+        if (room.emptySince !== undefined && now - room.emptySince >= grace) this.dispose(room, 'empty');
+      }
+    }, (e) => this.directoryFailed(e, 'sweep'));
+    let clients = 0;
+    for (const room of this.order) clients += room.clients;
+    const base = { processId: this.processId, rooms: this.order.length, clients, draining: this.draining, heartbeatAt: now };
+    const record = this.url === undefined ? base : { ...base, url: this.url };
+    const d = this.directory;
+    if (d.heartbeat === undefined) return this.fire(d.registerProcess(record), 'heartbeat');
+    settle(d.heartbeat(record), (fresh) => fresh && this.restore(), (e) => this.directoryFailed(e, 'heartbeat'));
+    if (d.reap !== undefined && now >= this.nextReapAt) {
+      this.nextReapAt = now + 1000;
+      this.fire(d.reap(), 'reap');
+    }
+  }
+
+  /** The directory lost this process (a Redis restart): register its rooms again, with the seats their players hold. */
+  private restore(): void {
+    const restoreRoom = this.directory.restoreRoom?.bind(this.directory);
+    if (restoreRoom === undefined) return;
+    for (const room of this.order) {
+      const held = room.heldTokens().map((t) => [t, `restored-${t}`] as const);
+      const listing: RoomListing = {
+        roomId: room.id, type: room.type, processId: this.processId, ...(this.url === undefined ? {} : { url: this.url }),
+        metadata: room.metadata, clients: held.length, maxClients: room.maxClients, private: room.private,
+        ...(room.code === undefined ? {} : { code: room.code }), locked: room.locked, createdAt: room.createdAt,
+      };
+      this.fire(restoreRoom(listing, held), 'restore');
+    }
+  }
+
+  /** Directory work nobody waits on: a failure is logged (rate-limited), never thrown. */
+  private fire(value: MaybePromise<unknown>, what: string): void {
+    settle(value, () => {}, (e) => this.directoryFailed(e, what));
+  }
+
+  private directoryFailed(error: unknown, what: string): void {
+    const message = error instanceof Error ? error.message.replace(/^react-netcode: /, '') : String(error);
+    this.limited.log('warn', 'directory', `react-netcode: the room directory failed (${what}): ${message}; the rooms go on, and it is retried.`, this.scheduler.now());
+  }
+
+  /**
+   * Where a new room goes: undefined for this process, else the url of the least loaded live,
+   * non-draining process of the cluster (fewest seats, then fewest rooms; this one on a tie).
+   */
+  async placeNewRoom(): Promise<string | undefined> {
+    if (this.options.forwardCreate === undefined || this.directory.heartbeat === undefined) return undefined;
+    const procs = await this.directory.processes();
+    const load = (p: { clients: number; rooms: number }): number => p.clients * 1e6 + p.rooms;
+    const self = procs.find((p) => p.processId === this.processId);
+    let best = this.draining ? undefined : self;
+    for (const p of procs) if (!p.draining && p.url !== undefined && (best === undefined || load(p) < load(best))) best = p;
+    return best === undefined || best.processId === this.processId ? undefined : best.url;
+  }
+
+  /** Create the room on the process at `url` (placeNewRoom chose it). */
+  forwardCreate(url: string, type: string, options: CreateOptions): Promise<Seat> {
+    return this.options.forwardCreate!(url, type, options);
+  }
+
+  /** Build and register the room of a listing the directory accepted (room-matchmaking.ts). */
+  openRoom(type: RoomType<Protocol>, listing: RoomListing): LiveRoom<Protocol> {
+    const room = new LiveRoom(type, listing, new RoomTransport(this.options.transport), this.scheduler, {
+      seed: deriveSeed(this.random(), this.seeds++),
+      randomUint32: this.random,
+      emptyGraceMs: this.emptyGraceMs,
+      log: this.log,
+    }, {
+      tokenOf: (peer) => this.mux.tokenOf(peer),
+      lock: (id, locked) => this.fire(this.directory.setLocked(id, locked), 'lock'),
+      release: (token) => this.fire(this.directory.releaseSeat(token), 'release'),
+      log: this.log,
+    });
+    this.live.set(room.id, room);
+    this.order = [...this.order, room];
+    room.call('onCreate', () => type.definition.onCreate?.(room));
+    this.events.emit('create', room);
+    return room;
+  }
+
+  /** Close a room: its players are told `reason`, its seats leave the directory. */
+  dispose(room: Room, reason: string): void {
+    const live = this.live.get(room.id);
+    if (live === undefined) return;
+    this.live.delete(room.id);
+    this.order = this.order.filter((r) => r !== live);
+    live.server.close(reason === 'empty' ? 'react-netcode: the room was closed; matchmake again to play on.' : reason);
+    this.fire(this.directory.removeRoom(room.id), 'remove');
+    live.call('onDispose', () => live.roomType.definition.onDispose?.(live));
+    this.events.emit('dispose', live, reason);
+  }
+
+  /** Per-room and per-process figures (room-stats.ts; `metricsText` renders them for Prometheus). */
+  stats(): RoomServerStats {
+    return roomStats(this, this.order);
+  }
+
+  /**
+   * Drain before exit (SIGTERM): take no new rooms, lock the running ones (no new players), let
+   * each end and be disposed as it empties, and after `maxWaitMs` (default 10 min) close the rest.
+   * Resolves once no room is left; the loop must be running (start) or update() called.
+   */
+  drain(options: { maxWaitMs?: number; reason?: string } = {}): Promise<void> {
+    this.draining = true;
+    for (const room of this.order) room.lock();
+    const maxWaitMs = nonNegative(options.maxWaitMs ?? 600_000, 'maxWaitMs');
+    const reason = options.reason ?? 'react-netcode: the server is restarting; matchmake again to play on.';
+    return new Promise((resolve) => {
+      const timer = this.scheduler.setTimeout(() => {
+        for (const room of [...this.order]) this.dispose(room, reason);
+      }, maxWaitMs);
+      const check = (): void => {
+        if (this.order.length > 0) return;
+        off();
+        this.scheduler.clearTimeout(timer);
+        resolve();
+      };
+      const off = this.events.on('dispose', check);
+      check();
+    });
+  }
+
+  /** Stop the loop, close every room (players are told `reason`) and the transport. */
+  close(reason = 'react-netcode: the server is shutting down; matchmake again to play on.'): void {
+    this.stop();
+    for (const room of [...this.order]) this.dispose(room, reason);
+    this.unsubscribe();
+    this.mux.close();
+  }
+
+  private admit(token: string, peer: PeerId): SeatVerdict | Promise<SeatVerdict> {
+    return after(this.directory.seat(token), (seat): SeatVerdict => {
+      if (seat === undefined) {
+        return { refuse: `react-netcode: this seat is unknown or lapsed unused (an unused seat is kept ${this.seatLapseMs} ms); call joinOrCreate or join again for a new seat.` };
+      }
+      const room = this.live.get(seat.roomId);
+      if (room === undefined) return { refuse: `react-netcode: room ${seat.roomId} does not run on this process (${this.processId}); connect to the url of the seat.` };
+      const old = this.linkOfSeat.get(token);
+      if (old !== undefined && old !== peer) this.options.transport.disconnect(old, 'react-netcode: replaced by a newer link with the same seat.');
+      this.linkOfSeat.set(token, peer);
+      this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
+      return { room: room.transport };
+    });
+  }
+
+  private gone(token: string, peer: PeerId): void {
+    if (this.linkOfSeat.get(token) !== peer) return;
+    this.linkOfSeat.delete(token);
+    for (const room of this.order) if (room.holds(token)) return; // suspended: the seat is kept until its connection leaves
+    this.fire(this.directory.markUsed(token, false, this.scheduler.now() + this.seatLapseMs), 'seat');
+  }
+}
+
+function secureUint32(): number {
+  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
+}
+
+export function hex(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
+function positive(v: number, name: string): number {
+  if (!(v > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number of ms > 0, got ${String(v)}.`);
+  return v;
+}
+
+function nonNegative(v: number, name: string): number {
+  if (!(v >= 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number of ms >= 0, got ${String(v)}.`);
+  return v;
+}

@@ -1,0 +1,79 @@
+// The seat message: the first message a client sends on every link to a room server. The
+// matchmaker hands out a seat (a room and a token); `seatedTransport` wraps any client
+// transport so that each time it opens it first says the token, then lets the engine's Hello
+// follow. The room server reads it, routes the link to the seat's room and drops it.
+
+import { BitReader, BitWriter } from '../core/bits.ts';
+import { NetcodeError } from '../core/errors.ts';
+import type { ClientTransport } from '../core/transport.ts';
+import { MAX_SEAT_TOKEN_LENGTH, SEAT_MESSAGE_KIND } from '../core/wire.ts';
+
+/** What the matchmaker returns: a place reserved in one room, and where to connect to use it. */
+export interface Seat {
+  /** Secret of this seat: the client presents it on each link (seatedTransport). */
+  readonly token: string;
+  readonly roomId: string;
+  readonly roomType: string;
+  /** The code others join a private room with; set on private rooms only. */
+  readonly code?: string;
+  /** The process that owns the room (its id in the directory). */
+  readonly processId: string;
+  /** Where the owning process listens, when the directory knows it (a cluster); else connect where you matchmade. */
+  readonly url?: string;
+  /** How long (ms) an unused seat is kept from now: connecting with it once is enough, a used seat never lapses. */
+  readonly lapseMs: number;
+}
+
+/** Seat message bytes: the kind byte, then the token as a string. */
+export function encodeSeat(token: string): Uint8Array {
+  checkSeatToken(token);
+  const w = new BitWriter(8 + token.length * 3);
+  w.writeBits(SEAT_MESSAGE_KIND, 8);
+  w.writeString(token, MAX_SEAT_TOKEN_LENGTH);
+  return w.toBytes();
+}
+
+/** The token of a Seat message, or undefined when `data` is not a well-formed one. */
+export function decodeSeat(data: Uint8Array, reader = new BitReader()): string | undefined {
+  try {
+    reader.reset(data);
+    if (reader.readBits(8) !== SEAT_MESSAGE_KIND) return undefined;
+    const token = reader.readString(MAX_SEAT_TOKEN_LENGTH);
+    reader.expectEnd();
+    return token.length > 0 ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function checkSeatToken(token: string): void {
+  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_SEAT_TOKEN_LENGTH) {
+    throw new NetcodeError('usage', `react-netcode: a seat token is a non-empty string of at most ${MAX_SEAT_TOKEN_LENGTH} characters; pass the seat the matchmaker returned.`);
+  }
+}
+
+/**
+ * A client transport that presents `seat` first on every link it opens (the first connect and
+ * each reconnect of a resume), so the room server routes it to the seat's room. Everything else
+ * passes through unchanged.
+ */
+export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'> | string): ClientTransport {
+  const token = typeof seat === 'string' ? seat : seat.token;
+  const hello = encodeSeat(token);
+  const wrapped: ClientTransport = {
+    connect(handler) {
+      inner.connect({
+        onOpen: () => {
+          inner.send(hello, 'reliable');
+          handler.onOpen();
+        },
+        onMessage: (data, channel) => handler.onMessage(data, channel),
+        onClose: (reason) => handler.onClose(reason),
+      });
+    },
+    send: (data, channel) => inner.send(data, channel),
+    close: (reason) => inner.close(reason),
+  };
+  if (inner.stats !== undefined) Object.defineProperty(wrapped, 'stats', { get: () => inner.stats, enumerable: true });
+  return wrapped;
+}

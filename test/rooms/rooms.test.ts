@@ -1,0 +1,91 @@
+// Rooms on a virtual clock: two rooms in one server on one transport, players isolated, each
+// room's snapshots carrying only its own world; a one-room server behaving like a plain one.
+import { describe, expect, it } from 'vitest';
+import { defineRoom } from '../../src/rooms/index.ts';
+import { decodeSeat, encodeSeat } from '../../src/rooms/seat.ts';
+import { arena, arenaSystems } from '../helpers/arena.ts';
+import { RoomHarness } from './harness.ts';
+
+const arenaRoom = defineRoom('arena', {
+  protocol: arena,
+  systems: arenaSystems,
+  maxClients: 4,
+  onCreate: (room) => {
+    room.server.spawn('ball', { position: { x: 0, y: 0, z: 0 }, velocity: { x: 1, y: 0, z: 0 } });
+  },
+  onJoin: (room, c) => {
+    room.server.spawn('player', { hp: 100 }, { owner: c.networkId });
+  },
+});
+
+describe('rooms in one process', () => {
+  it('two rooms on one transport: players isolated, snapshots per room', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    const a = await h.server.matchmaker.create('arena');
+    const b = await h.server.matchmaker.create('arena');
+    expect(a.roomId).not.toBe(b.roomId);
+    const a2 = await h.server.matchmaker.join(a.roomId);
+    const ca1 = h.addClient(arena, a, arenaSystems);
+    const ca2 = h.addClient(arena, a2, arenaSystems);
+    const cb1 = h.addClient(arena, b, arenaSystems);
+    for (const c of [ca1, ca2, cb1]) h.until(() => c.status === 'connected', 'connect');
+    for (const c of [ca1, ca2, cb1]) c.join({ name: 'p' });
+    h.until(() => [ca1, ca2, cb1].every((c) => c.status === 'in-game'), 'in game');
+    h.advance(500);
+    const roomA = h.server.room(a.roomId)!;
+    const roomB = h.server.room(b.roomId)!;
+    // Room A: 1 ball + 2 players; room B: 1 ball + 1 player. Each client sees exactly its own room's world.
+    expect(roomA.server.world.size).toBe(3);
+    expect(roomB.server.world.size).toBe(2);
+    expect(ca1.world.size).toBe(3);
+    expect(ca2.world.size).toBe(3);
+    expect(cb1.world.size).toBe(2);
+    expect([...roomA.server.connections.values()].map((c) => c.inGame)).toEqual([true, true]);
+    expect(roomB.server.connections.size).toBe(1);
+    // networkIds are per room: both rooms start at 1.
+    expect(cb1.networkId).toBe(ca1.networkId);
+    // Both rooms ticked on the one clock: same tick count (±1 for the turn order), 500 ms ≈ 30 ticks at 60 Hz.
+    expect(Math.abs(roomA.server.currentTick - roomB.server.currentTick)).toBeLessThanOrEqual(1);
+    expect(h.server.stats().rooms.map((r) => r.clients)).toEqual([2, 1]);
+  });
+
+  it('a one-room server behaves like a plain server: connect, join, snapshots, leave, resume', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom], emptyGraceMs: 1000 });
+    const seat = await h.server.matchmaker.joinOrCreate('arena');
+    const c = h.addClient(arena, seat, arenaSystems);
+    h.until(() => c.status === 'connected', 'connect');
+    c.join({ name: 'solo' });
+    h.until(() => c.status === 'in-game', 'in game');
+    h.until(() => c.world.size === 2, 'ball and player replicated');
+    // The link drops; the client resumes through a new link with the same seat (seatedTransport says it again).
+    const room = h.server.room(seat.roomId)!;
+    const networkId = c.networkId;
+    const conn = [...room.server.connections.values()][0]!;
+    h.network.server.disconnect(conn.peer, 'test: link lost');
+    h.until(() => c.status === 'reconnecting', 'the client sees the drop');
+    h.until(() => c.status === 'in-game' && c.state.resumeFailed === false && room.server.connections.get(networkId!)?.state === 'in-game', 'resume');
+    expect(c.networkId).toBe(networkId);
+    expect(room.clients).toBe(1);
+    c.leave('done');
+    h.until(() => room.clients === 0, 'seat released on leave');
+    h.until(() => h.server.room(seat.roomId) === undefined, 'room disposed after its grace', 3000);
+  });
+
+  it('a link without a seat, or with an unknown one, is refused with a reason that says what to do', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    const c = h.addClient(arena, 'no-such-seat', arenaSystems);
+    h.until(() => c.status === 'closed', 'refused');
+    expect(c.state.closeReason).toMatch(/^react-netcode: this seat is unknown or lapsed unused.*call joinOrCreate/);
+  });
+});
+
+describe('the Seat message', () => {
+  it('has pinned bytes: kind 15, then the token as a string; anything else is not a seat', () => {
+    // 0x0f = SEAT_MESSAGE_KIND, 0x03 = length, then "abc" in UTF-8.
+    expect(Buffer.from(encodeSeat('abc')).toString('hex')).toBe('0f03616263');
+    expect(decodeSeat(encodeSeat('abc'))).toBe('abc');
+    expect(decodeSeat(Uint8Array.from([0x01, 0x03, 0x61, 0x62, 0x63]))).toBeUndefined(); // a Hello's kind byte
+    expect(decodeSeat(Uint8Array.from([0x0f, 0x05, 0x61]))).toBeUndefined(); // truncated
+    expect(() => encodeSeat('x'.repeat(129))).toThrow('react-netcode: a seat token is a non-empty string of at most 128 characters');
+  });
+});
