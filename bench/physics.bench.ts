@@ -13,7 +13,7 @@ import { field } from '../src/core/field.ts';
 import { defineProtocol, ghost, type InputValues } from '../src/core/protocol.ts';
 import { defineSystems, system, SystemRunner, type SystemStage } from '../src/core/system.ts';
 import { EngineWorld } from '../src/core/world.ts';
-import { createPhysics, type PhysicsMode } from '../src/rapier/index.ts';
+import { createPhysics, type PhysicsMode, type Rapier } from '../src/rapier/index.ts';
 
 const BODIES = 200;
 const DEPTH = 30;
@@ -42,13 +42,13 @@ type Variant = PhysicsMode | 'smoothed-no-world-snapshots' | 'exact-every-tick';
 type Scene = 'awake' | 'asleep';
 const LOOSE = 20;
 
-/** Time spent in every Rapier world.step() (all worlds, all versions of the world object), in ms. */
+/** Time spent in every Rapier world.step() (all worlds of every Rapier module patched), in ms. */
 const stepClock = { ms: 0, calls: 0 };
-let stepPatched = false;
-function patchStep(): void {
-  if (stepPatched) return;
-  stepPatched = true;
-  const proto = RAPIER.World.prototype as { step: (...args: unknown[]) => void };
+const patched = new WeakSet<object>();
+function patchStep(R: Rapier): void {
+  if (patched.has(R.World)) return;
+  patched.add(R.World);
+  const proto = R.World.prototype as { step: (...args: unknown[]) => void };
   const step = proto.step;
   proto.step = function timedStep(this: unknown, ...args: unknown[]): void {
     const t0 = performance.now();
@@ -67,8 +67,8 @@ function spawnPosition(i: number, scene: Scene): { x: number; y: number; z: numb
   return { x: (i % 5) * 0.55 + layer * 0.13, y: 0.26 + layer * 0.52, z: Math.floor((i % 25) / 5) * 0.55 - layer * 0.07 };
 }
 
-function world(isServer: boolean, mode: Variant, scene: Scene = 'awake') {
-  const physics = createPhysics(RAPIER, {
+function world(isServer: boolean, mode: Variant, scene: Scene = 'awake', R: Rapier = RAPIER) {
+  const physics = createPhysics(R, {
     mode: mode === 'smoothed' || mode === 'smoothed-no-world-snapshots' ? 'smoothed' : 'exact',
     // The snapshot ticks (exact rebuilds after them, a smoothed client records its world at them); every tick for exact-every-tick.
     isSnapshotTick: mode === 'exact-every-tick' ? () => true : (t: number) => t % SNAPSHOT_EVERY === SNAPSHOT_EVERY - 1,
@@ -219,8 +219,9 @@ const TICK_SYSTEMS: readonly { name: string; server: boolean; mode: Variant }[] 
 ];
 
 /** Every system of TICK_SYSTEMS in one scene, interleaved (one 30-tick run of each in turn), so that all see the same load. */
-function tickCase(scene: Scene): Result[] {
-  const worlds = TICK_SYSTEMS.map((s) => world(s.server, s.mode, scene));
+export function tickCase(scene: Scene, R: Rapier = RAPIER): Result[] {
+  patchStep(R);
+  const worlds = TICK_SYSTEMS.map((s) => world(s.server, s.mode, scene, R));
   const costs: TickCost[] = worlds.map(() => ({ totalMs: [], stepMs: [], sleeping: 0, heap: null }));
   for (let rep = 0; rep < WARM_UP + MEASURED; rep++) worlds.forEach((d, i) => tickCost(d, costs[i]!, rep >= WARM_UP));
   const results: Result[] = [];
@@ -251,7 +252,6 @@ function tickCase(scene: Scene): Result[] {
 
 export async function run(): Promise<void> {
   await RAPIER.init();
-  patchStep();
   const started = performance.now();
   const results: Result[] = [];
   const smoothed = rollbackCase('smoothed');
