@@ -21,7 +21,7 @@ const protocol = defineProtocol({
 });
 type P = typeof protocol;
 
-const floor: PhysicsOptions['level'] = (w, R) => void w.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0));
+const floor: NonNullable<PhysicsOptions['level']> = (w, R) => void w.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0));
 
 function setup(world: EngineWorld<P>, options: Partial<PhysicsOptions> = {}, before: SystemDef<P>[] = []) {
   const physics = createPhysics(RAPIER, { level: floor, bodies: { crate: { kind: 'dynamic', collider: { cuboid: [0.25, 0.25, 0.25] } } }, ...options });
