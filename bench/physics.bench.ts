@@ -3,7 +3,7 @@
 // against 30 plain ticks of the same world, in 'smoothed' mode (with and without the
 // client's world snapshots) and 'exact' mode; the server's tick cost with and without
 // the exact-mode rebuild; heap bytes per tick. And the tick cost itself: 30 plain ticks of
-// physics.system() split into Rapier's world.step() and the adapter's own work, per body,
+// physics.system() split into Rapier's pipeline step and the adapter's own work, per body,
 // with all 200 boxes awake and with most of them asleep.
 // A 'stir' system kicks 20 seeded boxes each tick so the pile never falls asleep.
 // Run through bench/run.ts; prints a table and, last, one `BENCH {json}` line.
@@ -42,13 +42,16 @@ type Variant = PhysicsMode | 'smoothed-no-world-snapshots' | 'exact-every-tick';
 type Scene = 'awake' | 'asleep';
 const LOOSE = 20;
 
-/** Time spent in every Rapier world.step() (all worlds of every Rapier module patched), in ms. */
+/**
+ * Time spent in Rapier's physics pipeline step (PhysicsPipeline.step: what world.step() runs, and
+ * what the adapter calls directly from 0.21 on, see src/rapier/raw.ts), all worlds, in ms.
+ */
 const stepClock = { ms: 0, calls: 0 };
 const patched = new WeakSet<object>();
 function patchStep(R: Rapier): void {
-  if (patched.has(R.World)) return;
-  patched.add(R.World);
-  const proto = R.World.prototype as { step: (...args: unknown[]) => void };
+  if (patched.has(R.PhysicsPipeline)) return;
+  patched.add(R.PhysicsPipeline);
+  const proto = R.PhysicsPipeline.prototype as { step: (...args: unknown[]) => void };
   const step = proto.step;
   proto.step = function timedStep(this: unknown, ...args: unknown[]): void {
     const t0 = performance.now();
@@ -82,7 +85,7 @@ function world(isServer: boolean, mode: Variant, scene: Scene = 'awake', R: Rapi
   const kick = { x: 0, y: 0.2, z: 0 };
   let stirring = true;
   const inner = physics.system<typeof protocol>();
-  // The physics system, timed: what the adapter costs is this minus the world.step() calls in it.
+  // The physics system, timed: what the adapter costs is this minus the pipeline steps in it.
   const timed = { ms: 0 };
   const systems = defineSystems(protocol, [
     system.shared('stir', (_w, ctx) => {
@@ -201,7 +204,7 @@ function serverCase(mode: Variant): number {
 
 interface TickCost { totalMs: number[]; stepMs: number[]; sleeping: number; heap: number | null }
 
-/** 30 plain ticks of the physics system, split into world.step() and the adapter's own work; heap per tick. */
+/** 30 plain ticks of the physics system, split into Rapier's pipeline step and the adapter's own work; heap per tick. */
 function tickCost(d: ReturnType<typeof world>, into: TickCost, measure: boolean): void {
   const t0 = d.timed.ms;
   const s0 = stepClock.ms;
@@ -288,7 +291,7 @@ export async function run(): Promise<void> {
   console.log(`ms: median of ${MEASURED} (after ${WARM_UP} warm-up); ratio: against the first row of its case. A stir system kicks 20 boxes a tick.`);
   console.log('rollback = restore 200 ghosts to the saved tick + 30 resimulated ticks of the physics system; exact rebuilds after every 3rd tick and at the rollback.');
   console.log('smoothed: the client records its world every 3rd tick and a rollback restores it (worldSnapshots, the default); ratioToBarePlain: against plain smoothed ticks without them.');
-  console.log(`tick cost: ${DEPTH} plain ticks of physics.system() (totalMs), the world.step() calls inside them (stepMs), the rest (adapterMs);`);
+  console.log(`tick cost: ${DEPTH} plain ticks of physics.system() (totalMs), Rapier's PhysicsPipeline.step() calls inside them (stepMs), the rest (adapterMs);`);
   console.log(`adapterUsPerBodyTick = adapterMs / ${BODIES} bodies / ${DEPTH} ticks in µs; asleep: 180 boxes settled for 15 s, 20 loose ones stirred; the four systems interleaved.`);
   if (typeof gc !== 'function') console.log('heap figures: null, global.gc is unavailable (run through bench/run.ts or with --expose-gc).');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);

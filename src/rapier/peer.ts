@@ -22,7 +22,7 @@ import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
-import { rawBodies, StateReader, toRaw, type Capabilities, type RawVec } from './raw.ts';
+import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
 import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -156,7 +156,7 @@ export class Peer {
     if (rebuild) this.#rebuild();
     this.#prepare(rebuild);
 
-    this.world.step();
+    stepWorld(this.world);
     this.stats.steps++;
 
     const raw = rawBodies(this.world);
