@@ -217,6 +217,11 @@ function Readout(): ReactNode {
 
 function Coexist(args: Args): ReactNode {
   const ready = useRapierInit();
+  return ready ? <Game args={args} /> : <div style={{ padding: 20 }}>Loading Rapier (RAPIER.init())…</div>;
+}
+
+/** The game, once Rapier's WASM is initialised (the server's first tick steps a world). */
+function Game({ args }: { args: Args }): ReactNode {
   const game = useMemo(makeGame, []);
   const scene = useLoopbackScene(() => ({
     protocol: game.protocol,
@@ -241,8 +246,8 @@ function Coexist(args: Args): ReactNode {
         </>
       }
     >
-      {!ready || !scene ? (
-        <div style={{ padding: 20 }}>Loading Rapier (RAPIER.init())…</div>
+      {!scene ? (
+        <div style={{ padding: 20 }}>Starting…</div>
       ) : (
         <Panel title="one client: engine world + cosmetic world" caption={<Readout />}>
           <game.nc.NetcodeProvider

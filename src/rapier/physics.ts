@@ -14,7 +14,7 @@ import type { World } from '../core/world.ts';
 import { newCommands, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import { checkOptions, resolveSpecs, type BodyFields, type PhysicsMode, type PhysicsOptions, type Rapier } from './options.ts';
 import { Peer, type PhysicsStats } from './peer.ts';
-import { capabilities } from './raw.ts';
+import { capabilities, type Capabilities } from './raw.ts';
 
 /** Any netcode World (the adapter reads only structure, types and modes). */
 type AnyWorld = World<Protocol>;
@@ -83,7 +83,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   const peers = new WeakMap<object, Peer>();
   const entries = new WeakMap<object, Entry>();
   const commands = new WeakMap<object, Commands>();
-  const caps = capabilities(R);
+  let caps: Capabilities | undefined; // probed at the first tick: createPhysics may run before RAPIER.init()
 
   const commandsOf = (ghost: PhysicsGhost): Commands => {
     let c = commands.get(ghost);
@@ -94,7 +94,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   const peerOf = (net: AnyWorld, dt: number): Peer => {
     let peer = peers.get(net);
     if (peer === undefined) {
-      peer = new Peer(R, options, resolveSpecs(net.protocol as Protocol, options), entries, commandsOf, dt, caps);
+      peer = new Peer(R, options, resolveSpecs(net.protocol as Protocol, options), entries, commandsOf, dt, (caps ??= capabilities(R)));
       const protocol = net.protocol as Protocol;
       peer.isSnapshotTick = (t: Tick) => isSnapshotTick(protocol, t);
       peers.set(net, peer);
