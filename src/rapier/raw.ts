@@ -70,17 +70,33 @@ export function capabilities(R: Rapier): Capabilities {
  * every body through the JS API, which maps it at once, so it runs the pipeline directly.
  */
 export function stepWorld(world: RAPIER.World): void {
-  if ((world as { softBodies?: unknown }).softBodies === undefined) {
+  const w = world as unknown as PipelineMembers;
+  if (w.softBodies === undefined) {
     world.step(); // 0.19: World.step() is the pipeline step alone
     return;
   }
-  const w = world;
   const { gravity, integrationParameters, islands, broadPhase, narrowPhase } = w;
   const { bodies, colliders, softBodies, impulseJoints, multibodyJoints, ccdSolver } = w;
   w.physicsPipeline.step(
     gravity, integrationParameters, islands, broadPhase, narrowPhase,
     bodies, colliders, softBodies, impulseJoints, multibodyJoints, ccdSolver,
   );
+}
+
+/** The members of a 0.21 World that its step passes to the physics pipeline (typed loosely: the project may compile against 0.19). */
+interface PipelineMembers {
+  readonly gravity: unknown;
+  readonly integrationParameters: unknown;
+  readonly islands: unknown;
+  readonly broadPhase: unknown;
+  readonly narrowPhase: unknown;
+  readonly bodies: unknown;
+  readonly colliders: unknown;
+  readonly softBodies: unknown;
+  readonly impulseJoints: unknown;
+  readonly multibodyJoints: unknown;
+  readonly ccdSolver: unknown;
+  readonly physicsPipeline: { step(...members: unknown[]): void };
 }
 
 export function rawBodies(world: { bodies: { raw: unknown } }): RawBodies {
