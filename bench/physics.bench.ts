@@ -2,7 +2,9 @@
 // boxes (restore every ghost's components, resimulate 30 ticks of the physics system)
 // against 30 plain ticks of the same world, in 'smoothed' mode (with and without the
 // client's world snapshots) and 'exact' mode; the server's tick cost with and without
-// the exact-mode rebuild; heap bytes per tick.
+// the exact-mode rebuild; heap bytes per tick. And the tick cost itself: 30 plain ticks of
+// physics.system() split into Rapier's pipeline step and the adapter's own work, per body,
+// with all 200 boxes awake and with most of them asleep.
 // A 'stir' system kicks 20 seeded boxes each tick so the pile never falls asleep.
 // Run through bench/run.ts; prints a table and, last, one `BENCH {json}` line.
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -11,7 +13,7 @@ import { field } from '../src/core/field.ts';
 import { defineProtocol, ghost, type InputValues } from '../src/core/protocol.ts';
 import { defineSystems, system, SystemRunner, type SystemStage } from '../src/core/system.ts';
 import { EngineWorld } from '../src/core/world.ts';
-import { createPhysics, type PhysicsMode } from '../src/rapier/index.ts';
+import { createPhysics, type PhysicsMode, type Rapier } from '../src/rapier/index.ts';
 
 const BODIES = 200;
 const DEPTH = 30;
@@ -36,8 +38,40 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 /** 200 boxes (0.5 m) in 8 layers of a 5 × 5 grid, every layer shifted so the pile topples. */
 type Variant = PhysicsMode | 'smoothed-no-world-snapshots' | 'exact-every-tick';
 
-function world(isServer: boolean, mode: Variant) {
-  const physics = createPhysics(RAPIER, {
+/** awake: the 200-box pile, stirred. asleep: 180 boxes settled asleep in the pile, 20 loose ones apart, stirred. */
+type Scene = 'awake' | 'asleep';
+const LOOSE = 20;
+
+/**
+ * Time spent in Rapier's physics pipeline step (PhysicsPipeline.step: what world.step() runs, and
+ * what the adapter calls directly from 0.21 on, see src/rapier/raw.ts), all worlds, in ms.
+ */
+const stepClock = { ms: 0, calls: 0 };
+const patched = new WeakSet<object>();
+function patchStep(R: Rapier): void {
+  if (patched.has(R.PhysicsPipeline)) return;
+  patched.add(R.PhysicsPipeline);
+  const proto = R.PhysicsPipeline.prototype as { step: (...args: unknown[]) => void };
+  const step = proto.step;
+  proto.step = function timedStep(this: unknown, ...args: unknown[]): void {
+    const t0 = performance.now();
+    step.apply(this, args);
+    stepClock.ms += performance.now() - t0;
+    stepClock.calls++;
+  };
+}
+
+function spawnPosition(i: number, scene: Scene): { x: number; y: number; z: number } {
+  if (scene === 'asleep' && i >= BODIES - LOOSE) {
+    const k = i - (BODIES - LOOSE);
+    return { x: 10 + (k % 5) * 3, y: 0.26, z: 10 + Math.floor(k / 5) * 3 }; // alone on the floor: an island each
+  }
+  const layer = Math.floor(i / 25);
+  return { x: (i % 5) * 0.55 + layer * 0.13, y: 0.26 + layer * 0.52, z: Math.floor((i % 25) / 5) * 0.55 - layer * 0.07 };
+}
+
+function world(isServer: boolean, mode: Variant, scene: Scene = 'awake', R: Rapier = RAPIER) {
+  const physics = createPhysics(R, {
     mode: mode === 'smoothed' || mode === 'smoothed-no-world-snapshots' ? 'smoothed' : 'exact',
     // The snapshot ticks (exact rebuilds after them, a smoothed client records its world at them); every tick for exact-every-tick.
     isSnapshotTick: mode === 'exact-every-tick' ? () => true : (t: number) => t % SNAPSHOT_EVERY === SNAPSHOT_EVERY - 1,
@@ -46,21 +80,28 @@ function world(isServer: boolean, mode: Variant) {
     bodies: { box: { kind: 'dynamic', collider: { cuboid: [0.25, 0.25, 0.25] } } },
   });
   const w = new EngineWorld(protocol, isServer ? { isServer } : { isServer, localNetworkId: 1 });
-  for (let i = 0; i < BODIES; i++) {
-    const layer = Math.floor(i / 25);
-    w.add('box', i + 1, 0, 0, { position: { x: (i % 5) * 0.55 + layer * 0.13, y: 0.26 + layer * 0.52, z: Math.floor((i % 25) / 5) * 0.55 - layer * 0.07 } });
-  }
+  for (let i = 0; i < BODIES; i++) w.add('box', i + 1, 0, 0, { position: spawnPosition(i, scene) });
   const boxes = [...w.query('box')];
   const kick = { x: 0, y: 0.2, z: 0 };
+  let stirring = true;
+  const inner = physics.system<typeof protocol>();
+  // The physics system, timed: what the adapter costs is this minus the pipeline steps in it.
+  const timed = { ms: 0 };
   const systems = defineSystems(protocol, [
     system.shared('stir', (_w, ctx) => {
+      if (!stirring) return;
       for (let k = 0; k < 20; k++) {
         kick.x = ctx.rng.range(-0.5, 0.5);
         kick.z = ctx.rng.range(-0.5, 0.5);
-        physics.applyImpulse(boxes[ctx.rng.int(BODIES)]!, kick);
+        const at = scene === 'asleep' ? BODIES - LOOSE + ctx.rng.int(LOOSE) : ctx.rng.int(BODIES);
+        physics.applyImpulse(boxes[at]!, kick);
       }
     }),
-    physics.system(),
+    system.shared('physics', (pw, ctx) => {
+      const t0 = performance.now();
+      inner.run(pw, ctx);
+      timed.ms += performance.now() - t0;
+    }),
   ]);
   const input = protocol.input.defaults() as InputValues<typeof protocol>;
   const runner = new SystemRunner(w, systems, { seed: 7, input: () => input, allocateId: () => 0 });
@@ -71,6 +112,10 @@ function world(isServer: boolean, mode: Variant) {
   const d = {
     physics,
     w,
+    timed,
+    set stirring(on: boolean) {
+      stirring = on;
+    },
     get tick(): number {
       return tick;
     },
@@ -88,6 +133,11 @@ function world(isServer: boolean, mode: Variant) {
       for (let t = savedTick + 1; t <= tick; t++) runner.run(stage, t, { isResimulating: true });
     },
   };
+  if (scene === 'asleep') {
+    stirring = false;
+    d.plain(900); // 15 s: the pile settles and falls asleep
+    stirring = true;
+  }
   d.plain(60); // let the pile start falling
   return d;
 }
@@ -152,6 +202,57 @@ function serverCase(mode: Variant): number {
   return median(xs);
 }
 
+interface TickCost { totalMs: number[]; stepMs: number[]; sleeping: number; heap: number | null }
+
+/** 30 plain ticks of the physics system, split into Rapier's pipeline step and the adapter's own work; heap per tick. */
+function tickCost(d: ReturnType<typeof world>, into: TickCost, measure: boolean): void {
+  const t0 = d.timed.ms;
+  const s0 = stepClock.ms;
+  d.plain(DEPTH);
+  if (!measure) return;
+  into.totalMs.push(d.timed.ms - t0);
+  into.stepMs.push(stepClock.ms - s0);
+}
+
+const TICK_SYSTEMS: readonly { name: string; server: boolean; mode: Variant }[] = [
+  { name: 'server (smoothed)', server: true, mode: 'smoothed' },
+  { name: 'client smoothed (world snapshots)', server: false, mode: 'smoothed' },
+  { name: 'client smoothed (worldSnapshots: false)', server: false, mode: 'smoothed-no-world-snapshots' },
+  { name: 'client exact', server: false, mode: 'exact' },
+];
+
+/** Every system of TICK_SYSTEMS in one scene, interleaved (one 30-tick run of each in turn), so that all see the same load. */
+export function tickCase(scene: Scene, R: Rapier = RAPIER): Result[] {
+  patchStep(R);
+  const worlds = TICK_SYSTEMS.map((s) => world(s.server, s.mode, scene, R));
+  const costs: TickCost[] = worlds.map(() => ({ totalMs: [], stepMs: [], sleeping: 0, heap: null }));
+  for (let rep = 0; rep < WARM_UP + MEASURED; rep++) worlds.forEach((d, i) => tickCost(d, costs[i]!, rep >= WARM_UP));
+  const results: Result[] = [];
+  worlds.forEach((d, i) => {
+    const c = costs[i]!;
+    const rw = d.physics.world(d.w)!;
+    let sleeping = 0;
+    rw.bodies.forEach((b) => void (b.isDynamic() && b.isSleeping() && sleeping++));
+    c.heap = heapPerTick(() => d.plain(DEPTH), DEPTH);
+    const total = median(c.totalMs);
+    const step = median(c.stepMs);
+    // adapter = (total − step) per body per tick, from the same runs (medians of the per-run differences).
+    const adapter = median(c.totalMs.map((t, k) => t - c.stepMs[k]!));
+    results.push({
+      case: `tick cost, ${BODIES} dynamic bodies, ${scene}`,
+      system: TICK_SYSTEMS[i]!.name,
+      totalMs: round(total, 3),
+      stepMs: round(step, 3),
+      adapterMs: round(adapter, 3),
+      adapterUsPerBodyTick: round((adapter * 1000) / BODIES / DEPTH, 3),
+      sleepingBodies: sleeping,
+      heapBytesPerTick: c.heap,
+    });
+    d.physics.dispose(d.w);
+  });
+  return results;
+}
+
 export async function run(): Promise<void> {
   await RAPIER.init();
   const started = performance.now();
@@ -184,9 +285,14 @@ export async function run(): Promise<void> {
   results.push({ case: sname, system: 'exact, rebuild every 3rd tick', ms: round(serverExact, 3), ratio: round(serverExact / serverSmoothed, 2), heapBytesPerTick: null });
   results.push({ case: sname, system: 'exact, rebuild every tick', ms: round(serverEvery, 3), ratio: round(serverEvery / serverSmoothed, 2), heapBytesPerTick: null });
   console.table(results.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
+  const ticks = [...tickCase('awake'), ...tickCase('asleep')];
+  console.table(ticks.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
+  results.push(...ticks);
   console.log(`ms: median of ${MEASURED} (after ${WARM_UP} warm-up); ratio: against the first row of its case. A stir system kicks 20 boxes a tick.`);
   console.log('rollback = restore 200 ghosts to the saved tick + 30 resimulated ticks of the physics system; exact rebuilds after every 3rd tick and at the rollback.');
   console.log('smoothed: the client records its world every 3rd tick and a rollback restores it (worldSnapshots, the default); ratioToBarePlain: against plain smoothed ticks without them.');
+  console.log(`tick cost: ${DEPTH} plain ticks of physics.system() (totalMs), Rapier's PhysicsPipeline.step() calls inside them (stepMs), the rest (adapterMs);`);
+  console.log(`adapterUsPerBodyTick = adapterMs / ${BODIES} bodies / ${DEPTH} ticks in µs; asleep: 180 boxes settled for 15 s, 20 loose ones stirred; the four systems interleaved.`);
   if (typeof gc !== 'function') console.log('heap figures: null, global.gc is unavailable (run through bench/run.ts or with --expose-gc).');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
   console.log(`BENCH ${JSON.stringify({ bench: 'physics', results })}`);

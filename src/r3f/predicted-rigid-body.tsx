@@ -27,12 +27,14 @@ export function PredictedRigidBody<P extends Protocol = Protocol, K extends Ghos
   if (!fields) {
     throw new Error(`react-netcode: <PredictedRigidBody> got a "${ghost.type}" ghost, which has no body in createPhysics({ bodies }); add one, or render it with <VisualProxy>.`);
   }
+  // The default rotation field applies only when the ghost type has one (a body without it has its rotations locked).
+  const rotation = fields.rotation;
   return (
     <VisualProxy
       {...(rest as Omit<VisualProxyProps<P, K>, 'ghost'>)}
       ghost={ghost}
       positionField={(fields.position ?? 'position') as Vec3FieldOf<P, K>}
-      rotationField={(fields.rotation ?? null) as QuatFieldOf<P, K> | null}
+      rotationField={(rotation !== undefined && rotation in (ghost.components as object) ? rotation : null) as QuatFieldOf<P, K> | null}
     />
   );
 }

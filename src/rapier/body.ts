@@ -1,17 +1,13 @@
-// One ghost's rigid body: building it from the ghost's components, writing changed
-// components into it (the per-body restore after a rollback), reading its state
-// back, and quantizing that state exactly as the snapshot codec does. Rapier's
-// getters allocate, so each is called at most once per body per tick.
+// One ghost's rigid body: its entry (what the body holds, the commands queued for it),
+// building it from the ghost's components, saving and loading the entry's cache, and
+// quantizing its state exactly as the snapshot codec does. sync.ts writes components
+// into bodies and reads them back around the step.
 
 import type RAPIER from '@dimforge/rapier3d-compat';
 import { quantizeQuat } from '../core/bits.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { GhostMode } from '../core/world.ts';
 import type { BodySpec, ColliderShape, Rapier, VecSlot } from './options.ts';
-
-/** Rapier's raw body set and its wasm vector (not exported by name from the compat build). */
-export type RawBodySet = RAPIER.RigidBodySet['raw'];
-export type RawVector = Parameters<RawBodySet['rbSetLinvel']>[1];
 
 /** What the adapter needs of a ghost (any `Ghost<P, K>` fits). */
 export interface PhysicsGhost {
@@ -81,19 +77,19 @@ export function colliderDesc(R: Rapier, shape: ColliderShape): RAPIER.ColliderDe
   return R.ColliderDesc.capsule(shape.capsule[0], shape.capsule[1]);
 }
 
-const setV = (to: Vec3, from: Vec3): void => {
+export const setV = (to: Vec3, from: Vec3): void => {
   to.x = from.x;
   to.y = from.y;
   to.z = from.z;
 };
-const setQ = (to: Quat, from: Quat): void => {
+export const setQ = (to: Quat, from: Quat): void => {
   to.x = from.x;
   to.y = from.y;
   to.z = from.z;
   to.w = from.w;
 };
-const eqV = (a: Vec3, b: Vec3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
-const eqQ = (a: Quat, b: Quat): boolean => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w;
+export const eqV = (a: Vec3, b: Vec3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
+export const eqQ = (a: Quat, b: Quat): boolean => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w;
 
 /**
  * Create the entry's body (and collider) in `world` from its components; `rotation`
@@ -139,43 +135,6 @@ export function createBody(R: Rapier, world: RAPIER.World, e: Entry, rotation?: 
   e.body = body;
 }
 
-/**
- * Write every state component into the body, changed or not (a rebuild from the template:
- * the body sits at the origin, at rest). `raw` is the world's `bodies.raw` and `lin` a reusable
- * RawVector: RigidBody.setLinvel and setAngvel would allocate a RawVector per call.
- */
-export function writeAll(e: Entry, rotation: Quat | undefined, raw: RawBodySet, lin: RawVector): void {
-  const body = e.body!;
-  const { spec } = e;
-  const pos = comp<Vec3>(e, spec.position.key);
-  body.setTranslation(pos, true);
-  setV(e.pos, pos);
-  if (spec.rotation) {
-    const rot = rotation ?? comp<Quat>(e, spec.rotation.key);
-    body.setRotation(rot, true);
-    setQ(e.rot, rot);
-  }
-  if (spec.options.kind !== 'dynamic' || !e.simulated) return;
-  if (spec.linvel) {
-    const v = comp<Vec3>(e, spec.linvel.key);
-    raw.rbSetLinvel(body.handle, toRaw(v, lin), true);
-    setV(e.lin, v);
-  }
-  if (spec.angvel) {
-    const v = comp<Vec3>(e, spec.angvel.key);
-    raw.rbSetAngvel(body.handle, toRaw(v, lin), true);
-    setV(e.ang, v);
-  }
-}
-
-/** Copy `v` into the reusable RawVector `out`. */
-function toRaw(v: Vec3, out: RawVector): RawVector {
-  out.x = v.x;
-  out.y = v.y;
-  out.z = v.z;
-  return out;
-}
-
 /** Numbers per entry in a saved cache (saveCache / loadCache): pos 3, rot 4, lin 3, ang 3. */
 export const CACHE_SIZE = 13;
 
@@ -210,76 +169,6 @@ export function loadCache(e: Entry, from: Float64Array, at: number): void {
   e.ang.x = from[at + 10]!;
   e.ang.y = from[at + 11]!;
   e.ang.z = from[at + 12]!;
-}
-
-/** Write the components that differ from what the body holds (a rollback's restore, a teleport). */
-export function writeChanged(e: Entry): void {
-  const body = e.body!;
-  const { spec } = e;
-  const pos = comp<Vec3>(e, spec.position.key);
-  if (!eqV(pos, e.pos)) {
-    body.setTranslation(pos, true);
-    setV(e.pos, pos);
-  }
-  if (spec.rotation) {
-    const rot = comp<Quat>(e, spec.rotation.key);
-    if (!eqQ(rot, e.rot)) {
-      body.setRotation(rot, true);
-      setQ(e.rot, rot);
-    }
-  }
-  if (spec.options.kind !== 'dynamic') return;
-  if (spec.linvel) syncVelocity(body, comp<Vec3>(e, spec.linvel.key), e.lin, false);
-  if (spec.angvel) syncVelocity(body, comp<Vec3>(e, spec.angvel.key), e.ang, true);
-}
-
-/** Set the body's linear (or `angular`) velocity to `v` when it differs from what it holds (`held`). */
-function syncVelocity(body: RAPIER.RigidBody, v: Vec3, held: Vec3, angular: boolean): void {
-  if (eqV(v, held)) return;
-  if (angular) body.setAngvel(v, true);
-  else body.setLinvel(v, true);
-  setV(held, v);
-}
-
-/** An obstacle that is not simulated here: move it to its shown pose during the step. */
-export function followShown(e: Entry): void {
-  const body = e.body!;
-  body.setNextKinematicTranslation(comp<Vec3>(e, e.spec.position.key));
-  if (e.spec.rotation) body.setNextKinematicRotation(comp<Quat>(e, e.spec.rotation.key));
-}
-
-/** Read the body's state after the step into the cache and the components (one getter call each). */
-export function readBack(e: Entry, dt: number): void {
-  const body = e.body!;
-  const { spec } = e;
-  const c = e.ghost.components as Record<string, unknown>;
-  const t = body.translation();
-  setV(e.pos, t);
-  setV(c[spec.position.key] as Vec3, t);
-  if (spec.rotation) {
-    const r = body.rotation();
-    setQ(e.rot, r);
-    setQ(c[spec.rotation.key] as Quat, r);
-  }
-  if (spec.options.kind === 'dynamic') {
-    if (spec.linvel) {
-      const l = body.linvel();
-      setV(e.lin, l);
-      setV(c[spec.linvel.key] as Vec3, l);
-    }
-    if (spec.angvel) {
-      const a = body.angvel();
-      setV(e.ang, a);
-      setV(c[spec.angvel.key] as Vec3, a);
-    }
-  } else if (spec.linvel) {
-    // Kinematic and character bodies: the velocity of this tick's move.
-    const l = c[spec.linvel.key] as Vec3;
-    const { cmd } = e;
-    l.x = cmd.hasMove ? cmd.move.x / dt : 0;
-    l.y = cmd.hasMove ? cmd.move.y / dt : 0;
-    l.z = cmd.hasMove ? cmd.move.z / dt : 0;
-  }
 }
 
 function quantizeVec(v: Vec3, q: number | undefined): void {

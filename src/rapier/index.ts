@@ -1,5 +1,5 @@
 // Public entry `react-netcode/rapier`: predicted Rapier physics with rollback, as a
-// shared system. Needs `@dimforge/rapier3d-compat` 0.19.2 (a peer dependency):
+// shared system. Needs `@dimforge/rapier3d-compat` 0.19.2 or 0.21.0 (a peer dependency):
 // `import RAPIER from '@dimforge/rapier3d-compat'; await RAPIER.init();`.
 // See docs/physics.md for the two modes ('smoothed', 'exact') and their costs.
 

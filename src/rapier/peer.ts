@@ -10,18 +10,20 @@
 // - smoothed mode on a client keeps the world of each snapshot tick (a ring of records);
 //   a rollback to tick S restores the world of S, contact cache and warm starts
 //   included, and then writes the bodies whose components differ. A restored world does
-//   not continue exactly like the original (0.19.2: the broad phase's BVH optimizer
-//   keeps unserialized state), so the live world is replaced by its own round trip at
-//   every recorded tick: the first prediction and every resimulation continue from the
-//   same bytes.
+//   not continue exactly like the original in 0.19.2 (the broad phase's BVH optimizer
+//   keeps unserialized state), so there the live world is replaced by its own round trip
+//   at every recorded tick: the first prediction and every resimulation continue from the
+//   same bytes. From 0.21 a restored world continues exactly: recording is takeSnapshot alone.
 
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
 import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
-import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, followShown, loadCache, newEntry, quantizeState, readBack, saveCache, writeAll, writeChanged, type Commands, type Entry, type PhysicsGhost, type RawVector } from './body.ts';
+import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
+import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
+import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
   /** Ticks stepped. */
@@ -55,6 +57,8 @@ export class Peer {
   readonly list: Entry[] = [];
   readonly stats: PhysicsStats = { steps: 0, rebuilds: 0, bodies: 0, worldRestores: 0 };
   lastTick: Tick | undefined;
+  /** The protocol's snapshot ticks (set once by the adapter, so that no tick allocates a closure). */
+  isSnapshotTick: (tick: Tick) => boolean = () => false;
   #query: RAPIER.World | undefined;
   readonly #controllers = new Map<string, RAPIER.KinematicCharacterController>();
   readonly #rot: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -63,8 +67,9 @@ export class Peer {
   /** exact mode: the serialized rebuild template and its body handles in list order; undefined when the body set changed. */
   #template: Uint8Array | undefined;
   readonly #templateHandles: number[] = [];
-  /** A wasm vector reused to set velocities without allocating (taken from the first body that needs it). */
-  #rawVec: RawVector | undefined;
+  /** A wasm vector reused to set velocities and impulses without allocating. */
+  #vec: RawVec | undefined;
+  readonly #reader: StateReader;
   readonly #records: WorldRecord[] = [];
 
   constructor(
@@ -74,8 +79,14 @@ export class Peer {
     private readonly entries: WeakMap<object, Entry>,
     private readonly commands: (ghost: PhysicsGhost) => Commands,
     private readonly dt: number,
+    private readonly caps: Capabilities,
   ) {
     this.world = this.#build();
+    this.#reader = new StateReader(caps.targetGetters);
+  }
+
+  #rawVec(): RawVec {
+    return (this.#vec ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec);
   }
 
   #build(): RAPIER.World {
@@ -143,26 +154,18 @@ export class Peer {
     if (added) this.list.sort(byId);
 
     if (rebuild) this.#rebuild();
-    for (const e of this.list) {
-      if (e.body === undefined) createBody(this.R, this.world, e);
-      else if (e.simulated && !rebuild) writeChanged(e);
-      if (!e.simulated) followShown(e);
-      else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
-      else if (e.spec.options.kind === 'kinematic') this.#moveKinematic(e);
-      else {
-        if (e.cmd.hasImpulse) e.body!.applyImpulse(e.cmd.impulse, true);
-        e.asleep = e.body!.isSleeping(); // one cheap call; the four state getters allocate
-      }
-    }
+    this.#prepare(rebuild);
 
-    this.world.step();
+    stepWorld(this.world);
     this.stats.steps++;
 
+    const raw = rawBodies(this.world);
+    const reader = this.#reader;
     let dynamic = false;
     for (const e of this.list) {
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
-        if (!(e.asleep && e.body!.isSleeping())) readBack(e, this.dt);
+        if (!(e.asleep && raw.rbIsSleeping(e.body!.handle))) readBack(e, this.dt, raw, reader);
         // A character's next move depends only on its position and the static level: quantized
         // as the wire does, the server holds what a client restores, so its rollbacks are exact.
         if (quantize || e.spec.options.kind === 'character') quantizeState(e);
@@ -175,6 +178,24 @@ export class Peer {
     if (record && dynamic) this.#record(tick);
     this.stats.bodies = this.list.length;
     this.lastTick = tick;
+  }
+
+  /** Before the step: create missing bodies, write changed components, apply the queued moves and impulses. */
+  #prepare(rebuild: boolean): void {
+    const raw = rawBodies(this.world);
+    const vec = this.#rawVec();
+    for (const e of this.list) {
+      if (e.body === undefined) createBody(this.R, this.world, e);
+      else if (e.simulated && !rebuild) writeChanged(e, raw, vec);
+      if (!e.simulated) followShown(e);
+      else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
+      else if (e.spec.options.kind === 'kinematic') this.#moveKinematic(e);
+      else {
+        const h = e.body!.handle;
+        if (e.cmd.hasImpulse) raw.rbApplyImpulse(h, toRaw(e.cmd.impulse, vec), true);
+        e.asleep = raw.rbIsSleeping(h); // a sleeping body that still sleeps after the step is not read back
+      }
+    }
   }
 
   /**
@@ -194,25 +215,31 @@ export class Peer {
     }
     this.world.free();
     this.world = this.R.World.restoreSnapshot(this.#template);
-    const raw = this.world.bodies.raw;
+    const raw = rawBodies(this.world);
+    const vec = this.#rawVec();
     for (let i = 0; i < this.list.length; i++) {
       const e = this.list[i]!;
-      const body = this.world.getRigidBody(this.#templateHandles[i]!);
-      e.body = body;
-      this.#rawVec ??= raw.rbTranslation(body.handle);
+      e.body = this.world.getRigidBody(this.#templateHandles[i]!);
       const r = e.spec.rotation;
-      writeAll(e, r ? canonicalRotation(comp<Quat>(e, r.key), r.bits, this.#rot) : undefined, raw, this.#rawVec);
+      writeAll(e, r ? canonicalRotation(comp<Quat>(e, r.key), r.bits, this.#rot) : undefined, raw, vec);
     }
     this.stats.rebuilds++;
   }
 
-  /** smoothed mode, clients: replace the world by its own round trip through a snapshot and keep the bytes for rollbacks to `tick`. */
+  /**
+   * smoothed mode, clients: keep the world's bytes for rollbacks to `tick`. Where a restored
+   * world does not continue like the original (0.19), the live world is replaced by its own
+   * round trip, so that the first prediction and every resimulation start from the same bytes.
+   */
   #record(tick: Tick): void {
     const bytes = this.world.takeSnapshot();
     if (bytes === undefined) return;
-    const fresh = this.R.World.restoreSnapshot(bytes);
-    this.world.free();
-    this.world = fresh;
+    let fresh: RAPIER.World | undefined;
+    if (!this.caps.restoreContinues) {
+      fresh = this.R.World.restoreSnapshot(bytes);
+      this.world.free();
+      this.world = fresh;
+    }
     const rec = this.#slot(tick as number);
     rec.tick = tick as number;
     rec.bytes = bytes;
@@ -221,7 +248,7 @@ export class Peer {
     for (let i = 0; i < this.list.length; i++) {
       const e = this.list[i]!;
       const h = e.body!.handle;
-      e.body = fresh.getRigidBody(h);
+      if (fresh !== undefined) e.body = fresh.getRigidBody(h);
       rec.entries[i] = e;
       rec.handles[i] = h;
       rec.simulated[i] = e.simulated;
@@ -337,8 +364,8 @@ export class Peer {
 
   dispose(): void {
     this.world.free();
-    this.#rawVec?.free();
-    this.#rawVec = undefined;
+    this.#vec?.free();
+    this.#vec = undefined;
     this.#template = undefined;
     this.#records.length = 0;
     this.#query?.free();

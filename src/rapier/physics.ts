@@ -14,6 +14,7 @@ import type { World } from '../core/world.ts';
 import { newCommands, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import { checkOptions, resolveSpecs, type BodyFields, type PhysicsMode, type PhysicsOptions, type Rapier } from './options.ts';
 import { Peer, type PhysicsStats } from './peer.ts';
+import { capabilities, type Capabilities } from './raw.ts';
 
 /** Any netcode World (the adapter reads only structure, types and modes). */
 type AnyWorld = World<Protocol>;
@@ -82,6 +83,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   const peers = new WeakMap<object, Peer>();
   const entries = new WeakMap<object, Entry>();
   const commands = new WeakMap<object, Commands>();
+  let caps: Capabilities | undefined; // probed at the first tick: createPhysics may run before RAPIER.init()
 
   const commandsOf = (ghost: PhysicsGhost): Commands => {
     let c = commands.get(ghost);
@@ -92,7 +94,9 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
   const peerOf = (net: AnyWorld, dt: number): Peer => {
     let peer = peers.get(net);
     if (peer === undefined) {
-      peer = new Peer(R, options, resolveSpecs(net.protocol as Protocol, options), entries, commandsOf, dt);
+      peer = new Peer(R, options, resolveSpecs(net.protocol as Protocol, options), entries, commandsOf, dt, (caps ??= capabilities(R)));
+      const protocol = net.protocol as Protocol;
+      peer.isSnapshotTick = (t: Tick) => isSnapshotTick(protocol, t);
       peers.set(net, peer);
     }
     return peer;
@@ -117,7 +121,7 @@ export function createPhysics(R: Rapier, options: PhysicsOptions): PhysicsAdapte
         // tick (or a resume): exact mode rebuilds there whatever isSnapshotTick says, smoothed
         // mode restores the world it recorded at the previous tick, if it did.
         // The ticks the server snapshots are a pure function of the tick (protocol.isSnapshotTick).
-        const isSnapshot = snapshotTickOption ?? ((t: Tick) => isSnapshotTick(world.protocol, t));
+        const isSnapshot = snapshotTickOption ?? peer.isSnapshotTick;
         const rollback = prev !== undefined && prev !== previous;
         const rebuild = exact && (prev === undefined || rollback || isSnapshot(previous as Tick));
         const quantize = exact ? isSnapshot(ctx.tick) : options.quantizeEveryTick === true;

@@ -48,6 +48,27 @@ describe('<PredictedRigidBody>', () => {
     expect(zs.at(-1)! - zs[0]!).toBeGreaterThan(1); // 6 m/s × 19 frames / 60 ≈ 1.9 m
   });
 
+  it('leaves the rotation alone when the body type has no rotation field (the adapter\'s default names one anyway)', async () => {
+    const h = createTestNetcode(spaceProtocol, spaceSystems);
+    h.stepper.server.spawn('rock', { position: { x: 2, y: 0, z: 0 } });
+    h.joinAndSettle({ name: 'p' });
+    const rock = [...h.client.world.query('rock')][0]!;
+    // createPhysics().fields(type) always says rotation: 'rotation'; a rock's quat is called 'spin'.
+    const rocks = { fields: (type: string) => (type === 'rock' ? { position: 'position', rotation: 'rotation' } : undefined) };
+    const ref = createRef<Group>();
+    renderer = await ReactThreeTestRenderer.create(
+      <h.Provider>
+        <NetcodeFrame now={() => h.stepper.now} />
+        <PredictedRigidBody ghost={rock} physics={rocks} ref={ref}>
+          <mesh />
+        </PredictedRigidBody>
+      </h.Provider>,
+    );
+    await h.canvasFrame(renderer);
+    expect(ref.current!.position.x).toBeCloseTo(2, 3);
+    expect(ref.current!.quaternion.w).toBe(1); // untouched
+  });
+
   it('refuses a ghost whose type has no body, saying what to do', async () => {
     const h = createTestNetcode(spaceProtocol, spaceSystems);
     h.stepper.server.spawn('rock', {});

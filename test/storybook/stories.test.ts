@@ -103,6 +103,14 @@ const FIGURES: Record<string, { probes: string[]; holds: (f: Record<string, numb
     holds: (f) => f.predictedPaths! >= 2 && f.confirmedSamples! >= 2 && f.renderedPoints! >= 2 && f.debugObjectsDrawing! >= 4 && f.netGraph === 1 && f.netGraphSeries! >= 1,
     what: '<NetDebug> objects (path, samples, rendered point) present and drawing for both ghosts, <NetGraph> plotting',
   },
+  'physics-with-react-three-rapier--coexist-story': {
+    probes: ['player'],
+    // Two worlds on one client: the engine's holds the 8 boxes and the paddle only; @react-three/rapier's holds the
+    // debris, the 9 twins and its level, steps on frames, and its debris touches the twins of predicted bodies.
+    holds: (f) =>
+      f.boxes === 8 && f.netcodeBodies === 9 && f.rollbacks! >= 10 && f.r3rSteps! >= 100 && f.r3rBodies! >= 9 + 10 && f.debrisHits! >= 1 && f.adapterRapierMinor! >= 19 && f.r3rRapierMinor! >= 19,
+    what: 'predicted bodies only in the engine world (9), debris only in the @react-three/rapier world, which stepped and saw debris hit the predicted twins',
+  },
   'physics-smoothed-vs-exact--physics-modes-story': {
     probes: ['smoothedPlayer', 'exactPlayer'],
     // A late input (real-time page under load) is a true misprediction in either mode, so
