@@ -89,7 +89,8 @@ function setup(count: number) {
  * (input committed per tick, history recorded); `snapshot(depth)` makes the confirmed state of
  * tick lastTick − depth arrive (equal to what was predicted, so no misprediction);
  * `rollback()` is the advance() that follows: restore + depth resimulated ticks; `plain()` runs
- * DEPTH ticks on the same world, nothing restored or recorded (the rollback repairs the world).
+ * DEPTH ticks on the same world, nothing restored or recorded; `repair()` then puts the world back
+ * where prediction had it (not measured), so the rollback finds what it predicted: no correction.
  */
 export function driver(count: number) {
   const { stepper, client } = setup(count);
@@ -143,6 +144,10 @@ export function driver(count: number) {
     plain(): void {
       for (let t = tickAdd(last, 1 - DEPTH); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) runner.run('prediction', t, FIRST);
     },
+    /** Put the world back at the state predicted for lastTick (after plain(), so the rollback shows no correction). */
+    repair(): void {
+      records.forEach((rec, i) => rec.codec.copy(histories[i]!.get(last)!, ships[i]!.components));
+    },
     rollback(): void {
       prediction.advance(last, noInput); // target = lastTick: the rollback only, no new tick
     },
@@ -169,6 +174,7 @@ function repetition(d: Driver, probe: (phase: Phase, call: () => void) => void):
   probe('first', d.first);
   d.snapshot(DEPTH);
   probe('plain', d.plain);
+  d.repair();
   let before = d.stats();
   probe('rollback', d.rollback);
   d.check(before, DEPTH);
