@@ -94,7 +94,7 @@ function setup(count: number) {
  */
 export function driver(count: number) {
   const { stepper, client } = setup(count);
-  const prediction = client.prediction;
+  const prediction = client.requirePrediction();
   const ghosts = client.ghosts;
   const runner = ghosts.systems;
   const ships = [...client.world.query('ship')];
