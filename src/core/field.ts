@@ -218,7 +218,11 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
       return out;
     },
     equals: (a, b) => axes.every((k) => a[k] === b[k]),
-    distance: (a, b) => Math.sqrt(axes.reduce((sum, k) => sum + (a[k]! - b[k]!) ** 2, 0)),
+    // Unrolled as the sum over the axes in order (the same float operations, no closure per call): rollback compares with it.
+    distance:
+      kind === 'vec2'
+        ? (a, b) => Math.sqrt((a['x']! - b['x']!) ** 2 + (a['y']! - b['y']!) ** 2)
+        : (a, b) => Math.sqrt((a['x']! - b['x']!) ** 2 + (a['y']! - b['y']!) ** 2 + (a['z']! - b['z']!) ** 2),
     // Unrolled, with fixed property names: the hot path of rollback (no per-key lookups or boxing).
     copy:
       kind === 'vec2'
