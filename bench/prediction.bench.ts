@@ -1,6 +1,9 @@
-// Prediction benchmark: one rollback + resimulation of 30 ticks (ClientPrediction, policy
-// 'always') for 1 and 200 predicted ghosts, against 30 plain ticks of the same world and
-// systems; median wall time and heap bytes per tick. Run through bench/run.ts.
+// Prediction benchmark: what a rollback costs beyond the ticks it resimulates. For 1 and 200
+// predicted ghosts, side by side in every repetition: 30 first-time predicted ticks
+// (ClientPrediction.advance, recording their history), 30 plain ticks of the same systems
+// (nothing recorded), a rollback of 30 ticks and a rollback of 1 tick (policy 'always').
+// Reports rollbackRatio, bareRatio, the fixed cost per rollback and heap bytes per tick.
+// Run through bench/run.ts; prints a table and, last, one `BENCH {json}` line.
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import type { NetClient } from '../src/core/client.ts';
 import type { GhostRecord } from '../src/core/client-ghosts.ts';
@@ -56,7 +59,7 @@ const FIRST: RunFlags = { isFirstTimeFullyPredictingTick: true };
 const gc = (globalThis as { gc?: () => void }).gc;
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 
-function median(values: number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -82,15 +85,16 @@ function setup(count: number) {
 
 /**
  * The client's own ClientPrediction, SystemRunner and ClientGhosts, driven directly (the
- * Stepper no longer advances): `prepare()` predicts one new tick as NetClient.update does,
- * then makes the confirmed state of tick lastTick − DEPTH arrive (equal to what was
- * predicted, so no misprediction); `rollback()` is the advance() that follows: restore +
- * DEPTH resimulated ticks; `plain()` runs the same DEPTH ticks on the same world, nothing
- * restored or recorded.
+ * Stepper no longer advances): `first()` predicts DEPTH new ticks as NetClient.update does
+ * (input committed per tick, history recorded); `snapshot(depth)` makes the confirmed state of
+ * tick lastTick − depth arrive (equal to what was predicted, so no misprediction);
+ * `rollback()` is the advance() that follows: restore + depth resimulated ticks; `plain()` runs
+ * DEPTH ticks on the same world, nothing restored or recorded; `repair()` then puts the world back
+ * where prediction had it (not measured), so the rollback finds what it predicted: no correction.
  */
-function driver(count: number) {
+export function driver(count: number) {
   const { stepper, client } = setup(count);
-  const prediction = client.prediction!;
+  const prediction = client.requirePrediction();
   const ghosts = client.ghosts;
   const runner = ghosts.systems;
   const ships = [...client.world.query('ship')];
@@ -111,18 +115,21 @@ function driver(count: number) {
   let nowMs = stepper.now;
   let snapTick: Tick = 0;
   let last: Tick = prediction.lastTick!;
-  const forward = (): void => {
-    if (prediction.advance(tickAdd(last, 1), beforeTick) !== 1) throw new Error('react-netcode: bench forward tick did not run');
+  const ahead = (n: number): void => {
+    if (prediction.advance(tickAdd(last, n), beforeTick) !== n) throw new Error(`react-netcode: bench did not predict ${n} new ticks`);
     last = prediction.lastTick!;
   };
   // Predict ahead of the newest real snapshot so that every injected snapshot tick is new.
-  while (tickDiff(tickAdd(last, -DEPTH), ghosts.timeline.newestSnapshotTick!) <= 0) forward();
+  while (tickDiff(tickAdd(last, -DEPTH), ghosts.timeline.newestSnapshotTick!) <= 0) ahead(1);
   const expectX: number[] = ships.map(() => 0);
   return {
-    /** One new predicted tick, then the confirmed state of lastTick − DEPTH arrives. */
-    prepare(): void {
-      forward();
-      snapTick = tickAdd(last, -DEPTH);
+    /** DEPTH new ticks predicted for the first time (input committed, history recorded). */
+    first(): void {
+      ahead(DEPTH);
+    },
+    /** The confirmed state of lastTick − depth arrives, equal to what was predicted for it. */
+    snapshot(depth: number): void {
+      snapTick = tickAdd(last, -depth);
       records.forEach((rec, i) => {
         const predicted = histories[i]!;
         const slot = confirmedSlots[i]![snapTick % capacity]!;
@@ -135,16 +142,20 @@ function driver(count: number) {
       ghosts.timeline.onSnapshot(snapTick, nowMs);
     },
     plain(): void {
-      for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) runner.run('prediction', t, FIRST);
+      for (let t = tickAdd(last, 1 - DEPTH); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) runner.run('prediction', t, FIRST);
+    },
+    /** Put the world back at the state predicted for lastTick (after plain(), so the rollback shows no correction). */
+    repair(): void {
+      records.forEach((rec, i) => rec.codec.copy(histories[i]!.get(last)!, ships[i]!.components));
     },
     rollback(): void {
       prediction.advance(last, noInput); // target = lastTick: the rollback only, no new tick
     },
-    /** The rollback resimulated exactly DEPTH ticks, found no misprediction and ended where prediction had. */
-    check(stats: { rollbacks: number; resimulatedTicks: number }): void {
+    /** The rollback resimulated exactly `depth` ticks, found no misprediction and ended where prediction had. */
+    check(before: { rollbacks: number; resimulatedTicks: number }, depth: number): void {
       const s = prediction.stats;
-      if (s.rollbacks !== stats.rollbacks + 1 || s.resimulatedTicks !== stats.resimulatedTicks + DEPTH || s.mispredictions !== 0) {
-        throw new Error(`react-netcode: bench rollback ran ${s.rollbacks - stats.rollbacks} times, ${s.resimulatedTicks - stats.resimulatedTicks} ticks, ${s.mispredictions} mispredictions`);
+      if (s.rollbacks !== before.rollbacks + 1 || s.resimulatedTicks !== before.resimulatedTicks + depth || s.mispredictions !== 0) {
+        throw new Error(`react-netcode: bench rollback ran ${s.rollbacks - before.rollbacks} times, ${s.resimulatedTicks - before.resimulatedTicks} ticks, ${s.mispredictions} mispredictions`);
       }
       ships.forEach((ship, i) => {
         if (ship.components.position.x !== expectX[i]) throw new Error('react-netcode: bench resimulation diverged from the prediction');
@@ -152,6 +163,25 @@ function driver(count: number) {
     },
     stats: () => ({ rollbacks: prediction.stats.rollbacks, resimulatedTicks: prediction.stats.resimulatedTicks }),
   };
+}
+
+type Driver = ReturnType<typeof driver>;
+type Phase = 'first' | 'plain' | 'rollback' | 'rollback1';
+const PHASES: readonly Phase[] = ['first', 'plain', 'rollback', 'rollback1'];
+
+/** One repetition: the four measured calls in turn, each wrapped by `probe`. */
+function repetition(d: Driver, probe: (phase: Phase, call: () => void) => void): void {
+  probe('first', d.first);
+  d.snapshot(DEPTH);
+  probe('plain', d.plain);
+  d.repair();
+  let before = d.stats();
+  probe('rollback', d.rollback);
+  d.check(before, DEPTH);
+  d.snapshot(1);
+  before = d.stats();
+  probe('rollback1', d.rollback);
+  d.check(before, 1);
 }
 
 /** Heap bytes that one process.memoryUsage() call itself adds between two readings. */
@@ -164,77 +194,74 @@ function readingCost(): number {
   return median(deltas);
 }
 
-type Driver = ReturnType<typeof driver>;
-
 /**
- * Heap bytes per tick in steady state: one forced gc, HEAP_WARM_UP rollbacks (the first
- * calls after a forced gc run slower and allocate several times more), then heapUsed
- * read around each of HEAP_REPS plain runs and rollbacks. Calls during which a gc ran
- * (PerformanceObserver 'gc' entries) are discarded; the median of the rest, per tick.
+ * Heap bytes per call in steady state: one forced gc, HEAP_WARM_UP repetitions (the first calls
+ * after a forced gc run slower and allocate several times more), then heapUsed read around each
+ * call of HEAP_REPS repetitions. Calls during which a gc ran (PerformanceObserver 'gc' entries)
+ * are discarded; the median of the rest per phase.
  */
-async function heapPerTick(d: Driver): Promise<{ plain: number; rollback: number; discarded: number } | null> {
+async function heapPerCall(d: Driver): Promise<{ perCall: Record<Phase, number>; discarded: number } | null> {
   if (typeof gc !== 'function') return null;
   const cost = readingCost();
   gc();
-  for (let rep = 0; rep < HEAP_WARM_UP; rep++) {
-    d.prepare();
-    d.plain();
-    d.rollback();
-  }
+  for (let rep = 0; rep < HEAP_WARM_UP; rep++) repetition(d, (_phase, call) => call());
   const gcs: { start: number; end: number }[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
   });
   observer.observe({ entryTypes: ['gc'] });
-  const samples: { t0: number; t1: number; t2: number; plain: number; rollback: number }[] = [];
+  const samples: { phase: Phase; t0: number; t1: number; bytes: number }[] = [];
   for (let rep = 0; rep < HEAP_REPS; rep++) {
-    d.prepare();
-    const t0 = performance.now();
-    const m0 = process.memoryUsage().heapUsed;
-    d.plain();
-    const m1 = process.memoryUsage().heapUsed;
-    const t1 = performance.now();
-    d.rollback();
-    const m2 = process.memoryUsage().heapUsed;
-    const t2 = performance.now();
-    samples.push({ t0, t1, t2, plain: m1 - m0 - cost, rollback: m2 - m1 - cost });
+    repetition(d, (phase, call) => {
+      const t0 = performance.now();
+      const m0 = process.memoryUsage().heapUsed;
+      call();
+      const m1 = process.memoryUsage().heapUsed;
+      samples.push({ phase, t0, t1: performance.now(), bytes: m1 - m0 - cost });
+    });
   }
   await new Promise((resolve) => setTimeout(resolve, 20)); // let the gc entries arrive
   observer.disconnect();
-  const clean = (from: number, to: number): boolean => !gcs.some((g) => g.end >= from && g.start <= to);
-  const plain = samples.filter((s) => clean(s.t0, s.t1)).map((s) => s.plain);
-  const rollback = samples.filter((s) => clean(s.t1, s.t2)).map((s) => s.rollback);
-  if (plain.length === 0 || rollback.length === 0) return null;
-  return { plain: median(plain) / DEPTH, rollback: median(rollback) / DEPTH, discarded: 2 * HEAP_REPS - plain.length - rollback.length };
+  const clean = samples.filter((s) => !gcs.some((g) => g.end >= s.t0 && g.start <= s.t1));
+  const perCall = {} as Record<Phase, number>;
+  for (const phase of PHASES) {
+    const bytes = clean.filter((s) => s.phase === phase).map((s) => s.bytes);
+    if (bytes.length === 0) return null;
+    perCall[phase] = median(bytes);
+  }
+  return { perCall, discarded: samples.length - clean.length };
 }
 
 async function measure(count: number): Promise<{ results: Result[]; discarded: number }> {
   const d = driver(count);
-  const rollbackMs: number[] = [];
-  const plainMs: number[] = [];
+  const ms: Record<Phase, number[]> = { first: [], plain: [], rollback: [], rollback1: [] };
   for (let rep = 0; rep < WARM_UP + MEASURED; rep++) {
-    d.prepare();
-    // Plain ticks first: the rollback then restores tick S and brings the world back to lastTick.
-    const t0 = performance.now();
-    d.plain();
-    const t1 = performance.now();
-    const before = d.stats();
-    d.rollback();
-    const t2 = performance.now();
-    d.check(before);
-    if (rep >= WARM_UP) {
-      plainMs.push(t1 - t0);
-      rollbackMs.push(t2 - t1);
-    }
+    repetition(d, (phase, call) => {
+      const t0 = performance.now();
+      call();
+      if (rep >= WARM_UP) ms[phase].push(performance.now() - t0);
+    });
   }
-  const heap = await heapPerTick(d);
-  const plain = median(plainMs);
-  const rollback = median(rollbackMs);
+  // Ratios and the fixed cost per repetition (the calls of one repetition ran under the same load), then their medians.
+  const perRep = (f: (i: number) => number): number => median(ms.first.map((_, i) => f(i)));
+  const rollbackRatio = perRep((i) => ms.rollback[i]! / ms.first[i]!);
+  const bareRatio = perRep((i) => ms.rollback[i]! / ms.plain[i]!);
+  // rollback(depth) = fixed + depth · perTick, from depths DEPTH and 1.
+  const fixedMs = perRep((i) => (DEPTH * ms.rollback1[i]! - ms.rollback[i]!) / (DEPTH - 1));
+  const heap = await heapPerCall(d);
+  const h = (phase: Phase, per: number): number | null => (heap === null ? null : round(heap.perCall[phase] / per, 1));
   const name = `${DEPTH} ticks, ${count} predicted ghost${count === 1 ? '' : 's'}`;
+  const perResimTick = heap === null ? null : round((heap.perCall.rollback - heap.perCall.rollback1) / (DEPTH - 1), 1);
+  const perRollback = heap === null ? null : round((DEPTH * heap.perCall.rollback1 - heap.perCall.rollback) / (DEPTH - 1), 1);
   return {
     results: [
-      { case: name, system: 'react-netcode', ms: round(rollback, 4), ratio: round(rollback / plain, 2), heapBytesPerTick: heap === null ? null : round(heap.rollback, 1) },
-      { case: name, system: 'plain ticks', ms: round(plain, 4), ratio: 1, heapBytesPerTick: heap === null ? null : round(heap.plain, 1) },
+      {
+        case: name, system: 'react-netcode rollback', ms: round(median(ms.rollback), 4), rollbackRatio: round(rollbackRatio, 3), bareRatio: round(bareRatio, 3),
+        fixedUsPerRollback: round(fixedMs * 1000, 2), heapBytesPerTick: h('rollback', DEPTH), heapBytesPerResimulatedTick: perResimTick, heapBytesPerRollback: perRollback,
+      },
+      { case: name, system: 'first-time predicted ticks', ms: round(median(ms.first), 4), heapBytesPerTick: h('first', DEPTH) },
+      { case: name, system: 'plain ticks', ms: round(median(ms.plain), 4), heapBytesPerTick: h('plain', DEPTH) },
+      { case: name, system: 'rollback of 1 tick', ms: round(median(ms.rollback1), 4), heapBytesPerTick: h('rollback1', 1) },
     ],
     discarded: heap?.discarded ?? 0,
   };
@@ -250,11 +277,14 @@ export async function run(): Promise<void> {
     discarded += m.discarded;
   }
   console.table(results.map(({ case: name, system: sys, ...metrics }) => ({ case: name, system: sys, ...metrics })));
-  console.log(`react-netcode: one rollback of ClientPrediction (policy 'always') to the confirmed tick ${DEPTH} ticks back: restore, ${DEPTH} resimulated ticks (record + frame history), correction check.`);
-  console.log(`plain ticks: ${DEPTH} × SystemRunner.run('prediction', t) on the same world and systems, nothing restored or recorded.`);
-  console.log(`ms: median of ${MEASURED} (after ${WARM_UP} warm-up), the two interleaved; ratio: react-netcode ms / plain ms.`);
+  console.log(`react-netcode rollback: ClientPrediction.advance to the newest tick after a snapshot ${DEPTH} ticks back (policy 'always', nothing mispredicted): compare, restore, ${DEPTH} resimulated ticks, correction check.`);
+  console.log(`first-time predicted ticks: advance() by ${DEPTH} new ticks (input committed, history recorded); plain ticks: ${DEPTH} × SystemRunner.run('prediction', t), nothing recorded.`);
+  console.log(`ms: median of ${MEASURED} repetitions (after ${WARM_UP} warm-up), the four calls interleaved in each; rollbackRatio / bareRatio: median per repetition of rollback / first-time and rollback / plain.`);
+  console.log(`fixedUsPerRollback: median per repetition of (${DEPTH} × rollback of 1 tick − rollback of ${DEPTH}) / ${DEPTH - 1}, the intercept of cost = fixed + depth × tick.`);
   if (typeof gc !== 'function') console.log('heap figures: null, global.gc is unavailable (run through bench/run.ts or with --expose-gc).');
-  else console.log(`heapBytesPerTick: median heapUsed growth around one call / ${DEPTH}, over ${HEAP_REPS} calls per row after a forced gc and ${HEAP_WARM_UP} re-warm-up calls; ${discarded} calls with a gc inside discarded.`);
+  else console.log(`heapBytesPerTick: median heapUsed growth around one call / its ticks, over ${HEAP_REPS} repetitions after a forced gc and ${HEAP_WARM_UP} re-warm-up ones; ${discarded} calls with a gc inside discarded. heapBytesPerResimulatedTick / PerRollback: slope and intercept from the two rollback depths.`);
+  const big = results.find((r) => r.system === 'react-netcode rollback' && String(r.case).includes('200'));
+  if (big) console.log(`goals (200 ghosts): rollbackRatio ${String(big['rollbackRatio'])} <= 1.2; fixedUsPerRollback ${String(big['fixedUsPerRollback'])} <= 10; heapBytesPerResimulatedTick ${String(big['heapBytesPerResimulatedTick'])} = 0.`);
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
   console.log(`BENCH ${JSON.stringify({ bench: 'prediction', results })}`);
 }

@@ -218,7 +218,11 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
       return out;
     },
     equals: (a, b) => axes.every((k) => a[k] === b[k]),
-    distance: (a, b) => Math.sqrt(axes.reduce((sum, k) => sum + (a[k]! - b[k]!) ** 2, 0)),
+    // Unrolled as the sum over the axes in order (the same float operations, no closure per call): rollback compares with it.
+    distance:
+      kind === 'vec2'
+        ? (a, b) => Math.sqrt((a['x']! - b['x']!) ** 2 + (a['y']! - b['y']!) ** 2)
+        : (a, b) => Math.sqrt((a['x']! - b['x']!) ** 2 + (a['y']! - b['y']!) ** 2 + (a['z']! - b['z']!) ** 2),
     // Unrolled, with fixed property names: the hot path of rollback (no per-key lookups or boxing).
     copy:
       kind === 'vec2'
@@ -314,12 +318,17 @@ export const field = {
         const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
         const lb = Math.sqrt(b.x * b.x + b.y * b.y + b.z * b.z + b.w * b.w);
         const s = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0 ? -1 / lb : 1 / lb;
-        let diff = 0;
-        let sum = 0;
-        for (const k of QUAT_KEYS) {
-          diff += (a[k] / la - b[k] * s) ** 2;
-          sum += (a[k] / la + b[k] * s) ** 2;
-        }
+        // Component by component in x, y, z, w order (unrolled: no iterator or keyed loads per call).
+        const dx = a.x / la - b.x * s;
+        const dy = a.y / la - b.y * s;
+        const dz = a.z / la - b.z * s;
+        const dw = a.w / la - b.w * s;
+        const sx = a.x / la + b.x * s;
+        const sy = a.y / la + b.y * s;
+        const sz = a.z / la + b.z * s;
+        const sw = a.w / la + b.w * s;
+        const diff = 0 + dx ** 2 + dy ** 2 + dz ** 2 + dw ** 2;
+        const sum = 0 + sx ** 2 + sy ** 2 + sz ** 2 + sw ** 2;
         // Stable for tiny angles (acos is not): for unit a, b on the same hemisphere
         // the angle between the 4-vectors is 2·atan2(|a−b|, |a+b|) and the rotation angle is twice that.
         return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));

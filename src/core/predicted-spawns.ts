@@ -95,7 +95,7 @@ export class PredictedSpawns<P extends Protocol> {
   /** Before every prediction run of a tick (first time or resimulated): spawn calls are counted per run. */
   beginTick(tick: Tick): void {
     this.countTick = tick;
-    this.ordinals.clear();
+    if (this.ordinals.size > 0) this.ordinals.clear(); // clear() allocates a new table even when empty
   }
 
   private ordinal(type: string, tick: Tick): number {
@@ -163,7 +163,8 @@ export class PredictedSpawns<P extends Protocol> {
 
   /** Before resimulating from `fromTick`: spawns after it do not exist yet; they must be emitted again. */
   beginResimulation(fromTick: Tick): void {
-    for (const e of this.pending) {
+    for (let i = 0; i < this.pending.length; i++) {
+      const e = this.pending[i]!;
       if (tickDiff(e.spawnTick, fromTick) > 0) {
         e.seen = false;
         if (e.ghost.alive) this.ghosts.world.remove(e.ghost.id);
@@ -173,6 +174,7 @@ export class PredictedSpawns<P extends Protocol> {
 
   /** After resimulating to `lastTick`: spawns the prediction no longer emits were wrong. */
   endResimulation(fromTick: Tick, lastTick: Tick): void {
+    if (this.pending.length === 0) return;
     for (const e of [...this.pending]) {
       if (!e.seen && tickDiff(e.spawnTick, fromTick) > 0 && tickDiff(lastTick, e.spawnTick) >= 0) this.reject(e);
     }

@@ -13,7 +13,7 @@ import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { VisualCorrection, type CorrectionOptions, frameInterpolate } from './smoothing/index.ts';
-import type { SystemRunner } from './system.ts';
+import type { RunFlags, SystemRunner } from './system.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
 
@@ -109,7 +109,14 @@ interface Predicted {
   readonly view: Values<Schema>;
   readonly position: string | undefined;
   readonly rotation: string | undefined;
+  /** The shown transform before a resimulation (scratch of rollback(), for the correction). */
+  readonly beforePos: Vec3;
+  readonly beforeRot: Quat;
 }
+
+/** The run flags of a first-time tick and of a resimulated one (shared: no object per tick). */
+const FIRST_TIME: RunFlags = Object.freeze({ isFirstTimeFullyPredictingTick: true });
+const RESIMULATING: RunFlags = Object.freeze({ isResimulating: true });
 
 function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefined; rotation: string | undefined } {
   const f = codec.schema as Record<string, Field<unknown>>;
@@ -134,8 +141,12 @@ export class ClientPrediction<P extends Protocol> {
   lastTick: Tick | undefined;
   /** The snapshot tick the last rollback used. */
   private rolledBackTo: Tick | undefined;
-  private readonly before: Vec3 = { x: 0, y: 0, z: 0 };
-  private readonly beforeRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** The predicted ghosts at the start of the frame's advance(), and after a tick that changed the world's structure. */
+  private readonly frameList: Predicted[] = [];
+  private readonly tickList: Predicted[] = [];
+  /** The list of the newest collect() and the world version it saw. */
+  private latest: Predicted[] = this.frameList;
+  private collectedVersion = -1;
 
   constructor(
     private readonly ghosts: ClientGhosts<P>,
@@ -213,25 +224,41 @@ export class ClientPrediction<P extends Protocol> {
         view: rec.codec.copy(rec.ghost.components as Values<Schema>, rec.codec.defaults()),
         position: keys.position,
         rotation: keys.rotation,
+        beforePos: { x: 0, y: 0, z: 0 },
+        beforeRot: { x: 0, y: 0, z: 0, w: 1 },
       };
       this.states.set(rec.ghost.handle, s);
     }
     return s;
   }
 
-  /** Predicted ghosts now in the world (drops state of ghosts that left or stopped being predicted). */
-  private collect(): Predicted[] {
-    const list: Predicted[] = [];
-    for (const [handle, s] of this.states) {
+  /** Predicted ghosts now in the world, into `list` (drops state of ghosts that left or stopped being predicted). */
+  private collect(list: Predicted[]): Predicted[] {
+    // Keyed by ghost.handle, which never changes.
+    for (const s of this.states.values()) {
       const rec = this.ghosts.record(s.rec.ghost.id);
-      if (!rec || rec !== s.rec || rec.ghost.mode !== 'predicted') this.states.delete(handle);
+      if (!rec || rec !== s.rec || rec.ghost.mode !== 'predicted') this.states.delete(s.rec.ghost.handle);
     }
+    // Overwritten in place, then cut to length: `length = 0` would drop the array's storage every time.
+    let n = 0;
     for (const g of this.ghosts.world.all()) {
       if (g.mode !== 'predicted') continue;
       const rec = this.ghosts.record(g.id);
-      if (rec) list.push(this.state(rec));
+      if (rec) list[n++] = this.state(rec);
     }
+    list.length = n;
+    this.latest = list;
+    this.collectedVersion = this.ghosts.world.version;
     return list;
+  }
+
+  /**
+   * The predicted ghosts after a tick ran. Within advance() only the systems change which ghosts
+   * there are (a spawn, a despawn, a predicted spawn adopted), and each such change bumps the
+   * world's version: collected again only then.
+   */
+  private current(): readonly Predicted[] {
+    return this.ghosts.world.version === this.collectedVersion ? this.latest : this.collect(this.tickList);
   }
 
   /**
@@ -240,7 +267,7 @@ export class ClientPrediction<P extends Protocol> {
    * `beforeTick(t)` commits and sends the input of t before it is simulated.
    */
   advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame, committedThrough?: Tick): number {
-    const list = this.collect();
+    const list = this.collect(this.frameList);
     // Never run more than maxRollbackTicks past the newest snapshot (no snapshots for that long: the
     // server or the link stalled): every later rollback stays resimulatable, and no input is committed
     // for ticks the server could not queue. Prediction holds; it skips ahead when snapshots resume.
@@ -286,13 +313,13 @@ export class ClientPrediction<P extends Protocol> {
         s.hasPrevious = true;
       }
       this.resimulationHooks.beforeTick?.(t);
-      this.runner.run('prediction', t, { isFirstTimeFullyPredictingTick: true });
-      for (const s of this.collect()) if (s.rec.ghost.alive) this.record(s, t);
+      this.runner.run('prediction', t, FIRST_TIME);
+      for (const s of this.current()) if (s.rec.ghost.alive) this.record(s, t);
       this.lastTick = t;
       ran++;
       if (t === skipAfter) {
         skipAfter = undefined;
-        this.afterStall(this.collect(), targetTick, maxTicksPerFrame);
+        this.afterStall(this.collect(this.tickList), targetTick, maxTicksPerFrame);
       }
     }
     return ran;
@@ -357,7 +384,12 @@ export class ClientPrediction<P extends Protocol> {
   }
 
   private record(s: Predicted, tick: Tick): void {
-    const slot = s.history.get(tick) ?? s.pool.pop() ?? s.codec.defaults();
+    const stored = s.history.get(tick);
+    if (stored !== undefined) {
+      s.codec.copy(s.rec.ghost.components as Values<Schema>, stored); // a resimulated tick: overwrite its sample in place
+      return;
+    }
+    const slot = s.pool.pop() ?? s.codec.defaults();
     s.codec.copy(s.rec.ghost.components as Values<Schema>, slot);
     s.history.set(tick, slot);
   }
@@ -400,11 +432,11 @@ export class ClientPrediction<P extends Protocol> {
     if (depth > this.maxRollback) return;
     if (needed) this.stats.rollbacks++;
     // Remember what was shown, restore every predicted ghost to tick S, resimulate to `last`.
-    const before = list.map((s) => {
-      const pos = s.position ? { ...(s.rec.ghost.components as Record<string, Vec3>)[s.position]! } : undefined;
-      const rot = s.rotation ? { ...(s.rec.ghost.components as Record<string, Quat>)[s.rotation]! } : undefined;
-      return { pos, rot };
-    });
+    for (const s of list) {
+      const shown = s.rec.ghost.components as Record<string, unknown>;
+      if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
+      if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
+    }
     for (const s of list) {
       const components = s.rec.ghost.components as Values<Schema>;
       const predicted = s.history.get(snapTick);
@@ -422,7 +454,7 @@ export class ClientPrediction<P extends Protocol> {
         // Frame interpolation only needs the state before the last tick.
         if (t === last) for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
         this.resimulationHooks.beforeTick?.(t);
-        this.runner.run('prediction', t, { isResimulating: true });
+        this.runner.run('prediction', t, RESIMULATING);
         for (const s of list) if (s.rec.ghost.alive) this.record(s, t);
         if (needed) this.stats.resimulatedTicks++;
         else this.stats.catchUpTicks++;
@@ -432,10 +464,7 @@ export class ClientPrediction<P extends Protocol> {
       this.resimulationHooks.end?.(snapTick, last);
     }
     if (!needed) return; // a catch-up changes nothing that was shown: no correction
-    list.forEach((s, i) => {
-      const b = before[i]!;
-      if (b.pos && s.position) this.corrected(s, b.pos, b.rot, snapTick, fromTick);
-    });
+    for (const s of list) if (s.position) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
   }
 
   private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
@@ -443,7 +472,9 @@ export class ClientPrediction<P extends Protocol> {
     const fields = s.codec.schema as Record<string, Field<unknown>>;
     const p = predicted as Record<string, unknown>;
     const c = confirmed as Record<string, unknown>;
-    for (const key of s.codec.keys) {
+    const keys = s.codec.keys;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const field = fields[key]!;
       if (!field.options.replicated) continue;
       if (field.options.sendTo === 'nonOwner' && s.rec.ghost.isLocal) continue;
@@ -475,4 +506,17 @@ export class ClientPrediction<P extends Protocol> {
       }
     }
   }
+}
+
+function copyVec3(from: Vec3, to: Vec3): void {
+  to.x = from.x;
+  to.y = from.y;
+  to.z = from.z;
+}
+
+function copyQuat(from: Quat, to: Quat): void {
+  to.x = from.x;
+  to.y = from.y;
+  to.z = from.z;
+  to.w = from.w;
 }

@@ -6,8 +6,18 @@
 /** Mix 32-bit words into a well-distributed 32-bit seed. */
 export function deriveSeed(seed: number, ...keys: readonly number[]): number {
   let h = mix32(seed >>> 0);
-  for (const key of keys) h = mix32((h ^ mix32(key >>> 0) ^ ((key / 0x1_0000_0000) >>> 0)) >>> 0);
+  for (const key of keys) h = mixKey(h, key);
   return h;
+}
+
+/** `deriveSeed(seed, a, b)` without the rest array: the per-tick, per-system seed of ctx.rng (no allocation). */
+export function deriveSeed2(seed: number, a: number, b: number): number {
+  return mixKey(mixKey(mix32(seed >>> 0), a), b);
+}
+
+/** One key folded into a derived seed. */
+function mixKey(h: number, key: number): number {
+  return mix32((h ^ mix32(key >>> 0) ^ ((key / 0x1_0000_0000) >>> 0)) >>> 0);
 }
 
 function mix32(x: number): number {

@@ -3,6 +3,7 @@
 // order, reads them back, and validates untrusted values before they are sent.
 
 import type { BitReader, BitWriter } from './bits.ts';
+import { canGenerate, compileOnce } from './codegen.ts';
 import { NetcodeError } from './errors.ts';
 import { describeToken, type Field, type FieldValue } from './field.ts';
 
@@ -57,6 +58,38 @@ function missing(key: string, op: string, describe: string): NetcodeError {
   return new NetcodeError('usage', `react-netcode: ${op} is missing field "${key}"; pass every field of the schema ${describe}.`);
 }
 
+type Entry = { readonly key: string; readonly field: Field<unknown> };
+type Copier = (from: Loose, to: Loose) => void;
+
+/** Copy the fields of `entries`: vectors and quaternions into `to`'s existing objects (Field.copy), the other values as they are. */
+export function referenceCopy(entries: readonly Entry[]): Copier {
+  return (f, t) => {
+    for (const { key, field } of entries) t[key] = field.copy(f[key], t[key]);
+  };
+}
+
+const COMPONENTS: Readonly<Record<string, readonly string[]>> = { vec2: ['x', 'y'], vec3: ['x', 'y', 'z'], quat: ['x', 'y', 'z', 'w'] };
+
+/**
+ * referenceCopy as straight-line code with literal property names (the rollback's hot path: each
+ * predicted ghost is copied into its history every tick). Vectors and quaternions are copied component
+ * by component as their Field.copy does; other fields call their Field.copy. Shared by every schema
+ * with the same field kinds and keys.
+ */
+export function compileCopy(entries: readonly Entry[]): Copier {
+  const lines = entries.map(({ key, field }, i) => {
+    const k = `[${JSON.stringify(key)}]`;
+    const parts = COMPONENTS[field.kind];
+    if (parts === undefined) return `t${k} = F[${i}].copy(f${k}, t${k});`;
+    return `{ const a = f${k}, b = t${k}; ${parts.map((c) => `b.${c} = a.${c};`).join(' ')} }`;
+  });
+  const source = `return (f, t) => { ${lines.join('\n')} };`;
+  // Fields other than vectors and quaternions are called through F: the key names the kinds, so equal sources share one function.
+  const key = `copy\0${entries.map((e) => (COMPONENTS[e.field.kind] ? e.field.kind : 'call')).join(',')}\0${source}`;
+  const shared = compileOnce<(fields: readonly Field<unknown>[]) => Copier>(key, [], `return (F) => { ${source} };`, []);
+  return shared(entries.map((e) => e.field));
+}
+
 export function compileSchema<S extends Schema>(schema: S): SchemaCodec<S> {
   if (typeof schema !== 'object' || schema === null) throw new NetcodeError('protocol/invalid', 'react-netcode: a schema must be an object of fields, e.g. { hp: field.u8() }.');
   const keys = Object.keys(schema) as SchemaKey<S>[];
@@ -71,6 +104,9 @@ export function compileSchema<S extends Schema>(schema: S): SchemaCodec<S> {
   const wire = keys.map((key, i) => ({ key, field: fields[i]! })).filter((e) => e.field.options.replicated);
   const all = keys.map((key, i) => ({ key, field: fields[i]! }));
   type V = Values<S>;
+  const generate = canGenerate();
+  const copyAll = generate ? compileCopy(all) : referenceCopy(all);
+  const copyWire = generate ? compileCopy(wire) : referenceCopy(wire);
 
   const need = (values: unknown, op: string): Loose => {
     if (typeof values !== 'object' || values === null) throw new NetcodeError('usage', `react-netcode: ${op} needs an object with the fields of ${describe}, got ${String(values)}.`);
@@ -118,9 +154,7 @@ export function compileSchema<S extends Schema>(schema: S): SchemaCodec<S> {
       return out as V;
     },
     copy(from: V, to: V, replicatedOnly = false): V {
-      const f = from as Loose;
-      const t = to as Loose;
-      for (const { key, field } of replicatedOnly ? wire : all) t[key] = field.copy(f[key], t[key]);
+      (replicatedOnly ? copyWire : copyAll)(from as Loose, to as Loose);
       return to;
     },
     validate(values: unknown): string | null {

@@ -314,3 +314,33 @@ describe('errors', () => {
     }
   });
 });
+
+describe('field distances (unrolled) against their definition', () => {
+  it('vec2/vec3: the square root of the sum over the axes in order; quat: 4·atan2(|a−b|, |a+b|) of the normalized 4-vectors', () => {
+    const rng = new Rng(0xd157);
+    const v2 = field.vec2();
+    const v3 = field.vec3();
+    const q = field.quat();
+    const axes3 = ['x', 'y', 'z'] as const;
+    const quatKeys = ['x', 'y', 'z', 'w'] as const;
+    for (let i = 0; i < 2000; i++) {
+      const r = (): number => rng.range(-100, 100) * (rng.next() < 0.1 ? 1e-6 : 1);
+      const a = { x: r(), y: r(), z: r() };
+      const b = { x: r(), y: r(), z: r() };
+      expect(v3.distance(a, b)).toBe(Math.sqrt(axes3.reduce((sum, k) => sum + (a[k] - b[k]) ** 2, 0)));
+      expect(v2.distance(a, b)).toBe(Math.sqrt(['x', 'y'].reduce((sum, k) => sum + (a[k as 'x'] - b[k as 'x']) ** 2, 0)));
+      const qa = { x: r(), y: r(), z: r(), w: r() };
+      const qb = { x: r(), y: r(), z: r(), w: r() };
+      const la = Math.sqrt(qa.x * qa.x + qa.y * qa.y + qa.z * qa.z + qa.w * qa.w);
+      const lb = Math.sqrt(qb.x * qb.x + qb.y * qb.y + qb.z * qb.z + qb.w * qb.w);
+      const s = qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w < 0 ? -1 / lb : 1 / lb;
+      let diff = 0;
+      let sum = 0;
+      for (const k of quatKeys) {
+        diff += (qa[k] / la - qb[k] * s) ** 2;
+        sum += (qa[k] / la + qb[k] * s) ** 2;
+      }
+      expect(q.distance(qa, qb)).toBe(4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum)));
+    }
+  });
+});

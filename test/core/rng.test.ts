@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, deriveSeed, Rng } from '../../src/core/rng.ts';
+import { createRng, deriveSeed, deriveSeed2, Rng } from '../../src/core/rng.ts';
 
 describe('Rng', () => {
   it('is reproducible for a seed and differs between seeds', () => {
@@ -36,6 +36,16 @@ describe('Rng', () => {
     const seen = new Set<number>();
     for (let tick = 0; tick < 1000; tick++) seen.add(deriveSeed(seed, tick));
     expect(seen.size).toBe(1000);
+  });
+
+  it('deriveSeed2 (the seed of ctx.rng, without a rest array) is deriveSeed with two keys', () => {
+    const rng = createRng(99);
+    const keys = [0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x1_0000_0000, 2 ** 40 + 3, -1];
+    for (let i = 0; i < 500; i++) keys.push(rng.nextUint32(), rng.nextUint32() * 0x10_0000);
+    for (let i = 0; i + 2 < keys.length; i++) {
+      const [seed, a, b] = [keys[i]!, keys[i + 1]!, keys[i + 2]!];
+      expect(deriveSeed2(seed, a, b)).toBe(deriveSeed(seed, a, b));
+    }
   });
 
   it('reseeds without allocating a new generator', () => {

@@ -112,6 +112,31 @@ describe('World', () => {
     expect(w.size).toBe(10); // 40 - 30
   });
 
+  it('reuses a finished query cursor for the next iteration, and nested or abandoned iterations stay correct', () => {
+    const w = server();
+    for (const id of [1, 2, 3]) w.add('player', id, 0, 0);
+    const first = w.query('player')[Symbol.iterator]();
+    while (!first.next().done);
+    const second = w.query('player')[Symbol.iterator]();
+    expect(second).toBe(first); // the finished cursor came back: no allocation per iteration
+    expect(ids({ [Symbol.iterator]: () => second })).toEqual([1, 2, 3]);
+    // Nested loops over the same type each get their own cursor.
+    const pairs: string[] = [];
+    for (const a of w.query('player')) for (const b of w.query('player')) if (a.id < b.id) pairs.push(`${a.id}${b.id}`);
+    expect(pairs).toEqual(['12', '13', '23']);
+    // break hands the cursor back (for…of calls return()); the next loop starts from the first ghost.
+    for (const p of w.query('player')) if (p.id === 2) break;
+    expect(ids(w.query('player'))).toEqual([1, 2, 3]);
+    const [head] = w.query('player'); // destructuring also calls return()
+    expect(head?.id).toBe(1);
+    expect(ids(w.query('player'))).toEqual([1, 2, 3]);
+    // A finished iterator keeps answering done.
+    const done = w.query('player')[Symbol.iterator]();
+    while (!done.next().done);
+    expect(done.next().done).toBe(true);
+    expect(ids(w.all())).toEqual([1, 2, 3]);
+  });
+
   it('gives every ghost a handle unique in the world and never reused', () => {
     const w = server();
     const handles = new Set<number>();

@@ -6,23 +6,13 @@
 // calls a generated function stays monomorphic across encoders (rooms).
 
 import { encodeQuatInto, utf8Length } from '../bits.ts';
+import { compileOnce } from '../codegen.ts';
 import { isPredicted, SMALL_RESIDUAL } from './body.ts';
 import { CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, putCode } from './codes.ts';
 import type { BodyWriter, Quantizer, TypeKernel } from './kernels.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedBits, orderedFinite, type FieldSlot, type TypeLayout } from './layout.ts';
 
 const helpers = { orderedBits, orderedFinite, encodeQuatInto, utf8Length, codeBits, putCode };
-const compiled = new Map<string, unknown>();
-
-/** `new Function(...params, source)` called with `args`, once per distinct key (the source and every value it captures). */
-function compileOnce<T>(key: string, params: readonly string[], source: string, args: readonly unknown[]): T {
-  let f = compiled.get(key) as T | undefined;
-  if (f === undefined) {
-    f = (new Function(...params, source) as (...a: unknown[]) => T)(...args);
-    compiled.set(key, f);
-  }
-  return f;
-}
 
 /**
  * Code equal to `Math.round(p) + 0` for every p, without a branch: floor(p) plus the

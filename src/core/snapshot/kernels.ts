@@ -7,6 +7,7 @@
 
 import { BodyScratch, emptyBaselines, writeBody } from './body.ts';
 import type { BitSink } from './codes.ts';
+import { canGenerate } from '../codegen.ts';
 import { compileKernel } from './compiled.ts';
 import { quantizeRow, type TypeLayout } from './layout.ts';
 
@@ -59,15 +60,6 @@ export function referenceKernel(layout: TypeLayout): TypeKernel {
     quantize: (values, row, o, strs, so) => quantizeRow(layout.fields, values, row, o, strs, so) < 0,
     body: [writer(layout.views[0]), writer(layout.views[1])],
   };
-}
-
-/** Whether `new Function` works here (false under a Content-Security-Policy without 'unsafe-eval'). */
-function canGenerate(): boolean {
-  try {
-    return (new Function('return 1') as () => number)() === 1;
-  } catch {
-    return false;
-  }
 }
 
 /** One kernel per ghost type of `layouts`. */

@@ -1,0 +1,219 @@
+// Client-frame benchmark: what one rendered frame of a NetClient costs at 60 fps with one
+// predicted player (a Rapier character), 200 interpolated ghosts and 50 predicted Rapier boxes
+// (react-netcode/rapier, 'smoothed' mode), a snapshot every third tick (60/20 Hz) and a rollback
+// at each (policy 'always'), over a Stepper link of 50 ms each way. The frame is NetClient.update
+// plus reading client.view() of every ghost, as a renderer does. Mean ms per frame, rollback
+// frames (mean, p95) and heap bytes per frame. Run through bench/run.ts; prints a table and,
+// last, one `BENCH {json}` line.
+import RAPIER from '@dimforge/rapier3d-compat';
+import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../src/core/emitter.ts';
+import { field } from '../src/core/field.ts';
+import { defineProtocol, ghost } from '../src/core/protocol.ts';
+import { defineSystems, system, type SystemDef } from '../src/core/system.ts';
+import type { Ghost } from '../src/core/world.ts';
+import { createPhysics } from '../src/rapier/index.ts';
+import { createStepper } from '../src/testing/stepper.ts';
+
+const DRONES = 200;
+const BOXES = 50;
+const LATENCY_MS = 50; // each way
+const WARM_UP_MS = 5000;
+const MEASURED_MS = 20_000;
+const HEAP_MS = 10_000; // frames under the sampling heap profiler (timed apart: the profiler slows them)
+const SEED = 0xc11e47;
+const FRAME_MS = 1000 / 60;
+
+type Result = { case: string; system: string } & Record<string, number | string | null>;
+
+const protocol = defineProtocol({
+  tickRate: 60,
+  snapshotRate: 20,
+  ghosts: {
+    player: ghost({ position: field.vec3({ quantize: 1000 }) }, { modes: ['predicted', 'interpolated'] }),
+    drone: ghost({ position: field.vec3({ quantize: 1000 }), rotation: field.quat() }, { modes: ['interpolated'] }),
+    box: ghost(
+      { position: field.vec3({ quantize: 1000 }), rotation: field.quat(), linvel: field.vec3({ quantize: 1000 }), angvel: field.vec3({ quantize: 1000 }) },
+      { modes: ['predicted'] },
+    ),
+  },
+  input: { move: field.vec2({ quantize: 100, maxLength: 1 }) },
+});
+type P = typeof protocol;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+const quiet: Logger = () => {};
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
+/** The game: the player walks (a character) through the boxes; drones circle on the server; boxes get small seeded kicks. */
+function game(withBodies: boolean) {
+  const physics = createPhysics(RAPIER, {
+    level: (w, R) => void w.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0)),
+    bodies: {
+      player: { kind: 'character', collider: { capsule: [0.5, 0.3] } },
+      box: { kind: 'dynamic', collider: { cuboid: [0.25, 0.25, 0.25] }, density: 1, friction: 0.5 },
+    },
+  });
+  const kick = { x: 0, y: 0.3, z: 0 };
+  const list: SystemDef<P>[] = [
+    system.shared('walk', (world, ctx) => {
+      for (const p of world.query('player')) {
+        const { move } = ctx.input(p);
+        physics.moveCharacter(p, { x: move.x * 4 * ctx.dt, y: 0, z: move.y * 4 * ctx.dt });
+      }
+    }),
+    system.shared('stir', (world, ctx) => {
+      if (ctx.tick % 6 !== 0) return;
+      for (const b of world.query('box')) {
+        if (ctx.rng.next() > 0.2) continue;
+        kick.x = ctx.rng.range(-0.3, 0.3);
+        kick.z = ctx.rng.range(-0.3, 0.3);
+        physics.applyImpulse(b, kick);
+      }
+    }),
+    physics.system(),
+    system.server('fly', (world, ctx) => {
+      const a = (ctx.tick / 60) * 0.5;
+      let i = 0;
+      for (const d of world.query('drone')) {
+        const r = 10 + (i % 20);
+        const phase = a + i * 0.031;
+        d.components.position.x = r * Math.cos(phase);
+        d.components.position.z = r * Math.sin(phase);
+        d.components.position.y = 3 + (i % 7) * 0.5;
+        const half = phase / 2;
+        d.components.rotation.y = Math.sin(half);
+        d.components.rotation.w = Math.cos(half);
+        i++;
+      }
+    }),
+  ];
+  return { physics, systems: defineSystems(protocol, withBodies ? list : list.filter((s) => s.name !== 'stir')), withBodies };
+}
+
+interface Frame {
+  ms: number;
+  rollback: boolean;
+  resimulated: number;
+}
+
+type ProfileNode = { callFrame: { functionName: string }; selfSize: number; children: ProfileNode[] };
+
+/**
+ * Bytes allocated inside `measuredClientFrame` (garbage included) while `run` runs: V8's sampling heap
+ * profiler, keeping the samples of objects already collected, scales each sample to an estimate of
+ * the bytes it stands for. The server's work in between frames is not counted.
+ */
+async function allocatedInFrames(run: () => void): Promise<number> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  run();
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: ProfileNode } };
+  session.disconnect();
+  const sum = (n: ProfileNode): number => n.children.reduce((total, c) => total + sum(c), n.selfSize);
+  const inFrames = (n: ProfileNode): number => (n.callFrame.functionName === 'measuredClientFrame' ? sum(n) : n.children.reduce((t, c) => t + inFrames(c), 0));
+  return inFrames(profile.head);
+}
+
+async function measure(withBodies: boolean): Promise<{ result: Result; frames: number; heapFrames: number }> {
+  const { physics, systems } = game(withBodies);
+  const link = { latencyMs: LATENCY_MS };
+  const stepper = createStepper({
+    protocol, systems, seed: SEED, log: quiet, serverClock: { framePeriodMs: FRAME_MS },
+    clients: [{ clock: { framePeriodMs: FRAME_MS }, link: { up: link, down: link }, engine: { prediction: { rollback: 'always' } } }],
+  });
+  stepper.server.events.on('join', (c) => {
+    stepper.server.spawn('player', { position: { x: 0, y: 0.81, z: 0 } }, { owner: c.networkId });
+  });
+  for (let i = 0; i < DRONES; i++) stepper.server.spawn('drone', {});
+  if (withBodies) for (let i = 0; i < BOXES; i++) stepper.server.spawn('box', { position: { x: 1.5 + (i % 10) * 0.6, y: 0.25, z: -1.2 + Math.floor(i / 10) * 0.6 } });
+  stepper.joinAll({});
+  const client = stepper.clients[0]!.client;
+  const prediction = client.requirePrediction();
+  // The stick: a new seeded direction every second (of the client's ticks), held in between.
+  let frameNo = 0;
+  const steer = (): void => {
+    if (frameNo % 60 !== 0) return;
+    const angle = ((frameNo / 60) * 2.399) % (2 * Math.PI);
+    client.input.current.move.x = Math.round(Math.cos(angle) * 100) / 100;
+    client.input.current.move.y = Math.round(Math.sin(angle) * 100) / 100;
+  };
+  // What a renderer reads each frame: the shown values of every ghost.
+  let sink = 0;
+  const present = (): void => {
+    for (const g of client.world.all()) sink += client.view(g as Ghost<P>).position.x;
+  };
+  const frames: Frame[] = [];
+  let recording = false;
+  let counted = 0;
+  const update = client.update.bind(client);
+  function measuredClientFrame(now: number): void {
+    update(now);
+    present();
+  }
+  (client as { update: (now: number) => void }).update = (now: number): void => {
+    frameNo++;
+    counted++;
+    steer();
+    const rollbacks = prediction.stats.rollbacks;
+    const resim = prediction.stats.resimulatedTicks;
+    const t0 = performance.now();
+    measuredClientFrame(now);
+    const t1 = performance.now();
+    if (recording) frames.push({ ms: t1 - t0, rollback: prediction.stats.rollbacks !== rollbacks, resimulated: prediction.stats.resimulatedTicks - resim });
+  };
+  stepper.advance(WARM_UP_MS);
+  if (client.world.size !== DRONES + 1 + (withBodies ? BOXES : 0)) throw new Error(`react-netcode: bench client sees ${client.world.size} ghosts`);
+  gc?.();
+  stepper.advance(500); // re-warm after the forced gc
+  recording = true;
+  stepper.advance(MEASURED_MS);
+  recording = false;
+  counted = 0;
+  const allocated = await allocatedInFrames(() => stepper.advance(HEAP_MS));
+  const heapFrames = counted;
+  physics.dispose(stepper.server.world);
+  physics.dispose(client.world);
+  if (sink === 0) throw new Error('react-netcode: bench read no view');
+  const rollbackFrames = frames.filter((f) => f.rollback);
+  const name = withBodies ? `1 player, ${DRONES} interpolated, ${BOXES} predicted bodies` : `1 player, ${DRONES} interpolated, no boxes (the player's character only)`;
+  return {
+    result: {
+      case: name, system: 'react-netcode', msPerFrame: round(mean(frames.map((f) => f.ms)), 4),
+      msPerFrameP95: round(quantile(frames.map((f) => f.ms), 0.95), 4),
+      rollbackFrameMs: round(mean(rollbackFrames.map((f) => f.ms)), 4), rollbackFrameMsP95: round(quantile(rollbackFrames.map((f) => f.ms), 0.95), 4),
+      rollbackFrames: rollbackFrames.length, resimulatedTicksPerRollback: round(mean(rollbackFrames.map((f) => f.resimulated)), 2),
+      heapBytesPerFrame: round(allocated / heapFrames, 0),
+    },
+    frames: frames.length,
+    heapFrames,
+  };
+}
+
+export async function run(): Promise<void> {
+  const started = performance.now();
+  await RAPIER.init();
+  const results: Result[] = [];
+  const notes: string[] = [];
+  for (const withBodies of [true, false]) {
+    const m = await measure(withBodies);
+    results.push(m.result);
+    notes.push(`${m.frames} timed frames, ${m.heapFrames} sampled`);
+  }
+  console.table(results.map(({ case: name, system: sys, ...metrics }) => ({ case: name, system: sys, ...metrics })));
+  console.log(`One NetClient at 60 fps (Stepper, ${LATENCY_MS} ms each way, snapshots at 20 Hz, rollback 'always'); frame = client.update(now) + client.view() of every ghost.`);
+  console.log(`msPerFrame: mean (p95) over ${MEASURED_MS / 1000} s of frames after ${WARM_UP_MS / 1000} s of warm-up; rollbackFrameMs: the frames that rolled back (mean, p95).`);
+  console.log(`heapBytesPerFrame: bytes allocated inside the frame (garbage included) per frame, from V8's sampling heap profiler over a further ${HEAP_MS / 1000} s (${notes.join('; ')}).`);
+  const full = results[0]!;
+  console.log(`goals: msPerFrame ${String(full['msPerFrame'])} <= 1; rollbackFrameMs ${String(full['rollbackFrameMs'])} <= 2; heapBytesPerFrame ${String(full['heapBytesPerFrame'])} <= 1024.`);
+  console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
+  console.log(`BENCH ${JSON.stringify({ bench: 'client-frame', results })}`);
+}
