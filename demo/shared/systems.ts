@@ -67,20 +67,26 @@ const simulated = (g: Ghost<DemoProtocol>): boolean => g.mode !== 'interpolated'
 
 /**
  * The velocity change (m/s) a blast at `at` gives a body centred at `p`, or undefined out of
- * range — the NFE grenade sample's formula: with diff = p − at and d² = |diff|² (0 < d² <
- * blastRadiusSq), diff.y is biased away from the horizontal to at least `verticalClamp`
- * (upwards unless the body is below the blast, diff.y ≤ −0.05: then at least that much
- * downwards), and the change is `blastPower × (1 − d²/blastRadiusSq) × diff / d`. So a body
- * level with the blast is lifted as well as pushed away; a body on the blast is not pushed.
+ * range. With diff = p − at and d² = |diff|² < blastRadiusSq, diff.y is first biased away
+ * from the horizontal to at least `verticalClamp` (upwards unless the body is below the
+ * blast, diff.y ≤ −0.05: then at least that much downwards), so a body level with the blast
+ * is lifted as well as pushed away; the change is `blastPower × (1 − d²/blastRadiusSq)` along
+ * that biased direction, normalised. So no blast gives more than `blastPower`: the NFE
+ * sample's `diff / d` with the biased diff.y grows as 1/d near the blast (two grenades
+ * touching, d ≈ 0.3 m: 56 m/s up), and such a chain-blasted grenade flew 30 m between two
+ * frames of its thrower's prediction (docs/demo.md, Grenade blast). A body on the blast itself
+ * goes straight up (unless the clamp is 0).
  */
 export function blastVelocity(at: Vec3, p: Vec3, config: Readonly<GrenadeConfig>, out: Vec3 = { x: 0, y: 0, z: 0 }): Vec3 | undefined {
   const dx = p.x - at.x;
   const dy = p.y - at.y;
   const dz = p.z - at.z;
   const d2 = dx * dx + dy * dy + dz * dz;
-  if (d2 >= config.blastRadiusSq || d2 === 0) return undefined;
-  const scale = (config.blastPower * (1 - d2 / config.blastRadiusSq)) / Math.sqrt(d2);
+  if (d2 >= config.blastRadiusSq) return undefined;
   const by = dy > -0.05 ? Math.max(config.verticalClamp, dy) : Math.min(-config.verticalClamp, dy);
+  const length = Math.sqrt(dx * dx + by * by + dz * dz);
+  if (length === 0) return undefined;
+  const scale = (config.blastPower * (1 - d2 / config.blastRadiusSq)) / length;
   out.x = dx * scale;
   out.y = by * scale;
   out.z = dz * scale;
