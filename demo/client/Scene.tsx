@@ -3,8 +3,7 @@
 // the ball prediction switching, explosion effects, a camera following the local
 // player, and the input bindings.
 import { Canvas, useFrame } from '@react-three/fiber';
-import { useControls } from 'leva';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
@@ -13,7 +12,10 @@ import type { DemoProtocol } from '../shared/protocol.ts';
 import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_HALF_HEIGHT, PLAYER_RADIUS, playerColour } from '../shared/systems.ts';
 import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion, WALL_COLOUR } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
-import { BALL_SWITCHING, setLocalPrediction, switchBallsAround } from './switching.ts';
+import { getBallSettings, setLocalPrediction, subscribeBallSettings, switchBallsAround } from './switching.ts';
+import { routeThreeConsole } from './three-console.ts';
+
+routeThreeConsole();
 
 export interface SceneProps {
   /** <NetDebug> paths. */
@@ -33,7 +35,7 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
     return () => window.removeEventListener('contextmenu', block);
   }, []);
   return (
-    <Canvas shadows camera={{ position: [0, 8, 10], fov: 60 }}>
+    <Canvas shadows="percentage" camera={{ position: [0, 8, 10], fov: 60 }}>
       <NetcodeFrame />
       <color attach="background" args={['#9fc3e0']} />
       <fog attach="fog" args={['#9fc3e0', 30, 70]} />
@@ -161,11 +163,7 @@ function Balls({ smoothed, prediction }: { smoothed: boolean; prediction: boolea
   const balls = useGhosts('ball');
   const { client } = useNetcode();
   const local = useLocalGhost('player');
-  const settings = useControls('ball switching', {
-    radius: { value: BALL_SWITCHING.radius, min: 0, max: 30, step: 0.5 },
-    margin: { value: BALL_SWITCHING.margin, min: 0, max: 10, step: 0.5 },
-    tint: { value: true, label: 'tint' },
-  });
+  const settings = useSyncExternalStore(subscribeBallSettings, getBallSettings); // the tuning panel's, once it is loaded
   // The client switches balls by the local player's shown position, once per frame (after the netcode step).
   const { radius, margin } = settings;
   useEffect(() => {

@@ -18,7 +18,7 @@ import { DEFAULT_CONFIG } from '../../demo/shared/config.ts';
 import { protocol } from '../../demo/shared/protocol.ts';
 import { blastVelocity, systems } from '../../demo/shared/systems.ts';
 
-await RAPIER.init({});
+await RAPIER.init();
 
 const FRAME_MS = 200; // 5 fps
 const dist = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);

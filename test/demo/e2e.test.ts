@@ -53,7 +53,7 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } }); // not vitest's NODE_ENV=test: the bundle players get
     server = await startDemoServer();
     servers.push(server);
     mkdirSync(ARTIFACTS, { recursive: true });
