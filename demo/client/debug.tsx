@@ -168,7 +168,7 @@ export function DemoDebugHook(): ReactNode {
       },
       project: (id: number) => {
         const g = client.world.get(id);
-        if (!g || g.type === 'config') return undefined;
+        if (!g || g.type === 'config' || g.type === 'match') return undefined;
         const p = client.view(g).position;
         pos.set(p.x, p.y + (CENTRE_Y[g.type] ?? 0), p.z).project(camera);
         const rect = canvas.getBoundingClientRect();

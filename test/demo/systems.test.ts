@@ -46,15 +46,16 @@ describe('demo systems: character', () => {
     expect(serverMe.components.grounded).toBe(true);
     expect(serverMe.components.position.y).toBeGreaterThan(PLAYER_CENTRE_Y - 0.005);
     expect(serverMe.components.position.y).toBeLessThan(PLAYER_CENTRE_Y + 0.02);
-    // Walk right (+x) for 5 s at 6 m/s = 30 m, far more than the ≤ 24 m to the wall at x = 20.
-    client.input.current.move = { x: 1, y: 0 };
+    // Walk towards the camera (+z) for 5 s at 6 m/s = 30 m, far more than the ≤ 24 m to the side wall at z = 20
+    // (the end walls at x = ±20 have the goals in them).
+    client.input.current.move = { x: 0, y: -1 };
     s.advance(5000);
-    const x = serverMe.components.position.x;
-    // Stopped by the wall's inner face at x = 20: the centre stays a radius (0.4) + skin (0.01) short of it.
-    expect(x).toBeLessThan(ARENA_HALF_SIZE - PLAYER_RADIUS + 0.001);
-    expect(x).toBeGreaterThan(ARENA_HALF_SIZE - PLAYER_RADIUS - 0.05);
+    const z = serverMe.components.position.z;
+    // Stopped by the wall's inner face at z = 20: the centre stays a radius (0.4) + skin (0.01) short of it.
+    expect(z).toBeLessThan(ARENA_HALF_SIZE - PLAYER_RADIUS + 0.001);
+    expect(z).toBeGreaterThan(ARENA_HALF_SIZE - PLAYER_RADIUS - 0.05);
     // The client's prediction agrees, and the height never drifted.
-    expect(Math.abs(me.components.position.x - x)).toBeLessThan(0.05);
+    expect(Math.abs(me.components.position.z - z)).toBeLessThan(0.05);
     expect(Math.abs(serverMe.components.position.y - PLAYER_CENTRE_Y)).toBeLessThan(0.02);
     client.input.current.move = { x: 0, y: 0 };
   });
