@@ -5,17 +5,23 @@
 import { Canvas, useFrame } from '@react-three/fiber';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
+import { Pitch } from './Pitch.tsx';
+import { NameTag } from './NameTag.tsx';
+import { playExplosion, playKick } from './sound.ts';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
-import { LEVEL } from '../shared/level.ts';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_HALF_HEIGHT, PLAYER_RADIUS, playerColour } from '../shared/systems.ts';
-import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion, WALL_COLOUR } from './debug.tsx';
+import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
 import { getBallSettings, setLocalPrediction, subscribeBallSettings, switchBallsAround } from './switching.ts';
 import { routeThreeConsole } from './three-console.ts';
+import { touchStick } from './Touch.tsx';
 
 routeThreeConsole();
+
+/** The keys and mouse, then the touch stick (it overrides `move` while a finger holds it). */
+const CONTROLS = [...controls, touchStick];
 
 export interface SceneProps {
   /** <NetDebug> paths. */
@@ -27,15 +33,20 @@ export interface SceneProps {
 }
 
 export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNode {
-  useInput(controls);
+  useInput(CONTROLS);
   useEffect(() => {
     // The right mouse button throws: keep the browser's context menu out of the way.
     const block = (e: Event): void => e.preventDefault();
+    const kick = (e: KeyboardEvent): void => void (e.code === 'KeyE' && !e.repeat && playKick());
     window.addEventListener('contextmenu', block);
-    return () => window.removeEventListener('contextmenu', block);
+    window.addEventListener('keydown', kick);
+    return () => {
+      window.removeEventListener('contextmenu', block);
+      window.removeEventListener('keydown', kick);
+    };
   }, []);
   return (
-    <Canvas shadows="percentage" camera={{ position: [0, 8, 10], fov: 60 }}>
+    <Canvas shadows="percentage" camera={{ position: [0, 10, 13], fov: 45 }}>
       <NetcodeFrame />
       <color attach="background" args={['#9fc3e0']} />
       <fog attach="fog" args={['#9fc3e0', 30, 70]} />
@@ -50,7 +61,7 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
         shadow-camera-top={ARENA_HALF_SIZE + 2}
         shadow-camera-bottom={-ARENA_HALF_SIZE - 2}
       />
-      <Level />
+      <Pitch />
       <LocalPrediction on={prediction} />
       <Players smoothed={smoothing} />
       <Grenades smoothed={smoothing} />
@@ -60,26 +71,6 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
       {DEBUG && <DemoDebugHook />}
       <NetDebug visible={showDebug} />
     </Canvas>
-  );
-}
-
-/** The ground (a plane with a grid at y = 0) and the walls, from shared/level.ts. */
-function Level(): ReactNode {
-  const size = ARENA_HALF_SIZE * 2;
-  return (
-    <group>
-      <mesh rotation-x={-Math.PI / 2} receiveShadow>
-        <planeGeometry args={[size + 4, size + 4]} />
-        <meshStandardMaterial color="#7a9a6a" />
-      </mesh>
-      <gridHelper args={[size, size / 2, '#3f5a38', '#5f7d52']} position-y={0.01} />
-      {LEVEL.filter((box) => box.name !== 'ground').map((box) => (
-        <mesh key={box.name} position={box.at as [number, number, number]} castShadow receiveShadow>
-          <boxGeometry args={[box.half[0] * 2, box.half[1] * 2, box.half[2] * 2]} />
-          <meshStandardMaterial color={WALL_COLOUR} />
-        </mesh>
-      ))}
-    </group>
   );
 }
 
@@ -125,6 +116,7 @@ function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; lo
           <meshStandardMaterial color="#222" />
         </mesh>
       </group>
+      <NameTag name={ghost.components.name} colour={colour} />
       {local && (
         <mesh rotation-x={-Math.PI / 2} position-y={0.02 - PLAYER_CENTRE_Y}>
           <ringGeometry args={[0.6, 0.75, 32]} />
@@ -222,6 +214,7 @@ function Explosions(): ReactNode {
       const { position: p, spawnId } = (g as Ghost<DemoProtocol, 'grenade'>).components;
       const blast = { key: key++, at: { x: p.x, y: p.y, z: p.z }, start: performance.now() };
       setBlasts((list) => [...list, blast]);
+      playExplosion();
       if (DEBUG) recordExplosion(spawnId, blast.at);
     });
   }, [client]);
@@ -251,7 +244,7 @@ function BlastSphere({ blast, onDone }: { blast: Blast; onDone: (key: number) =>
   );
 }
 
-const OFFSET = new Vector3(0, 7, 9);
+const OFFSET = new Vector3(0, 9, 12);
 const target = new Vector3();
 const wanted = new Vector3();
 

@@ -10,12 +10,16 @@ import { Hud } from './Hud.tsx';
 import { NetcodeProvider } from './netcode.ts';
 import { createDemoTransport, linkOptions, PRESETS, type Preset } from './network.ts';
 import { Scene } from './Scene.tsx';
+import { Scoreboard, TeamButton } from './Scoreboard.tsx';
+import { TouchControls, touchWanted } from './Touch.tsx';
 import { initRapier } from '../shared/rapier-init.ts';
 
 /** The 300 ms ± 50 ms preset with 10 % loss can delay a grenade's spawn record: give predicted grenades 0.5 s to be matched. */
 const CLIENT_OPTIONS = { spawning: { graceTicks: 30 } };
 
 /** leva and the panels built with it: a chunk of its own, fetched when the tuning button is first pressed. */
+export const SMALL_WINDOW_PX = 700;
+
 const TuningPanel = lazy(() => import('./TuningPanel.tsx'));
 
 export default function Session({ name, onLeave }: { name: string; onLeave: () => void }): ReactNode {
@@ -23,7 +27,9 @@ export default function Session({ name, onLeave }: { name: string; onLeave: () =
   // `?preset=150` starts with that network preset (its id: none, 50, 150, 300).
   const [preset, setPreset] = useState<Preset>(() => PRESETS.find((p) => p.id === new URLSearchParams(window.location.search).get('preset')) ?? PRESETS[0]!);
   const presetRef = useRef(preset);
-  const [showGraph, setShowGraph] = useState(true);
+  // A small window (a phone) starts with the net graph off and the network panel folded: the game first.
+  const [showGraph, setShowGraph] = useState(() => window.innerWidth >= SMALL_WINDOW_PX);
+  const [touch] = useState(touchWanted);
   const [showDebug, setShowDebug] = useState(false);
   const [prediction, setPrediction] = useState(true);
   const [smoothing, setSmoothing] = useState(true);
@@ -42,7 +48,9 @@ export default function Session({ name, onLeave }: { name: string; onLeave: () =
     <NetcodeProvider transport={transport} join={{ name }} clientOptions={CLIENT_OPTIONS} init={initRapier}>
       <div style={{ position: 'fixed', inset: 0 }}>
         <Scene showDebug={showDebug} prediction={prediction} smoothing={smoothing} />
-        <TuningCorner />
+        <Scoreboard />
+        <TeamButton />
+        {touch ? <TouchControls /> : <TuningCorner />}
         {showGraph && <NetGraph style={{ top: 8, left: 8 }} />}
         <Hud
           preset={preset}
