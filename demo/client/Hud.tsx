@@ -1,6 +1,6 @@
 // HTML over the Canvas: the connection status screen (with Retry when closed) and the
 // network panel (conditioner presets, prediction / smoothing / NetGraph / NetDebug toggles, players),
-// foldable by its title, folded at start in a window narrower than 700 px.
+// foldable by its title, folded at start in a window smaller than 1000 × 640 px.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Correction } from 'react-netcode';
 import { playerColour } from '../shared/systems.ts';
@@ -71,10 +71,10 @@ function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onS
   const stats = useNetStats();
   const { networkId } = useConnection();
   const players = useGhosts('player');
-  const [open, setOpen] = useState(() => window.innerWidth >= 700);
+  const [open, setOpen] = useState(() => !(window.innerWidth < 1000 || window.innerHeight < 640));
   if (!open) {
     return (
-      <button type="button" style={{ ...panel, ...btn, minWidth: 0, padding: '4px 10px' }} onPointerDown={(e) => e.stopPropagation()} onClick={() => setOpen(true)}>
+      <button type="button" data-testid="network-open" style={{ ...panel, ...btn, minWidth: 0, padding: '4px 10px' }} onPointerDown={(e) => e.stopPropagation()} onClick={() => setOpen(true)}>
         Network ▸
       </button>
     );

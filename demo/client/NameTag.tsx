@@ -12,7 +12,7 @@ function drawTag(name: string, colour: string): CanvasTexture {
   canvas.width = WIDTH;
   canvas.height = HEIGHT;
   const g = canvas.getContext('2d')!;
-  g.font = '600 36px system-ui, sans-serif';
+  g.font = '700 40px system-ui, sans-serif';
   const w = Math.min(WIDTH - 8, g.measureText(name).width + 28);
   g.fillStyle = 'rgba(0, 0, 0, 0.55)';
   g.beginPath();
@@ -33,7 +33,7 @@ export function NameTag({ name, colour }: { name: string; colour: string }): Rea
   const texture = useMemo(() => drawTag(name, colour), [name, colour]);
   useEffect(() => () => texture.dispose(), [texture]);
   return (
-    <sprite position-y={PLAYER_HALF_HEIGHT + PLAYER_RADIUS + 0.45} scale={[1.6, 0.4, 1]}>
+    <sprite position-y={PLAYER_HALF_HEIGHT + PLAYER_RADIUS + 0.45} scale={[2.4, 0.6, 1]}>
       <spriteMaterial map={texture} depthWrite={false} transparent />
     </sprite>
   );

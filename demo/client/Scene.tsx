@@ -5,6 +5,7 @@
 import { Canvas, useFrame } from '@react-three/fiber';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
+import { FrameCostProbe } from './frame-cost.tsx';
 import { Pitch } from './Pitch.tsx';
 import { NameTag } from './NameTag.tsx';
 import { playExplosion, playKick } from './sound.ts';
@@ -48,6 +49,7 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
   return (
     <Canvas shadows="percentage" camera={{ position: [0, 10, 13], fov: 45 }}>
       <NetcodeFrame />
+      <FrameCostProbe />
       <color attach="background" args={['#9fc3e0']} />
       <fog attach="fog" args={['#9fc3e0', 30, 70]} />
       <ambientLight intensity={0.7} />

@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import { NetGraph } from 'react-netcode/react';
 import type { ConditionedClientTransport } from 'react-netcode';
+import { FrameCostLine } from './frame-cost.tsx';
 import { Hud } from './Hud.tsx';
 import { NetcodeProvider } from './netcode.ts';
 import { createDemoTransport, linkOptions, PRESETS, type Preset } from './network.ts';
@@ -18,7 +19,8 @@ import { initRapier } from '../shared/rapier-init.ts';
 const CLIENT_OPTIONS = { spawning: { graceTicks: 30 } };
 
 /** leva and the panels built with it: a chunk of its own, fetched when the tuning button is first pressed. */
-export const SMALL_WINDOW_PX = 700;
+/** Below 1000 × 640 px the HUD starts compact (Hud.tsx folds the network panel too). */
+export const smallWindow = (): boolean => window.innerWidth < 1000 || window.innerHeight < 640;
 
 const TuningPanel = lazy(() => import('./TuningPanel.tsx'));
 
@@ -27,8 +29,8 @@ export default function Session({ name, onLeave }: { name: string; onLeave: () =
   // `?preset=150` starts with that network preset (its id: none, 50, 150, 300).
   const [preset, setPreset] = useState<Preset>(() => PRESETS.find((p) => p.id === new URLSearchParams(window.location.search).get('preset')) ?? PRESETS[0]!);
   const presetRef = useRef(preset);
-  // A small window (a phone) starts with the net graph off and the network panel folded: the game first.
-  const [showGraph, setShowGraph] = useState(() => window.innerWidth >= SMALL_WINDOW_PX);
+  // A small window (a phone, a laptop's half screen) starts with the net graph off and the network panel folded: the game first.
+  const [showGraph, setShowGraph] = useState(() => !smallWindow());
   const [touch] = useState(touchWanted);
   const [showDebug, setShowDebug] = useState(false);
   const [prediction, setPrediction] = useState(true);
@@ -51,7 +53,12 @@ export default function Session({ name, onLeave }: { name: string; onLeave: () =
         <Scoreboard />
         <TeamButton />
         {touch ? <TouchControls /> : <TuningCorner />}
-        {showGraph && <NetGraph style={{ top: 8, left: 8 }} />}
+        {showGraph && (
+          <div style={graphBox}>
+            <NetGraph style={{ position: 'relative', top: 0, left: 0 }} />
+            <FrameCostLine />
+          </div>
+        )}
         <Hud
           preset={preset}
           onPreset={choosePreset}
@@ -91,3 +98,4 @@ function TuningCorner(): ReactNode {
 
 const tuningBox = { position: 'absolute', left: 8, bottom: 8, width: 300, zIndex: 11 } as const;
 const tuningButton = { font: '12px system-ui, sans-serif', padding: '4px 10px', borderRadius: 4, border: 0, background: 'rgba(24, 28, 32, 0.85)', color: '#eee' } as const;
+const graphBox = { position: 'absolute', top: 8, left: 8, zIndex: 10, display: 'flex', flexDirection: 'column', gap: 2 } as const;

@@ -28,6 +28,7 @@ import { Vector3 } from 'three';
 import type { Correction, Ghost, SpawnClassifier, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { playerColour } from '../shared/systems.ts';
+import { frameCost, resetFrameCost } from './frame-cost.tsx';
 import { useNetcode } from './netcode.ts';
 
 export const DEBUG = typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('debug');
@@ -162,6 +163,8 @@ export function DemoDebugHook(): ReactNode {
           position: { ...(g.components as { position: Vec3 }).position },
           colour: ghostColour(g),
         })),
+      frameCost,
+      resetFrameCost,
       colourOf: (id: number) => {
         const g = client.world.get(id);
         return g ? ghostColour(g) : undefined;
