@@ -52,7 +52,8 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
       <FrameCostProbe />
       <color attach="background" args={['#9fc3e0']} />
       <fog attach="fog" args={['#9fc3e0', 30, 70]} />
-      <ambientLight intensity={0.7} />
+      <hemisphereLight args={["#dceeff", "#5f7d52", 0.9]} />
+      <ambientLight intensity={0.45} />
       <directionalLight
         position={[10, 20, 8]}
         intensity={1.6}
@@ -110,7 +111,7 @@ function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; lo
       <group ref={facing}>
         <mesh castShadow>
           <capsuleGeometry args={[PLAYER_RADIUS, PLAYER_HALF_HEIGHT * 2, 4, 12]} />
-          <meshStandardMaterial color={colour} />
+          <meshStandardMaterial color={colour} emissive={colour} emissiveIntensity={0.35} />
         </mesh>
         {/* the nose shows the facing = the throw direction */}
         <mesh position={[0, 0.4, 0.4]} castShadow>

@@ -35,7 +35,7 @@ export const KICK_SPEED = 10; // m/s away from the player …
 export const KICK_LIFT = 3; // … and up
 /** Where a spawned ball appears: this far in front of the player. */
 export const BALL_SPAWN_DISTANCE = 1.4;
-export const MAX_BALLS = 12;
+export const MAX_BALLS = 32;
 /** Bodies below this height fell out of the arena: balls are despawned. */
 export const KILL_Y = -10;
 /** Blast knock-back on players decays by this factor per second (e^−4: a quarter-second push). */
