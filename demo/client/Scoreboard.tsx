@@ -62,9 +62,13 @@ export function Scoreboard(): ReactNode {
   return (
     <>
       <div data-testid="scoreboard" style={board}>
-        <span style={{ color: TEAM_COLOURS[TEAM_RED] }}>{TEAM_NAMES[TEAM_RED]} {match.red}</span>
+        <span style={{ color: TEAM_COLOURS[TEAM_RED] }}>
+          {TEAM_NAMES[TEAM_RED]} <span data-testid="score-red">{match.red}</span>
+        </span>
         <span style={{ opacity: 0.9 }}>{match.phase === PHASE_RESULTS ? 'full time' : clockText(match.clock)}</span>
-        <span style={{ color: TEAM_COLOURS[TEAM_BLUE] }}>{match.blue} {TEAM_NAMES[TEAM_BLUE]}</span>
+        <span style={{ color: TEAM_COLOURS[TEAM_BLUE] }}>
+          <span data-testid="score-blue">{match.blue}</span> {TEAM_NAMES[TEAM_BLUE]}
+        </span>
       </div>
       {match.phase === PHASE_KICKOFF && <div style={banner}>Kickoff in {Math.max(1, match.clock)}</div>}
       {goal !== undefined && match.phase !== PHASE_RESULTS && (
