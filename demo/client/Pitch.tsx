@@ -51,14 +51,17 @@ export function Pitch(): ReactNode {
   const stripe = size / STRIPES;
   return (
     <group>
-      <mesh rotation-x={-Math.PI / 2} position-y={-0.001} receiveShadow>
-        <planeGeometry args={[size + 2 * GOAL_DEPTH + 6, size + 6]} />
-        <meshStandardMaterial color="#5f7d52" />
-      </mesh>
+      {/* the stripes and the ground behind the goals tile the floor once: software WebGL pays for every overdrawn pixel */}
       {Array.from({ length: STRIPES }, (_, i) => (
         <mesh key={i} rotation-x={-Math.PI / 2} position={[-H + stripe * (i + 0.5), 0, 0]} receiveShadow>
-          <planeGeometry args={[stripe, size]} />
+          <planeGeometry args={[stripe, size + 6]} />
           <meshStandardMaterial color={i % 2 === 0 ? '#7a9a6a' : '#6f9160'} />
+        </mesh>
+      ))}
+      {([1, -1] as const).map((side) => (
+        <mesh key={side} rotation-x={-Math.PI / 2} position={[side * (H + (GOAL_DEPTH + 3) / 2), 0, 0]} receiveShadow>
+          <planeGeometry args={[GOAL_DEPTH + 3, size + 6]} />
+          <meshStandardMaterial color="#5f7d52" />
         </mesh>
       ))}
       <Line x={0} z={0} w={LINE} d={size} />
