@@ -4,7 +4,8 @@
 // show the goal; no console error or warning. 2. The frame budget: one page with seven bots
 // and 30 balls, the netcode's work per rendered frame (demo/client/frame-cost.tsx) measured
 // in the page over 120 frames; its median and p95 are printed (the budget is a p95 of
-// 2 ms; see the report in docs/demo.md for this machine's figure).
+// 2 ms; see the report in docs/demo.md for this machine's figure). The frame budget runs only
+// with DEMO_FRAME_BUDGET=1: about 3 minutes of software-rendered frames.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -78,7 +79,8 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     server.stop();
   });
 
-  it('frame budget: one page, seven bots, 30 balls — the netcode’s work per frame, measured', async () => {
+  // A measurement, ≈ 3 minutes on software WebGL: run it with DEMO_FRAME_BUDGET=1 (not in CI by default).
+  it.skipIf(process.env.DEMO_FRAME_BUDGET === undefined)('frame budget: one page, seven bots, 30 balls — the netcode’s work per frame, measured', async () => {
     server = await startDemoServer();
     startBots(7, { BOT_BALLS: '30' });
     const page = await open('solo');
