@@ -32,7 +32,22 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
-    chunkSizeWarningLimit: 4500, // one chunk: three, R3F, leva and Rapier (its WASM inlined by the -compat build)
+    // Rapier's chunk is ≈ 2.2 MB (its WASM inlined as base64 by the -compat build); it loads with the game, never with the lobby.
+    chunkSizeWarningLimit: 2400,
+    rolldownOptions: {
+      output: {
+        // Code splitting: the lobby (App.tsx) is the entry; the game (Session.tsx: three, R3F, the netcode)
+        // and the tuning panel (TuningPanel.tsx: leva) are lazy imports; Rapier, imported by the game's
+        // shared systems, gets a chunk of its own so that the game's code can change without re-fetching it.
+        codeSplitting: { groups: [{ name: 'rapier', test: /[\\/]@dimforge[\\/]rapier3d-compat[\\/]/ }] },
+      },
+      // leva's dependencies (@radix-ui/*) open with "use client", a React Server Components directive that
+      // means nothing in a client bundle; rolldown warns that it drops it. Only those, and only from node_modules.
+      onLog(level, log, handler) {
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE' && /[\\/]node_modules[\\/]/.test(log.id ?? log.message)) return;
+        handler(level, log);
+      },
+    },
   },
   server: {
     port: Number(process.env.DEMO_CLIENT_PORT ?? 5173),

@@ -1,5 +1,6 @@
 // HTML over the Canvas: the connection status screen (with Retry when closed) and the
-// network panel (conditioner presets, prediction / smoothing / NetGraph / NetDebug toggles, players).
+// network panel (conditioner presets, prediction / smoothing / NetGraph / NetDebug toggles, players),
+// foldable by its title, folded at start in a window smaller than 1000 × 640 px.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Correction } from 'react-netcode';
 import { playerColour } from '../shared/systems.ts';
@@ -70,9 +71,19 @@ function NetworkPanel({ preset, onPreset, showGraph, onShowGraph, showDebug, onS
   const stats = useNetStats();
   const { networkId } = useConnection();
   const players = useGhosts('player');
+  const [open, setOpen] = useState(() => !(window.innerWidth < 1000 || window.innerHeight < 640));
+  if (!open) {
+    return (
+      <button type="button" data-testid="network-open" style={{ ...panel, ...btn, minWidth: 0, padding: '4px 10px' }} onPointerDown={(e) => e.stopPropagation()} onClick={() => setOpen(true)}>
+        Network ▸
+      </button>
+    );
+  }
   return (
     <div style={panel} onPointerDown={(e) => e.stopPropagation()}>
-      <div style={{ fontWeight: 600, marginBottom: 4 }}>Network</div>
+      <div style={{ fontWeight: 600, marginBottom: 4, cursor: 'pointer' }} onClick={() => setOpen(false)} title="fold the panel">
+        Network ▾
+      </div>
       {PRESETS.map((p) => (
         <label key={p.id} style={row}>
           <input type="radio" name="preset" checked={p.id === preset.id} onChange={() => onPreset(p)} /> {p.label}

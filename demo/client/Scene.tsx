@@ -3,17 +3,26 @@
 // the ball prediction switching, explosion effects, a camera following the local
 // player, and the input bindings.
 import { Canvas, useFrame } from '@react-three/fiber';
-import { useControls } from 'leva';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
+import { FrameCostProbe } from './frame-cost.tsx';
+import { Pitch } from './Pitch.tsx';
+import { NameTag } from './NameTag.tsx';
+import { playExplosion, playKick } from './sound.ts';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
-import { LEVEL } from '../shared/level.ts';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_HALF_HEIGHT, PLAYER_RADIUS, playerColour } from '../shared/systems.ts';
-import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion, WALL_COLOUR } from './debug.tsx';
+import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
-import { BALL_SWITCHING, setLocalPrediction, switchBallsAround } from './switching.ts';
+import { getBallSettings, setLocalPrediction, subscribeBallSettings, switchBallsAround } from './switching.ts';
+import { routeThreeConsole } from './three-console.ts';
+import { touchStick } from './Touch.tsx';
+
+routeThreeConsole();
+
+/** The keys and mouse, then the touch stick (it overrides `move` while a finger holds it). */
+const CONTROLS = [...controls, touchStick];
 
 export interface SceneProps {
   /** <NetDebug> paths. */
@@ -25,19 +34,26 @@ export interface SceneProps {
 }
 
 export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNode {
-  useInput(controls);
+  useInput(CONTROLS);
   useEffect(() => {
     // The right mouse button throws: keep the browser's context menu out of the way.
     const block = (e: Event): void => e.preventDefault();
+    const kick = (e: KeyboardEvent): void => void (e.code === 'KeyE' && !e.repeat && playKick());
     window.addEventListener('contextmenu', block);
-    return () => window.removeEventListener('contextmenu', block);
+    window.addEventListener('keydown', kick);
+    return () => {
+      window.removeEventListener('contextmenu', block);
+      window.removeEventListener('keydown', kick);
+    };
   }, []);
   return (
-    <Canvas shadows camera={{ position: [0, 8, 10], fov: 60 }}>
+    <Canvas shadows="percentage" camera={{ position: [0, 10, 13], fov: 45 }}>
       <NetcodeFrame />
+      <FrameCostProbe />
       <color attach="background" args={['#9fc3e0']} />
       <fog attach="fog" args={['#9fc3e0', 30, 70]} />
-      <ambientLight intensity={0.7} />
+      <hemisphereLight args={["#dceeff", "#5f7d52", 0.9]} />
+      <ambientLight intensity={0.45} />
       <directionalLight
         position={[10, 20, 8]}
         intensity={1.6}
@@ -48,7 +64,7 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
         shadow-camera-top={ARENA_HALF_SIZE + 2}
         shadow-camera-bottom={-ARENA_HALF_SIZE - 2}
       />
-      <Level />
+      <Pitch />
       <LocalPrediction on={prediction} />
       <Players smoothed={smoothing} />
       <Grenades smoothed={smoothing} />
@@ -58,26 +74,6 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
       {DEBUG && <DemoDebugHook />}
       <NetDebug visible={showDebug} />
     </Canvas>
-  );
-}
-
-/** The ground (a plane with a grid at y = 0) and the walls, from shared/level.ts. */
-function Level(): ReactNode {
-  const size = ARENA_HALF_SIZE * 2;
-  return (
-    <group>
-      <mesh rotation-x={-Math.PI / 2} receiveShadow>
-        <planeGeometry args={[size + 4, size + 4]} />
-        <meshStandardMaterial color="#7a9a6a" />
-      </mesh>
-      <gridHelper args={[size, size / 2, '#3f5a38', '#5f7d52']} position-y={0.01} />
-      {LEVEL.filter((box) => box.name !== 'ground').map((box) => (
-        <mesh key={box.name} position={box.at as [number, number, number]} castShadow receiveShadow>
-          <boxGeometry args={[box.half[0] * 2, box.half[1] * 2, box.half[2] * 2]} />
-          <meshStandardMaterial color={WALL_COLOUR} />
-        </mesh>
-      ))}
-    </group>
   );
 }
 
@@ -115,7 +111,7 @@ function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; lo
       <group ref={facing}>
         <mesh castShadow>
           <capsuleGeometry args={[PLAYER_RADIUS, PLAYER_HALF_HEIGHT * 2, 4, 12]} />
-          <meshStandardMaterial color={colour} />
+          <meshStandardMaterial color={colour} emissive={colour} emissiveIntensity={0.35} />
         </mesh>
         {/* the nose shows the facing = the throw direction */}
         <mesh position={[0, 0.4, 0.4]} castShadow>
@@ -123,6 +119,7 @@ function PlayerBody({ ghost, local }: { ghost: Ghost<DemoProtocol, 'player'>; lo
           <meshStandardMaterial color="#222" />
         </mesh>
       </group>
+      <NameTag name={ghost.components.name} colour={colour} />
       {local && (
         <mesh rotation-x={-Math.PI / 2} position-y={0.02 - PLAYER_CENTRE_Y}>
           <ringGeometry args={[0.6, 0.75, 32]} />
@@ -161,11 +158,7 @@ function Balls({ smoothed, prediction }: { smoothed: boolean; prediction: boolea
   const balls = useGhosts('ball');
   const { client } = useNetcode();
   const local = useLocalGhost('player');
-  const settings = useControls('ball switching', {
-    radius: { value: BALL_SWITCHING.radius, min: 0, max: 30, step: 0.5 },
-    margin: { value: BALL_SWITCHING.margin, min: 0, max: 10, step: 0.5 },
-    tint: { value: true, label: 'tint' },
-  });
+  const settings = useSyncExternalStore(subscribeBallSettings, getBallSettings); // the tuning panel's, once it is loaded
   // The client switches balls by the local player's shown position, once per frame (after the netcode step).
   const { radius, margin } = settings;
   useEffect(() => {
@@ -224,6 +217,7 @@ function Explosions(): ReactNode {
       const { position: p, spawnId } = (g as Ghost<DemoProtocol, 'grenade'>).components;
       const blast = { key: key++, at: { x: p.x, y: p.y, z: p.z }, start: performance.now() };
       setBlasts((list) => [...list, blast]);
+      playExplosion();
       if (DEBUG) recordExplosion(spawnId, blast.at);
     });
   }, [client]);
@@ -253,7 +247,7 @@ function BlastSphere({ blast, onDone }: { blast: Blast; onDone: (key: number) =>
   );
 }
 
-const OFFSET = new Vector3(0, 7, 9);
+const OFFSET = new Vector3(0, 9, 12);
 const target = new Vector3();
 const wanted = new Vector3();
 

@@ -28,6 +28,7 @@ import { Vector3 } from 'three';
 import type { Correction, Ghost, SpawnClassifier, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { playerColour } from '../shared/systems.ts';
+import { frameCost, resetFrameCost } from './frame-cost.tsx';
 import { useNetcode } from './netcode.ts';
 
 export const DEBUG = typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('debug');
@@ -162,13 +163,15 @@ export function DemoDebugHook(): ReactNode {
           position: { ...(g.components as { position: Vec3 }).position },
           colour: ghostColour(g),
         })),
+      frameCost,
+      resetFrameCost,
       colourOf: (id: number) => {
         const g = client.world.get(id);
         return g ? ghostColour(g) : undefined;
       },
       project: (id: number) => {
         const g = client.world.get(id);
-        if (!g || g.type === 'config') return undefined;
+        if (!g || g.type === 'config' || g.type === 'match') return undefined;
         const p = client.view(g).position;
         pos.set(p.x, p.y + (CENTRE_Y[g.type] ?? 0), p.z).project(camera);
         const rect = canvas.getBoundingClientRect();

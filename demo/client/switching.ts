@@ -37,3 +37,26 @@ export function setLocalPrediction(client: NetClient<DemoProtocol>, on: boolean)
   for (const p of client.world.query('player')) if (p.isLocal) client.setGhostMode(p, on ? 'predicted' : 'interpolated');
   if (!on) for (const b of client.world.query('ball')) client.setGhostMode(b, 'interpolated');
 }
+
+/** The ball-switching settings the scene uses: the defaults, changed by the tuning panel once it is loaded (TuningPanel.tsx). */
+export interface BallSettings extends BallSwitching {
+  /** Colour balls by their mode (lime predicted, white just switched). */
+  tint: boolean;
+}
+
+let ballSettings: Readonly<BallSettings> = Object.freeze({ ...BALL_SWITCHING, tint: true });
+const listeners = new Set<() => void>();
+
+export const getBallSettings = (): Readonly<BallSettings> => ballSettings;
+
+export function setBallSettings(next: Readonly<BallSettings>): void {
+  if (next.radius === ballSettings.radius && next.margin === ballSettings.margin && next.tint === ballSettings.tint) return;
+  ballSettings = Object.freeze({ ...next });
+  for (const l of listeners) l();
+}
+
+/** For useSyncExternalStore. */
+export function subscribeBallSettings(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

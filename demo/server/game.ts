@@ -1,19 +1,15 @@
 // The game's server side, apart from HTTP and sockets (demo/server/main.ts) so that
-// tests can run it on a Stepper: the config ghost, the starting balls, a player per
-// join, and the `say` and `tune` RPCs.
+// tests can run it on a Stepper: the config and match ghosts, the starting balls, a
+// player per join (in the smaller team, in a colour of its palette), and the `say`,
+// `tune`, `rematch` and `switchTeam` RPCs. The match itself runs in the shared
+// systems' server-only `match` system (demo/shared/systems.ts).
 import type { NetServer } from '../../src/index.ts';
 import { clampConfig, configOf, DEFAULT_CONFIG } from '../shared/config.ts';
 import type { DemoProtocol } from '../shared/protocol.ts';
-import { BALL_RADIUS, colourForNetworkId, PLAYER_CENTRE_Y } from '../shared/systems.ts';
+import { BALL_SPOTS, freeColour, KICKOFF_SECONDS, PHASE_KICKOFF, PHASE_RESULTS, smallerTeam, TEAM_BLUE, TEAM_RED } from '../shared/match.ts';
+import { BALL_RADIUS, PLAYER_CENTRE_Y } from '../shared/systems.ts';
 
-/** Balls round the centre at the start, at rest until something pushes them. */
-export const BALL_SPOTS: readonly { x: number; z: number }[] = [
-  { x: 0, z: 0 },
-  { x: 6, z: -6 },
-  { x: -6, z: -6 },
-  { x: -5, z: 5 },
-  { x: 0, z: 9 },
-];
+export { BALL_SPOTS } from '../shared/match.ts';
 
 /** Spawn point of the player with this networkId: spread on a ring of 4 m, facing the centre. */
 export function spawnPoint(networkId: number): { x: number; z: number; facing: number } {
@@ -30,6 +26,7 @@ export interface GameOptions {
 export function setupGame(server: NetServer<DemoProtocol>, options: GameOptions = {}): void {
   const log = options.log ?? (() => {});
   server.spawn('config', { ...DEFAULT_CONFIG });
+  server.spawn('match', { phase: PHASE_KICKOFF, clock: KICKOFF_SECONDS, red: 0, blue: 0, goals: 0, lastGoalTeam: 0, round: 1 });
   for (const { x, z } of options.balls ?? BALL_SPOTS) server.spawn('ball', { position: { x, y: BALL_RADIUS, z } });
 
   server.events.on('join', (connection) => {
@@ -37,12 +34,26 @@ export function setupGame(server: NetServer<DemoProtocol>, options: GameOptions 
     const name = (connection.joinPayload?.name ?? '').trim().slice(0, 16);
     const { x, z, facing } = spawnPoint(connection.networkId);
     // Despawned automatically when the connection leaves for good.
-    server.spawn('player', { position: { x, y: PLAYER_CENTRE_Y + 0.02, z }, colour: colourForNetworkId(connection.networkId), name, facing }, { owner: connection.networkId });
+    const team = smallerTeam(server.world);
+    const colour = freeColour(server.world, team);
+    server.spawn('player', { position: { x, y: PLAYER_CENTRE_Y + 0.02, z }, colour, name, facing, team }, { owner: connection.networkId });
     log(`player ${connection.networkId} joined as "${connection.joinPayload?.name ?? ''}"`);
   });
   server.events.on('leave', (connection, reason) => log(`player ${connection.networkId} left: ${reason}`));
   server.onRpc('say', (connection, { text }) => {
     server.broadcast('said', { from: connection.networkId, name: connection.joinPayload?.name ?? '', text });
+  });
+  // The results screen's Rematch: the next match starts at the next tick.
+  server.onRpc('rematch', () => {
+    for (const m of server.world.query('match')) if (m.components.phase === PHASE_RESULTS) m.components.clock = 0;
+  });
+  server.onRpc('switchTeam', (connection) => {
+    for (const p of server.world.query('player')) {
+      if (p.owner !== connection.networkId) continue;
+      const team = p.components.team === TEAM_RED ? TEAM_BLUE : TEAM_RED;
+      p.components.colour = freeColour(server.world, team);
+      p.components.team = team;
+    }
   });
   // Live tuning: any player may tune; every value is clamped to CONFIG_LIMITS and rounded as the wire rounds.
   server.onRpc('tune', (connection, requested) => {

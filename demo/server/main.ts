@@ -9,16 +9,16 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import RAPIER from '@dimforge/rapier3d-compat';
 import { Server as IoServer } from 'socket.io';
 import { conditionServer, createServer, realTimeScheduler } from '../../src/index.ts';
 import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { describeLink, linkFromEnv, linkOptions } from '../shared/link.ts';
+import { initRapier } from '../shared/rapier-init.ts';
 import { protocol } from '../shared/protocol.ts';
 import { systems } from '../shared/systems.ts';
 import { setupGame } from './game.ts';
 
-await RAPIER.init(); // the physics' WASM, before the first tick
+await initRapier(); // the physics' WASM, before the first tick
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';

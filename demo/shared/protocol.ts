@@ -1,6 +1,7 @@
-// The demo's protocol, shared by its server and clients: players join with a name,
-// walk (WASD), jump (Space), throw grenades (right mouse / F), spawn balls (B) and
-// kick them (E). Players are Rapier characters, predicted for their owner and
+// The demo's protocol, shared by its server and clients: players join with a name
+// (and are put in the smaller team), walk (WASD), jump (Space), throw grenades (right
+// mouse / F), spawn balls (B) and kick them (E) into the other team's goal; `match` is
+// the score, the phase and its clock. Players are Rapier characters, predicted for their owner and
 // interpolated for everyone else; grenades are dynamic bodies and predicted spawns
 // matched by spawnId; balls are dynamic bodies, predicted near the local player and
 // interpolated elsewhere (prediction switching); `config` is the one live-tuned
@@ -27,6 +28,11 @@ export const protocol = defineProtocol({
         facing: field.f32({ quantize: 1000 }),
         colour: field.u8(),
         name: field.string(16),
+        /** TEAM_RED (1) or TEAM_BLUE (2), chosen at join (shared/match.ts). */
+        team: field.u8(),
+        /** Horizontal knock-back velocity (m/s) from blasts, decaying; added to the walk by the move system. */
+        kx: field.f32({ quantize: 1000 }),
+        kz: field.f32({ quantize: 1000 }),
       },
       { modes: ['predicted', 'interpolated'] },
     ),
@@ -49,6 +55,23 @@ export const protocol = defineProtocol({
         angvel: field.vec3({ quantize: 1000 }),
       },
       { modes: ['predicted', 'interpolated'] },
+    ),
+    /** One per game: the kickball match (shared/match.ts), changed by the server alone. */
+    match: ghost(
+      {
+        /** PHASE_KICKOFF, PHASE_PLAYING or PHASE_RESULTS. */
+        phase: field.u8(),
+        /** Seconds left in the phase. */
+        clock: field.f32({ quantize: 100 }),
+        red: field.u8(),
+        blue: field.u8(),
+        /** Goals scored since the server started (a client sees a new goal as a change) and the team of the last one. */
+        goals: field.u16(),
+        lastGoalTeam: field.u8(),
+        /** Matches played since the server started. */
+        round: field.u16(),
+      },
+      { modes: ['predicted'] },
     ),
     /** One per game: the grenade configuration (live tuning). Predicted on clients, so a new value reaches their prediction through the usual rollback. */
     config: ghost(
@@ -81,6 +104,10 @@ export const protocol = defineProtocol({
     say: rpc.toServer({ text: field.string(200) }),
     said: rpc.toClient({ from: field.u16(), name: field.string(24), text: field.string(200) }),
     welcome: rpc.toClient({ players: field.u16() }),
+    /** From the results screen: start the next match now. */
+    rematch: rpc.toServer({}),
+    /** Move to the other team (its kickoff spot at the next kickoff). */
+    switchTeam: rpc.toServer({}),
     /** Live tuning: the whole grenade config; the server clamps every value and applies it to the `config` ghost. */
     tune: rpc.toServer({
       grenadeSpeed: field.f32(),

@@ -10,6 +10,7 @@ import { defineSystems, system, type Ghost, type Vec3, type World } from '../../
 import { createPhysics } from '../../src/rapier/index.ts';
 import { configOf, type GrenadeConfig } from './config.ts';
 import { buildLevel } from './level.ts';
+import { BALL_SPOTS, goalFor, kickoffSpot, KICKOFF_SECONDS, MATCH_SECONDS, PHASE_KICKOFF, PHASE_PLAYING, PHASE_RESULTS, RESULTS_SECONDS, type Team } from './match.ts';
 import { protocol, type DemoProtocol } from './protocol.ts';
 
 export { ARENA_HALF_SIZE } from './level.ts';
@@ -34,9 +35,13 @@ export const KICK_SPEED = 10; // m/s away from the player …
 export const KICK_LIFT = 3; // … and up
 /** Where a spawned ball appears: this far in front of the player. */
 export const BALL_SPAWN_DISTANCE = 1.4;
-export const MAX_BALLS = 12;
+export const MAX_BALLS = 32;
 /** Bodies below this height fell out of the arena: balls are despawned. */
 export const KILL_Y = -10;
+/** Blast knock-back on players decays by this factor per second (e^−4: a quarter-second push). */
+export const KNOCK_DECAY_PER_S = 4;
+/** Two characters' centres stay at least this far apart horizontally: they block each other. */
+export const PLAYER_MIN_DISTANCE = 2 * PLAYER_RADIUS;
 
 /** Player colours, indexed by `colour` (networkId mod length). */
 export const PLAYER_COLOURS = ['#e53935', '#1e88e5', '#43a047', '#fdd835', '#8e24aa', '#fb8c00', '#00acc1', '#d81b60'] as const;
@@ -67,20 +72,26 @@ const simulated = (g: Ghost<DemoProtocol>): boolean => g.mode !== 'interpolated'
 
 /**
  * The velocity change (m/s) a blast at `at` gives a body centred at `p`, or undefined out of
- * range — the NFE grenade sample's formula: with diff = p − at and d² = |diff|² (0 < d² <
- * blastRadiusSq), diff.y is biased away from the horizontal to at least `verticalClamp`
- * (upwards unless the body is below the blast, diff.y ≤ −0.05: then at least that much
- * downwards), and the change is `blastPower × (1 − d²/blastRadiusSq) × diff / d`. So a body
- * level with the blast is lifted as well as pushed away; a body on the blast is not pushed.
+ * range. With diff = p − at and d² = |diff|² < blastRadiusSq, diff.y is first biased away
+ * from the horizontal to at least `verticalClamp` (upwards unless the body is below the
+ * blast, diff.y ≤ −0.05: then at least that much downwards), so a body level with the blast
+ * is lifted as well as pushed away; the change is `blastPower × (1 − d²/blastRadiusSq)` along
+ * that biased direction, normalised. So no blast gives more than `blastPower`: the NFE
+ * sample's `diff / d` with the biased diff.y grows as 1/d near the blast (two grenades
+ * touching, d ≈ 0.3 m: 56 m/s up), and such a chain-blasted grenade flew 30 m between two
+ * frames of its thrower's prediction (docs/demo.md, Grenade blast). A body on the blast itself
+ * goes straight up (unless the clamp is 0).
  */
 export function blastVelocity(at: Vec3, p: Vec3, config: Readonly<GrenadeConfig>, out: Vec3 = { x: 0, y: 0, z: 0 }): Vec3 | undefined {
   const dx = p.x - at.x;
   const dy = p.y - at.y;
   const dz = p.z - at.z;
   const d2 = dx * dx + dy * dy + dz * dz;
-  if (d2 >= config.blastRadiusSq || d2 === 0) return undefined;
-  const scale = (config.blastPower * (1 - d2 / config.blastRadiusSq)) / Math.sqrt(d2);
+  if (d2 >= config.blastRadiusSq) return undefined;
   const by = dy > -0.05 ? Math.max(config.verticalClamp, dy) : Math.min(-config.verticalClamp, dy);
+  const length = Math.sqrt(dx * dx + by * by + dz * dz);
+  if (length === 0) return undefined;
+  const scale = (config.blastPower * (1 - d2 / config.blastRadiusSq)) / length;
   out.x = dx * scale;
   out.y = by * scale;
   out.z = dz * scale;
@@ -103,9 +114,46 @@ export function nearestBall(world: World<DemoProtocol>, from: Vec3): Ghost<DemoP
 }
 
 const scratch: Vec3 = { x: 0, y: 0, z: 0 };
+const move: Vec3 = { x: 0, y: 0, z: 0 };
+
+/**
+ * Characters block each other (the controller only slides along the static level): the
+ * part of `d` (this tick's horizontal move) that would bring `p` closer than
+ * PLAYER_MIN_DISTANCE to another player at about its height is removed, and a pair that
+ * already overlaps is pushed apart, each by half the overlap. On a client the other
+ * players are where it shows them (interpolated, a round trip behind): a contact with
+ * them mispredicts by nature and is corrected like any other misprediction.
+ */
+export function blockByPlayers(world: World<DemoProtocol>, p: Ghost<DemoProtocol, 'player'>, d: Vec3): void {
+  const a = p.components.position;
+  for (const q of world.query('player')) {
+    if (q === p) continue;
+    const b = q.components.position;
+    if (Math.abs(b.y - a.y) >= 2 * PLAYER_CENTRE_Y) continue;
+    let nx = b.x - a.x;
+    let nz = b.z - a.z;
+    const dist = Math.hypot(nx, nz);
+    if (dist < 1e-6) continue;
+    nx /= dist;
+    nz /= dist;
+    if (dist < PLAYER_MIN_DISTANCE) {
+      const push = (PLAYER_MIN_DISTANCE - dist) / 2;
+      d.x -= nx * push;
+      d.z -= nz * push;
+    }
+    const ax = a.x + d.x - b.x;
+    const az = a.z + d.z - b.z;
+    const toward = d.x * nx + d.z * nz;
+    if (toward > 0 && ax * ax + az * az < PLAYER_MIN_DISTANCE * PLAYER_MIN_DISTANCE) {
+      d.x -= nx * toward;
+      d.z -= nz * toward;
+    }
+  }
+}
 
 export const systems = defineSystems(protocol, [
   system.shared('move', (world, ctx) => {
+    const decay = Math.exp(-KNOCK_DECAY_PER_S * ctx.dt);
     for (const p of world.query('player')) {
       if (!simulated(p)) continue;
       const input = ctx.input(p);
@@ -116,7 +164,15 @@ export const systems = defineSystems(protocol, [
       if (mx !== 0 || mz !== 0) c.facing = Math.atan2(mx, mz);
       if (c.grounded && c.vy <= 0) c.vy = input.jump > 0 ? JUMP_SPEED : 0;
       c.vy -= GRAVITY * ctx.dt;
-      physics.moveCharacter(p, { x: mx * PLAYER_SPEED * ctx.dt, y: c.vy * ctx.dt, z: mz * PLAYER_SPEED * ctx.dt });
+      move.x = (mx * PLAYER_SPEED + c.kx) * ctx.dt;
+      move.z = (mz * PLAYER_SPEED + c.kz) * ctx.dt;
+      move.y = c.vy * ctx.dt;
+      c.kx *= decay;
+      c.kz *= decay;
+      if (Math.abs(c.kx) < 0.01) c.kx = 0;
+      if (Math.abs(c.kz) < 0.01) c.kz = 0;
+      blockByPlayers(world, p, move);
+      physics.moveCharacter(p, move);
     }
   }),
   system.shared('throw', (world, ctx) => {
@@ -180,6 +236,13 @@ export const systems = defineSystems(protocol, [
         const dv = blastVelocity(at, b.components.position, config, scratch);
         if (dv) physics.applyImpulse(b, { x: dv.x * BALL_MASS, y: dv.y * BALL_MASS, z: dv.z * BALL_MASS });
       }
+      for (const p of world.query('player')) {
+        const dv = blastVelocity(at, p.components.position, config, scratch);
+        if (!dv) continue;
+        p.components.kx += dv.x;
+        p.components.kz += dv.z;
+        if (dv.y > 0) p.components.vy = Math.max(p.components.vy, 0) + dv.y;
+      }
       for (const other of world.query('grenade')) {
         if (other === g) continue;
         const dv = blastVelocity(at, other.components.position, config, scratch);
@@ -210,6 +273,47 @@ export const systems = defineSystems(protocol, [
       if (balls <= MAX_BALLS) break;
       ctx.despawn(b);
       balls--;
+    }
+  }),
+  system.server('match', (world, ctx) => {
+    let m: Ghost<DemoProtocol, 'match'> | undefined;
+    for (const x of world.query('match')) m = x;
+    if (m === undefined) return;
+    const c = m.components;
+    c.clock = Math.max(0, c.clock - ctx.dt);
+    if (c.phase === PHASE_PLAYING) {
+      for (const b of world.query('ball')) {
+        const team = goalFor(b.components.position, BALL_RADIUS);
+        if (team === 0) continue;
+        if (team === 1) c.red++;
+        else c.blue++;
+        c.goals++;
+        c.lastGoalTeam = team;
+        ctx.despawn(b);
+        ctx.spawn('ball', { position: { x: 0, y: BALL_RADIUS + 1.5, z: 0 } }); // dropped on the centre spot
+      }
+    }
+    if (c.clock > 0) return;
+    if (c.phase === PHASE_KICKOFF) {
+      c.phase = PHASE_PLAYING;
+      c.clock = MATCH_SECONDS;
+    } else if (c.phase === PHASE_PLAYING) {
+      c.phase = PHASE_RESULTS;
+      c.clock = RESULTS_SECONDS;
+    } else {
+      // The rematch: scores to 0, the starting balls, every player on its kickoff spot.
+      c.phase = PHASE_KICKOFF;
+      c.clock = KICKOFF_SECONDS;
+      c.round++;
+      c.red = c.blue = 0;
+      for (const b of world.query('ball')) ctx.despawn(b);
+      for (const { x, z } of BALL_SPOTS) ctx.spawn('ball', { position: { x, y: BALL_RADIUS, z } });
+      const count = [0, 0, 0];
+      for (const p of world.query('player')) {
+        const team = p.components.team as Team;
+        const spot = kickoffSpot(team, count[team]!++);
+        Object.assign(p.components, { position: { x: spot.x, y: PLAYER_CENTRE_Y + 0.02, z: spot.z }, facing: spot.facing, vy: 0, kx: 0, kz: 0 });
+      }
     }
   }),
   physics.system(),

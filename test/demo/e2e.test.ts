@@ -53,7 +53,7 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } }); // not vitest's NODE_ENV=test: the bundle players get
     server = await startDemoServer();
     servers.push(server);
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -72,6 +72,12 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
   const browserOf = (page: Page): Browser => browsers.find((b) => b.page === page)!;
   const serverOutput = (): string => servers.map((s) => `server ${s.url}: ${s.output()}`).join('\n');
   const until = <T,>(page: Page, what: string, fn: (d: DemoHook) => T, ok: (v: T) => boolean, ms = 15_000): Promise<T> => untilIn(page, what, fn, ok, ms, serverOutput);
+
+  /** The network panel starts folded in a small window (the test's 720 × 450): unfold it. */
+  async function openNetworkPanel(page: Page): Promise<void> {
+    const fold = page.getByTestId('network-open');
+    if (await fold.isVisible()) await fold.click();
+  }
 
   /** The pixel at a ghost's projected position must be its colour (by chromaticity), not the scene's. Retries while it moves. */
   async function expectDrawn(page: Page, id: number, label: string): Promise<void> {
@@ -116,6 +122,7 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
     writeFileSync(join(ARTIFACTS, 'bob-joined.png'), await bob.screenshot());
 
     // 150 ms preset on alice's page, then throw (F).
+    await openNetworkPanel(alice);
     await alice.getByLabel(/150 ms/).check();
     await alice.waitForTimeout(1500); // let the clock and input timeline adapt to the new latency
     const ballsBefore = await hook(bob, (d) => d.ghosts('ball'));

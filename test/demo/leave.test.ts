@@ -14,7 +14,7 @@ describe('leaving by closing the tab (headless Chromium, socket.io on 127.0.0.1)
   const errors: string[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } }); // not vitest's NODE_ENV=test: the bundle players get
     server = await startDemoServer();
   }, 90_000);
 

@@ -46,15 +46,16 @@ describe('demo systems: character', () => {
     expect(serverMe.components.grounded).toBe(true);
     expect(serverMe.components.position.y).toBeGreaterThan(PLAYER_CENTRE_Y - 0.005);
     expect(serverMe.components.position.y).toBeLessThan(PLAYER_CENTRE_Y + 0.02);
-    // Walk right (+x) for 5 s at 6 m/s = 30 m, far more than the ≤ 24 m to the wall at x = 20.
-    client.input.current.move = { x: 1, y: 0 };
+    // Walk towards the camera (+z) for 5 s at 6 m/s = 30 m, far more than the ≤ 24 m to the side wall at z = 20
+    // (the end walls at x = ±20 have the goals in them).
+    client.input.current.move = { x: 0, y: -1 };
     s.advance(5000);
-    const x = serverMe.components.position.x;
-    // Stopped by the wall's inner face at x = 20: the centre stays a radius (0.4) + skin (0.01) short of it.
-    expect(x).toBeLessThan(ARENA_HALF_SIZE - PLAYER_RADIUS + 0.001);
-    expect(x).toBeGreaterThan(ARENA_HALF_SIZE - PLAYER_RADIUS - 0.05);
+    const z = serverMe.components.position.z;
+    // Stopped by the wall's inner face at z = 20: the centre stays a radius (0.4) + skin (0.01) short of it.
+    expect(z).toBeLessThan(ARENA_HALF_SIZE - PLAYER_RADIUS + 0.001);
+    expect(z).toBeGreaterThan(ARENA_HALF_SIZE - PLAYER_RADIUS - 0.05);
     // The client's prediction agrees, and the height never drifted.
-    expect(Math.abs(me.components.position.x - x)).toBeLessThan(0.05);
+    expect(Math.abs(me.components.position.z - z)).toBeLessThan(0.05);
     expect(Math.abs(serverMe.components.position.y - PLAYER_CENTRE_Y)).toBeLessThan(0.02);
     client.input.current.move = { x: 0, y: 0 };
   });
@@ -192,27 +193,31 @@ describe('demo client: the prediction toggle', () => {
 });
 
 describe('demo systems: grenades', () => {
-  it('blastVelocity: the NFE sample formula — power × (1 − d²/r²) × diff / d, diff.y biased to at least the clamp', () => {
+  it('blastVelocity: power × (1 − d²/r²) along diff with diff.y biased to at least the clamp, normalised', () => {
     const c = DEFAULT_CONFIG; // radius² 40, power 10, clamp 1.5
     const at = { x: 0, y: 0, z: 0 };
-    // 2 m away on x, level: scale 10 × (1 − 4/40) / 2 = 4.5; diff (2, max(1.5, 0), 0) → (9, 6.75, 0).
-    expect(blastVelocity(at, { x: 2, y: 0, z: 0 }, c)).toEqual({ x: 9, y: 6.75, z: 0 });
-    // 4 m: scale 10 × (1 − 16/40) / 4 = 1.5 → z −6, lifted 1.5 × 1.5 = 2.25.
+    // 2 m away on x, level: 10 × (1 − 4/40) = 9 m/s along (2, max(1.5, 0), 0) / 2.5 = (0.8, 0.6, 0) → (7.2, 5.4, 0).
+    const two = blastVelocity(at, { x: 2, y: 0, z: 0 }, c)!;
+    expect(two.x).toBeCloseTo(7.2, 12);
+    expect(two.y).toBeCloseTo(5.4, 12);
+    expect(two.z).toBe(0);
+    // 4 m: 10 × (1 − 16/40) = 6 m/s along (0, 1.5, −4) / √18.25 → z −5.618, lifted 2.107.
     const four = blastVelocity(at, { x: 0, y: 0, z: -4 }, c)!;
-    expect(four.z).toBeCloseTo(-6, 12);
-    expect(four.y).toBeCloseTo(2.25, 12);
-    // sqrt(40) ≈ 6.32 m and beyond: out of reach; on the blast itself: not pushed (d = 0).
+    expect(four.z).toBeCloseTo((-6 * 4) / Math.sqrt(18.25), 12);
+    expect(four.y).toBeCloseTo((6 * 1.5) / Math.sqrt(18.25), 12);
+    // sqrt(40) ≈ 6.32 m and beyond: out of reach; on the blast itself: straight up at full power (no 1/d blow-up).
     expect(blastVelocity(at, { x: 6.4, y: 0, z: 0 }, c)).toBeUndefined();
-    expect(blastVelocity(at, at, c)).toBeUndefined();
+    expect(blastVelocity(at, at, c)).toEqual({ x: 0, y: 10, z: 0 });
+    expect(blastVelocity(at, at, { ...c, verticalClamp: 0 })).toBeUndefined();
     // 3 m straight up: diff.y 3 is above the clamp, kept: 10 × (1 − 9/40) = 7.75 m/s up.
     expect(blastVelocity(at, { x: 0, y: 3, z: 0 }, c)!.y).toBeCloseTo(7.75, 12);
     // 2 m below (diff.y ≤ −0.05): pushed down, at least the clamp: (0, −2, 0) → 9 m/s down.
     expect(blastVelocity(at, { x: 0, y: -2, z: 0 }, c)!.y).toBeCloseTo(-9, 12);
     // Slightly below (−1 m at 2 m horizontal): diff.y min(−1.5, −1) = −1.5.
+    // 10 × (1 − 5/40) = 8.75 m/s along (2, −1.5, 0) / 2.5 → (7, −5.25, 0).
     const low = blastVelocity(at, { x: 2, y: -1, z: 0 }, c)!;
-    const scale = (10 * (1 - 5 / 40)) / Math.sqrt(5);
-    expect(low.x).toBeCloseTo(2 * scale, 12);
-    expect(low.y).toBeCloseTo(-1.5 * scale, 12);
+    expect(low.x).toBeCloseTo(7, 12);
+    expect(low.y).toBeCloseTo(-5.25, 12);
     // The clamp is live-tunable: 0 leaves a level body's push horizontal.
     expect(blastVelocity(at, { x: 2, y: 0, z: 0 }, { ...c, verticalClamp: 0 })).toEqual({ x: 9, y: 0, z: 0 });
   });
@@ -233,21 +238,22 @@ describe('demo systems: grenades', () => {
     expect(caught.components.fuse).toBeLessThanOrEqual(DEFAULT_CONFIG.chainFuse);
     expect(caught.components.fuse).toBeGreaterThan(DEFAULT_CONFIG.chainFuse - 2 / 60);
     expect(spared.components.fuse).toBeGreaterThan(2.8);
-    // Velocity change: 9 m/s at 2 m, 6 m/s at 4 m (blastPower 10 × (1 − d²/40)); a tick of damping and friction takes a little.
+    // Velocity change: 9 m/s at 2 m, 6 m/s at 4 m (blastPower 10 × (1 − d²/40)) along (d, 1.5, 0) normalised:
+    // horizontally 9 × 2/2.5 = 7.2 and 6 × 4/√18.25 = 5.618; a tick of damping and friction takes a little.
     const speed = (i: number): number => Math.hypot(balls[i]!.components.linvel.x, balls[i]!.components.linvel.z);
-    expect(speed(0)).toBeGreaterThan(8);
-    expect(speed(0)).toBeLessThan(9.01);
-    expect(speed(1)).toBeGreaterThan(5.3);
-    expect(speed(1)).toBeLessThan(6.01);
-    expect(speed(0) / speed(1)).toBeCloseTo(1.5, 1);
+    expect(speed(0)).toBeGreaterThan(6.5);
+    expect(speed(0)).toBeLessThan(7.21);
+    expect(speed(1)).toBeGreaterThan(5);
+    expect(speed(1)).toBeLessThan(5.63);
+    expect(speed(0) / speed(1)).toBeCloseTo(7.2 / 5.618, 1);
     expect(balls[0]!.components.linvel.z).toBeGreaterThan(0); // away from the blast
     expect(balls[1]!.components.linvel.z).toBeLessThan(0);
     expect(speed(2)).toBeLessThan(0.01);
-    // Level with the blast, the balls are lifted too: diff.y is biased to 1.5 → 6.75 m/s at 2 m, 2.25 m/s at 4 m (less a tick of gravity).
-    expect(balls[0]!.components.linvel.y).toBeGreaterThan(6);
-    expect(balls[0]!.components.linvel.y).toBeLessThan(6.76);
-    expect(balls[1]!.components.linvel.y).toBeGreaterThan(1.8);
-    expect(balls[1]!.components.linvel.y).toBeLessThan(2.26);
+    // Level with the blast, the balls are lifted too: 9 × 1.5/2.5 = 5.4 m/s at 2 m, 6 × 1.5/√18.25 = 2.107 at 4 m (less a tick of gravity).
+    expect(balls[0]!.components.linvel.y).toBeGreaterThan(4.9);
+    expect(balls[0]!.components.linvel.y).toBeLessThan(5.41);
+    expect(balls[1]!.components.linvel.y).toBeGreaterThan(1.7);
+    expect(balls[1]!.components.linvel.y).toBeLessThan(2.11);
     // The chain: the caught grenade explodes 0.4 s later (24 ticks), the spared one is still there.
     s.advance(450);
     expect(caught.alive).toBe(false);

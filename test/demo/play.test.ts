@@ -1,0 +1,100 @@
+// The game played over the real path (issue 21, items 7 and 8): the demo server, headless
+// bots (demo/bot/main.ts, real socket.io clients without prediction) and system Chromium
+// pages. 1. Two pages and two bots play a match until someone scores: both pages' scoreboards
+// show the goal; no console error or warning. 2. The frame budget: one page with seven bots
+// and 30 balls, the netcode's work per rendered frame (demo/client/frame-cost.tsx) measured
+// in the page over 120 frames; its median and p95 are printed (the issue's budget is a p95 of
+// 2 ms; see the report in docs/demo.md for this machine's figure). The frame budget runs only
+// with DEMO_FRAME_BUDGET=1: about 3 minutes of software-rendered frames.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hook, openDemo, ROOT, startDemoServer, until, type Browser, type DemoServer } from '../helpers/demo-browser.ts';
+
+const FRAMES = 120;
+interface Cost { frames: number; medianMs: number; p95Ms: number; maxMs: number }
+type Hooked = { frameCost: () => Cost; resetFrameCost: () => void };
+/** Goals on a page's scoreboard (red + blue). */
+async function goals(page: Page): Promise<number> {
+  const read = async (id: string): Promise<number> => Number((await page.getByTestId(id).textContent()) ?? 'NaN');
+  return (await read('score-red')) + (await read('score-blue'));
+}
+
+describe('demo played by bots and pages', { timeout: 240_000 }, () => {
+  let server: DemoServer | undefined;
+  const bots: ChildProcess[] = [];
+  const browsers: Browser[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(browsers.map((b) => b.close()));
+    for (const b of bots) b.kill('SIGKILL');
+    server?.stop();
+  });
+
+  function startBots(count: number, env: Record<string, string> = {}): ChildProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/bot/main.ts', server!.url, String(count)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+    bots.push(child);
+    return child;
+  }
+
+  async function open(name: string): Promise<Page> {
+    const b = await openDemo(server!.url, name, errors);
+    browsers.push(b);
+    b.page.on('console', (m) => void (m.type() === 'warning' && !/GL Driver Message/.test(m.text()) && errors.push(`${name} warning: ${m.text()}`)));
+    await until(b.page, `${name} to join`, (d) => d.client.status, (s) => s === 'in-game', 60_000);
+    return b.page;
+  }
+
+  it('two pages and two bots play until a goal; both scoreboards show it', async () => {
+    server = await startDemoServer();
+    const ann = await open('ann');
+    const ben = await open('ben');
+    startBots(2);
+    const started = Date.now();
+    // The bots chase the balls and kick them at the other goal (the pages stand still).
+    await until(ann, 'a goal', (d) => d.ghosts('player').length, (n) => n === 4, 30_000);
+    for (;;) {
+      if ((await goals(ann)) > 0) break;
+      if (Date.now() - started > 180_000) throw new Error(`test: no goal in 180 s; ann's scoreboard "${await ann.getByTestId('scoreboard').textContent()}"`);
+      await ann.waitForTimeout(1000);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    // Ben's scoreboard shows it too (it refreshes 5 times a second; the snapshot may arrive a little later).
+    let onBen = 0;
+    for (let i = 0; i < 20 && onBen === 0; i++) {
+      await ben.waitForTimeout(250);
+      onBen = await goals(ben);
+    }
+    console.log(`first goal after ${seconds.toFixed(0)} s: ann's scoreboard "${await ann.getByTestId('scoreboard').textContent()}", ben's "${await ben.getByTestId('scoreboard').textContent()}"`);
+    expect(onBen).toBeGreaterThan(0);
+    expect(errors, errors.join('\n')).toEqual([]);
+    await Promise.all(browsers.splice(0).map((b) => b.close()));
+    for (const b of bots.splice(0)) b.kill('SIGKILL');
+    server.stop();
+  });
+
+  // A measurement, ≈ 3 minutes on software WebGL: run it with DEMO_FRAME_BUDGET=1 (not in CI by default).
+  it.skipIf(process.env.DEMO_FRAME_BUDGET === undefined)('frame budget: one page, seven bots, 30 balls — the netcode’s work per frame, measured', async () => {
+    server = await startDemoServer();
+    startBots(7, { BOT_BALLS: '30' });
+    const page = await open('solo');
+    await until(page, 'seven bots and 30 balls', (d) => [d.ghosts('player').length, d.ghosts('ball').length], ([p, b]) => p! >= 8 && b! >= 30, 90_000);
+    await hook(page, (d) => (d as unknown as Hooked).resetFrameCost());
+    // Software WebGL draws this scene at 1–3 fps here: 120 frames.
+    await until(page, '120 frames measured', (d) => (d as unknown as Hooked).frameCost().frames, (n) => n >= FRAMES, 150_000);
+    const cost = await hook(page, (d) => (d as unknown as Hooked).frameCost());
+    const fps = await hook(page, (d) => d.fps());
+    console.log(`frame budget: ${cost.frames} frames at ${fps.toFixed(1)} fps, netcode per frame median ${cost.medianMs.toFixed(2)} ms, p95 ${cost.p95Ms.toFixed(2)} ms, max ${cost.maxMs.toFixed(2)} ms`);
+    // The budget the issue sets is p95 ≤ 2 ms; this machine's figure is printed (docs/demo.md, Frame budget) and
+    // checked here only for being a measurement: the page can be far slower than a player's.
+    expect(cost.frames).toBeGreaterThanOrEqual(FRAMES);
+    expect(Number.isFinite(cost.p95Ms) && cost.p95Ms > 0).toBe(true);
+    expect(errors, errors.join('\n')).toEqual([]);
+  });
+});
