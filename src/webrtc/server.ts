@@ -1,0 +1,204 @@
+// Server half of the WebRTC transport: a decorator over a reliable server transport
+// (socket.io). Each peer's reliable messages carry a tag byte (signal.ts); a peer's
+// offer is answered with a peer connection from the npm stack (node-datachannel by
+// default, loaded on the first offer, so a server that never gets one never loads it),
+// and once the data channel is open that peer's unreliable messages go over it. Setups
+// are rate-limited (rate-limit.ts); a refused or failed setup leaves the peer on socket.io.
+import { consoleLogger, type Logger } from '../core/emitter.ts';
+import { LogLimiter } from '../core/log-limit.ts';
+import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
+import { packDatagrams } from './datagram.ts';
+import { SetupLimiter, type SetupLimits } from './rate-limit.ts';
+import {
+  DATA_CHANNEL_INIT, DATA_CHANNEL_LABEL, MAX_DATAGRAM_BYTES, frameGame, frameSignal, gathered, payloadBytes, unframe,
+  type DataChannelLike, type IceServer, type PeerConnectionConstructor, type PeerConnectionLike, type ServerSignal,
+} from './signal.ts';
+
+export interface WebRtcServerTransportOptions {
+  /** RTCPeerConnection to use (default: node-datachannel/polyfill's, imported on the first offer). */
+  RTCPeerConnection?: PeerConnectionConstructor;
+  /** STUN/TURN servers (default none). A server with a public address needs none; behind NAT see docs/transports.md. */
+  iceServers?: IceServer[];
+  /** UDP ports for host candidates (node-datachannel: portRangeBegin/End), e.g. to open in a firewall or publish from a container. */
+  portRange?: { min: number; max: number };
+  /** Advertise this address in host candidates instead of the interface's (the public IP of a host behind 1:1 NAT, or a container's host). */
+  publicAddress?: string;
+  /** Peer-connection setups allowed (default 20/s overall, 10/min per address). */
+  limits?: SetupLimits;
+  /** A peer's address for the per-address limit (default: the socket.io transport's `peerAddress`). */
+  addressOf?: (peer: PeerId) => string | undefined;
+  /** A setup whose data channel is not open after this long is closed (default 10,000 ms). */
+  openTimeoutMs?: number;
+  /** Unreliable messages to a peer are dropped (counted) while more than this many bytes wait in its data channel (default 64 KiB). */
+  maxBufferedBytes?: number;
+  log?: Logger;
+}
+
+interface RtcPeer {
+  pc: PeerConnectionLike | null;
+  dc: DataChannelLike | null;
+  open: boolean;
+  setups: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  stats: TransportStats & { unreliablePath: 'webrtc' | 'socket.io' };
+}
+
+/** Setups one connection may ask for (a client that falls back and retries, or loops). */
+const SETUPS_PER_CONNECTION = 3;
+
+/** `sdp` with the address of every host candidate replaced by `address`. */
+export function advertise(sdp: string, address: string | undefined): string {
+  if (address === undefined) return sdp;
+  return sdp.replace(/^(a=candidate:\S+ \d+ \S+ \d+ )(\S+)( \d+ typ host)/gm, `$1${address}$3`);
+}
+
+let defaultStack: Promise<PeerConnectionConstructor> | undefined;
+function loadDefaultStack(): Promise<PeerConnectionConstructor> {
+  defaultStack ??= import('node-datachannel/polyfill').then(
+    (m) => m.RTCPeerConnection as unknown as PeerConnectionConstructor,
+    (err: Error) => {
+      defaultStack = undefined;
+      throw new Error(`react-netcode: the WebRTC server needs the npm package node-datachannel (npm install node-datachannel), or an RTCPeerConnection option: ${err.message}`);
+    },
+  );
+  return defaultStack;
+}
+
+export type WebRtcServerTransport = ServerTransport & { readonly maxDatagramBytes: number };
+
+export function createWebRtcServerTransport(inner: ServerTransport, options: WebRtcServerTransportOptions = {}): WebRtcServerTransport {
+  const peers = new Map<PeerId, RtcPeer>();
+  const limiter = new SetupLimiter(options.limits);
+  const logs = new LogLimiter(options.log ?? consoleLogger);
+  const openTimeoutMs = options.openTimeoutMs ?? 10_000;
+  const maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
+  const addressOf = options.addressOf ?? ((peer: PeerId) => (inner as { peerAddress?: (p: PeerId) => string | undefined }).peerAddress?.(peer));
+  let handler: ServerTransportHandler | null = null;
+
+  const reply = (peer: PeerId, message: ServerSignal): void => inner.send(peer, frameSignal(message), 'reliable');
+
+  const teardown = (p: RtcPeer): void => {
+    if (p.timer !== undefined) clearTimeout(p.timer);
+    p.timer = undefined;
+    if (p.dc) p.dc.onmessage = p.dc.onopen = p.dc.onclose = null;
+    p.pc?.close();
+    p.pc = p.dc = null;
+    p.open = false;
+    p.stats.unreliablePath = 'socket.io';
+  };
+
+  const refuse = (peer: PeerId, reason: string): void => {
+    logs.log('warn', 'webrtc setup refused', `react-netcode: no WebRTC data channel for peer ${peer}: ${reason}; it stays on socket.io.`, Date.now());
+    reply(peer, { t: 'refused', reason });
+  };
+
+  const setup = async (peer: PeerId, p: RtcPeer, offer: string): Promise<void> => {
+    const Ctor = options.RTCPeerConnection ?? (await loadDefaultStack());
+    if (peers.get(peer) !== p) return;
+    const config: Record<string, unknown> = { iceServers: options.iceServers ?? [] };
+    if (options.portRange) Object.assign(config, { portRangeBegin: options.portRange.min, portRangeEnd: options.portRange.max });
+    const pc = (p.pc = new Ctor(config));
+    const dc = (p.dc = pc.createDataChannel(DATA_CHANNEL_LABEL, { ...DATA_CHANNEL_INIT }));
+    dc.binaryType = 'arraybuffer';
+    dc.onopen = () => {
+      if (p.pc !== pc) return;
+      clearTimeout(p.timer);
+      p.open = true;
+      p.stats.unreliablePath = 'webrtc';
+    };
+    dc.onmessage = (ev) => {
+      const bytes = payloadBytes(ev.data);
+      if (bytes !== null && p.pc === pc && peers.get(peer) === p) handler?.onMessage(peer, bytes, 'unreliable');
+    };
+    dc.onclose = () => p.pc === pc && teardown(p);
+    p.timer = setTimeout(() => p.pc === pc && teardown(p), openTimeoutMs);
+    await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+    await pc.setLocalDescription(await pc.createAnswer());
+    await gathered(pc, 2000);
+    if (p.pc !== pc) return;
+    reply(peer, { t: 'answer', sdp: advertise(pc.localDescription?.sdp ?? '', options.publicAddress) });
+  };
+
+  const onSignal = (peer: PeerId, p: RtcPeer, signal: Record<string, unknown>): void => {
+    if (signal.t === 'bye') return teardown(p);
+    if (signal.t !== 'offer' || typeof signal.sdp !== 'string') return refuse(peer, `unknown signalling message '${String(signal.t)}'`);
+    if (p.pc !== null) return refuse(peer, 'a setup is already under way for this connection');
+    if (++p.setups > SETUPS_PER_CONNECTION) return refuse(peer, `${SETUPS_PER_CONNECTION} setups on this connection already`);
+    const address = addressOf(peer) ?? `peer ${peer}`;
+    const why = limiter.take(address, Date.now());
+    if (why !== null) return refuse(peer, why);
+    setup(peer, p, signal.sdp).catch((err: Error) => {
+      teardown(p);
+      if (peers.get(peer) === p) refuse(peer, `the setup failed: ${err.message}`);
+    });
+  };
+
+  const onMessage = (peer: PeerId, data: Uint8Array, channel: Channel): void => {
+    const p = peers.get(peer);
+    if (p === undefined || handler === null) return;
+    if (channel === 'unreliable') return handler.onMessage(peer, data, channel);
+    const part = unframe(data);
+    if ('game' in part) handler.onMessage(peer, part.game, 'reliable');
+    else if ('signal' in part) onSignal(peer, p, part.signal);
+    else inner.disconnect(peer, `react-netcode: the client sent ${part.error}`);
+  };
+
+  const sendUnreliable = (peer: PeerId, p: RtcPeer, data: Uint8Array): void => {
+    const dc = p.dc;
+    if (!p.open || dc === null || dc.readyState !== 'open') return inner.send(peer, data, 'unreliable');
+    if (dc.bufferedAmount > maxBuffered) {
+      p.stats.unreliableDropped++;
+      return;
+    }
+    const { fit, oversize } = packDatagrams(data, MAX_DATAGRAM_BYTES);
+    try {
+      for (const d of fit) dc.send(d);
+    } catch {
+      teardown(p);
+    }
+    for (const m of oversize) {
+      p.stats.unreliableOversize!++;
+      logs.log('warn', 'webrtc oversize', `react-netcode: an unreliable message of ${m.byteLength} bytes does not fit one datagram (${MAX_DATAGRAM_BYTES}); sent over socket.io instead — lower snapshotBudgetBytes.`, Date.now());
+      inner.send(peer, m, 'unreliable');
+    }
+  };
+
+  return {
+    maxDatagramBytes: MAX_DATAGRAM_BYTES,
+    listen(next: ServerTransportHandler): void {
+      handler = next;
+      inner.listen({
+        ...(next.canConnect ? { canConnect: (opening: number) => next.canConnect!(opening) } : {}),
+        onConnect: (peer) => {
+          const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0 };
+          peers.set(peer, { pc: null, dc: null, open: false, setups: 0, timer: undefined, stats });
+          next.onConnect(peer);
+        },
+        onMessage,
+        onDisconnect: (peer, reason) => {
+          const p = peers.get(peer);
+          peers.delete(peer);
+          if (p) teardown(p);
+          next.onDisconnect(peer, reason);
+        },
+      });
+    },
+    send(peer: PeerId, data: Uint8Array, channel: Channel): void {
+      const p = peers.get(peer);
+      if (p === undefined) return;
+      if (channel === 'reliable') inner.send(peer, frameGame(data), 'reliable');
+      else sendUnreliable(peer, p, data);
+    },
+    disconnect: (peer, reason) => inner.disconnect(peer, reason),
+    close(): void {
+      for (const p of peers.values()) teardown(p);
+      inner.close();
+    },
+    peerStats(peer: PeerId): TransportStats | undefined {
+      const p = peers.get(peer);
+      if (p === undefined) return undefined;
+      const base = inner.peerStats?.(peer);
+      return { ...p.stats, unreliableDropped: p.stats.unreliableDropped + (base?.unreliableDropped ?? 0) };
+    },
+  };
+}
