@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Tests that measure real time (frame rates, stalls, browsers, processes): excluded here and run
  * by vitest.timing.config.ts after this parallel suite, one file at a time (`npm test`).
  */
-export const TIMING_SENSITIVE = ['test/realpath/**/*.test.ts', 'test/demo/server.test.ts', 'test/demo/e2e.test.ts', 'test/demo/leave.test.ts', 'test/storybook/stories.test.ts', 'test/package/**/*.test.ts'];
+export const TIMING_SENSITIVE = ['test/realpath/**/*.test.ts', 'test/demo/server.test.ts', 'test/demo/e2e.test.ts', 'test/demo/leave.test.ts', 'test/storybook/stories.test.ts', 'test/package/**/*.test.ts', 'test/webrtc/fallback.test.ts', 'test/webrtc/node.test.ts', 'test/webrtc/chromium.test.ts'];
 
 export default defineConfig({
   test: {

@@ -77,7 +77,7 @@ function player(i: number) {
   };
   const client = core.createClient({ protocol, systems, transport, now: () => performance.now(), log: () => {} });
   const script = new InputScript(100 + i);
-  return { client, script, arrivals, rtc, openedAt: 0, webrtcAt: undefined as number | undefined, fallbackAt: undefined as number | undefined };
+  return { client, script, arrivals, rtc, joined: false };
 }
 
 const players = Array.from({ length: config.clients }, (_, i) => player(i));
@@ -87,13 +87,10 @@ const frame = setInterval(() => {
   const now = performance.now();
   for (const p of players) {
     const c = p.client;
-    if (c.status === 'connected' && p.openedAt === 0) {
-      p.openedAt = now;
+    if (c.status === 'connected' && !p.joined) {
+      p.joined = true;
       c.join({ name: 'p' });
     }
-    const s = p.rtc.stats;
-    if (s?.unreliablePath === 'webrtc' && p.webrtcAt === undefined) p.webrtcAt = now - p.openedAt;
-    if (s?.fallbackReason !== undefined && p.fallbackAt === undefined && p.webrtcAt === undefined) p.fallbackAt = now - p.openedAt;
     p.script.active = c.status === 'in-game';
     p.script.apply(now, c.input);
     c.update(now);
@@ -110,8 +107,8 @@ const results: ClientResult[] = players.map((p) => {
   return {
     path: p.rtc.stats?.unreliablePath ?? 'socket.io',
     fallbackReason: p.rtc.stats?.fallbackReason,
-    webrtcAfterMs: p.webrtcAt,
-    fallbackAfterMs: p.fallbackAt,
+    webrtcAfterMs: p.rtc.stats?.unreliablePath === 'webrtc' ? p.rtc.stats.unreliableSetupMs : undefined,
+    fallbackAfterMs: p.rtc.stats?.unreliablePath === 'socket.io' ? p.rtc.stats?.unreliableSetupMs : undefined,
     snapshots: half.length,
     snapshotDelays: offsets.map((o) => o - min),
     rttMs: p.client.clock.rttMs,

@@ -39,6 +39,7 @@ interface Attempt {
   dc: DataChannelLike | null;
   open: boolean;
   over: boolean;
+  startedAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -77,6 +78,7 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
     a.over = true;
     if (a.timer !== undefined) clearTimeout(a.timer);
     stats.unreliablePath = 'socket.io';
+    stats.unreliableSetupMs ??= Date.now() - a.startedAt;
     stats.fallbackReason = `react-netcode: the unreliable channel runs over socket.io: ${reason}`;
     if (tellServer) inner.send(frameSignal({ t: 'bye', reason }), 'reliable');
     if (a.dc) a.dc.onmessage = a.dc.onopen = a.dc.onclose = null;
@@ -84,6 +86,8 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
   };
 
   const start = async (a: Attempt): Promise<void> => {
+    a.startedAt = Date.now();
+    delete stats.unreliableSetupMs;
     const Ctor = options.RTCPeerConnection ?? (globalThis as { RTCPeerConnection?: PeerConnectionConstructor }).RTCPeerConnection;
     if (options.enabled === false) return fallBack(a, 'WebRTC is off (option enabled: false)', false);
     if (Ctor === undefined) return fallBack(a, 'no RTCPeerConnection here (in Node, pass one as the RTCPeerConnection option)', false);
@@ -96,6 +100,7 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
       clearTimeout(a.timer);
       a.open = true;
       stats.unreliablePath = 'webrtc';
+      stats.unreliableSetupMs = Date.now() - a.startedAt;
       delete stats.fallbackReason;
     };
     dc.onmessage = (ev) => {
@@ -143,7 +148,7 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
     maxDatagramBytes: MAX_DATAGRAM_BYTES,
     connect(next: ClientTransportHandler): void {
       handler = next;
-      const a: Attempt = { pc: null, dc: null, open: false, over: false, timer: undefined };
+      const a: Attempt = { pc: null, dc: null, open: false, over: false, startedAt: Date.now(), timer: undefined };
       attempt = a;
       stats.unreliablePath = 'socket.io';
       inner.connect({
