@@ -20,6 +20,9 @@ export interface TransportStats {
   maxDatagramBytes?: number;
   /** Why the unreliable channel stays on (or fell back to) socket.io, when it does. */
   fallbackReason?: string;
+  /** WebRTC: messages received / sent over the data channel (the rest went over socket.io). */
+  datagramsIn?: number;
+  datagramsOut?: number;
   /** WebRTC: ms from the reliable link opening to the data channel opening, or to the fallback. */
   unreliableSetupMs?: number;
   /** Unreliable messages larger than `maxDatagramBytes` that were sent over the fallback path instead. */

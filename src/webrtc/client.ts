@@ -9,7 +9,7 @@ import { NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
 import { packDatagrams } from './datagram.ts';
 import {
-  DATA_CHANNEL_INIT, DATA_CHANNEL_LABEL, MAX_DATAGRAM_BYTES, frameGame, frameSignal, gathered, payloadBytes, unframe,
+  DATA_CHANNEL_INIT, DATA_CHANNEL_LABEL, MAX_DATAGRAM_BYTES, frameSignal, gathered, payloadBytes, unframe,
   type DataChannelLike, type IceServer, type PeerConnectionConstructor, type PeerConnectionLike,
 } from './signal.ts';
 
@@ -68,7 +68,7 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
   const openTimeoutMs = checkMs(options.openTimeoutMs, 5000, 'openTimeoutMs');
   const gatherTimeoutMs = checkMs(options.gatherTimeoutMs, 2000, 'gatherTimeoutMs');
   const maxBuffered = checkMs(options.maxBufferedBytes, 64 * 1024, 'maxBufferedBytes');
-  const stats: WebRtcClientTransport['stats'] = { unreliableDropped: 0, unreliablePath: 'socket.io', maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0 };
+  const stats: WebRtcClientTransport['stats'] = { unreliableDropped: 0, unreliablePath: 'socket.io', maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
   let attempt: Attempt | null = null;
   let handler: ClientTransportHandler | null = null;
 
@@ -105,7 +105,9 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
     };
     dc.onmessage = (ev) => {
       const bytes = payloadBytes(ev.data);
-      if (bytes !== null && !a.over && attempt === a) handler?.onMessage(bytes, 'unreliable');
+      if (bytes === null || a.over || attempt !== a) return;
+      stats.datagramsIn!++;
+      handler?.onMessage(bytes, 'unreliable');
     };
     dc.onclose = () => fallBack(a, 'the data channel closed', true);
     pc.onconnectionstatechange = () => pc.connectionState === 'failed' && fallBack(a, 'the peer connection failed (ICE found no working candidate pair)', true);
@@ -134,6 +136,7 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
     const { fit, oversize } = packDatagrams(data, MAX_DATAGRAM_BYTES);
     try {
       for (const d of fit) a.dc.send(d);
+      stats.datagramsOut! += fit.length;
     } catch (err) {
       fallBack(a, `a data channel send failed (${(err as Error).message})`, true);
     }
@@ -171,7 +174,7 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
       });
     },
     send(data: Uint8Array, channel: Channel): void {
-      if (channel === 'reliable') inner.send(frameGame(data), 'reliable');
+      if (channel === 'reliable') inner.send(data, 'reliable');
       else sendUnreliable(attempt, data);
     },
     close(reason: string): void {

@@ -10,7 +10,7 @@ import type { Channel, PeerId, ServerTransport, ServerTransportHandler, Transpor
 import { packDatagrams } from './datagram.ts';
 import { SetupLimiter, type SetupLimits } from './rate-limit.ts';
 import {
-  DATA_CHANNEL_INIT, DATA_CHANNEL_LABEL, MAX_DATAGRAM_BYTES, frameGame, frameSignal, gathered, payloadBytes, unframe,
+  DATA_CHANNEL_INIT, DATA_CHANNEL_LABEL, MAX_DATAGRAM_BYTES, frameSignal, gathered, payloadBytes, unframe,
   type DataChannelLike, type IceServer, type PeerConnectionConstructor, type PeerConnectionLike, type ServerSignal,
 } from './signal.ts';
 
@@ -108,7 +108,9 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
     };
     dc.onmessage = (ev) => {
       const bytes = payloadBytes(ev.data);
-      if (bytes !== null && p.pc === pc && peers.get(peer) === p) handler?.onMessage(peer, bytes, 'unreliable');
+      if (bytes === null || p.pc !== pc || peers.get(peer) !== p) return;
+      p.stats.datagramsIn!++;
+      handler?.onMessage(peer, bytes, 'unreliable');
     };
     dc.onclose = () => p.pc === pc && teardown(p);
     p.timer = setTimeout(() => p.pc === pc && teardown(p), openTimeoutMs);
@@ -153,6 +155,7 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
     const { fit, oversize } = packDatagrams(data, MAX_DATAGRAM_BYTES);
     try {
       for (const d of fit) dc.send(d);
+      p.stats.datagramsOut! += fit.length;
     } catch {
       teardown(p);
     }
@@ -170,7 +173,7 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
       inner.listen({
         ...(next.canConnect ? { canConnect: (opening: number) => next.canConnect!(opening) } : {}),
         onConnect: (peer) => {
-          const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0 };
+          const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
           peers.set(peer, { pc: null, dc: null, open: false, setups: 0, timer: undefined, stats });
           next.onConnect(peer);
         },
@@ -186,7 +189,7 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
     send(peer: PeerId, data: Uint8Array, channel: Channel): void {
       const p = peers.get(peer);
       if (p === undefined) return;
-      if (channel === 'reliable') inner.send(peer, frameGame(data), 'reliable');
+      if (channel === 'reliable') inner.send(peer, data, 'reliable');
       else sendUnreliable(peer, p, data);
     },
     disconnect: (peer, reason) => inner.disconnect(peer, reason),

@@ -1,5 +1,7 @@
-// What the two WebRTC halves share: the framing of the socket.io reliable channel (every
-// message carries a tag byte: 0 = the game's message, 1 = a signalling message in JSON),
+// What the two WebRTC halves share: the signalling messages on the socket.io reliable
+// channel (kind byte SIGNAL_KIND, 254, which no game message uses — core/wire.ts reserves
+// it — then JSON; the game's messages pass unchanged, so a WebRTC server also serves plain
+// socket.io clients),
 // the signalling messages, the data channel's parameters, and the small part of the W3C
 // RTCPeerConnection API the transports use — the browser's, or an npm stack's in Node.
 
@@ -13,8 +15,8 @@ export const DATA_CHANNEL_INIT = { negotiated: true, id: 0, ordered: false, maxR
 /** Signalling messages, longest accepted (an SDP with many candidates is a few KB). */
 export const MAX_SIGNAL_BYTES = 16 * 1024;
 
-const GAME = 0;
-const SIGNAL = 1;
+/** The first byte of a signalling message (core/wire.ts: kind 254 is reserved for transports). */
+export const SIGNAL_KIND = 0xfe;
 
 /** client → server: the offer (ICE candidates gathered in it); or it gave up on the data channel. */
 export type ClientSignal = { t: 'offer'; sdp: string } | { t: 'bye'; reason: string };
@@ -56,28 +58,18 @@ export interface PeerConnectionLike {
 
 export type PeerConnectionConstructor = new (config: Record<string, unknown>) => PeerConnectionLike;
 
-/** `bytes` tagged as the game's reliable message. */
-export function frameGame(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(bytes.byteLength + 1);
-  out[0] = GAME;
-  out.set(bytes, 1);
-  return out;
-}
-
-/** A signalling message, tagged. */
+/** A signalling message, framed. */
 export function frameSignal(message: ClientSignal | ServerSignal): Uint8Array {
   const json = new TextEncoder().encode(JSON.stringify(message));
   const out = new Uint8Array(json.byteLength + 1);
-  out[0] = SIGNAL;
+  out[0] = SIGNAL_KIND;
   out.set(json, 1);
   return out;
 }
 
-/** Splits a tagged reliable message: the game's bytes, a signalling object, or an error text. */
+/** Sorts a reliable message: the game's (unchanged), a signalling object, or an error text for a malformed signal. */
 export function unframe(data: Uint8Array): { game: Uint8Array } | { signal: Record<string, unknown> } | { error: string } {
-  if (data.byteLength === 0) return { error: 'an empty message (every message starts with a tag byte)' };
-  if (data[0] === GAME) return { game: data.subarray(1) };
-  if (data[0] !== SIGNAL) return { error: `unknown tag byte ${data[0]} (0 = game, 1 = signal): are both sides using the WebRTC transport?` };
+  if (data.byteLength === 0 || data[0] !== SIGNAL_KIND) return { game: data };
   if (data.byteLength > MAX_SIGNAL_BYTES) return { error: `a signalling message of ${data.byteLength} bytes (at most ${MAX_SIGNAL_BYTES})` };
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data.subarray(1)));

@@ -5,7 +5,7 @@ import { forEachMessage, Outbox } from '../../src/core/outbox.ts';
 import { packDatagrams } from '../../src/webrtc/datagram.ts';
 import { SetupLimiter } from '../../src/webrtc/rate-limit.ts';
 import { advertise } from '../../src/webrtc/server.ts';
-import { frameGame, frameSignal, MAX_DATAGRAM_BYTES, unframe } from '../../src/webrtc/signal.ts';
+import { frameSignal, MAX_DATAGRAM_BYTES, unframe } from '../../src/webrtc/signal.ts';
 
 const message = (kind: number, size: number): Uint8Array => new Uint8Array(size).fill(kind);
 
@@ -44,16 +44,16 @@ describe('packDatagrams', () => {
 });
 
 describe('reliable-channel framing', () => {
-  it('tags game messages and signals and tells them apart', () => {
-    expect(unframe(frameGame(new Uint8Array([9, 8])))).toEqual({ game: new Uint8Array([9, 8]) });
+  it('passes game messages unchanged and tells signals apart', () => {
+    expect(unframe(new Uint8Array([9, 8]))).toEqual({ game: new Uint8Array([9, 8]) });
+    expect(unframe(new Uint8Array())).toEqual({ game: new Uint8Array() });
     expect(unframe(frameSignal({ t: 'bye', reason: 'x' }))).toEqual({ signal: { t: 'bye', reason: 'x' } });
   });
 
   it('names what is wrong with a bad message instead of throwing', () => {
-    expect(unframe(new Uint8Array())).toMatchObject({ error: expect.stringContaining('tag byte') });
-    expect(unframe(new Uint8Array([7, 1]))).toMatchObject({ error: expect.stringContaining('both sides using the WebRTC transport') });
-    expect(unframe(new Uint8Array([1, 0x7b]))).toMatchObject({ error: expect.stringContaining('not JSON') });
-    expect(unframe(new Uint8Array(20_000).fill(1))).toMatchObject({ error: expect.stringContaining('at most') });
+    expect(unframe(new Uint8Array([0xfe, 0x7b]))).toMatchObject({ error: expect.stringContaining('not JSON') });
+    expect(unframe(new Uint8Array([0xfe, 0x31]))).toMatchObject({ error: expect.stringContaining('without a type') });
+    expect(unframe(new Uint8Array(20_000).fill(0xfe))).toMatchObject({ error: expect.stringContaining('at most') });
   });
 });
 
