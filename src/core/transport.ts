@@ -53,7 +53,7 @@ export interface ClientTransport {
   /** What the transport dropped (optional; socket.io and the conditioner keep it). */
   readonly stats?: TransportStats | undefined;
   /** The largest unreliable message that fits one packet (optional; WebRTC: 1100). */
-  readonly maxDatagramBytes?: number;
+  readonly maxDatagramBytes?: number | undefined;
 }
 
 export interface ServerTransportHandler {
@@ -84,7 +84,7 @@ export interface ServerTransport {
    * The largest unreliable message that fits one packet (optional; WebRTC: 1100): the server's default
    * snapshot budget is capped to it.
    */
-  readonly maxDatagramBytes?: number;
+  readonly maxDatagramBytes?: number | undefined;
 }
 
 /**
