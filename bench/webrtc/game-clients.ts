@@ -8,7 +8,9 @@
 // the fastest snapshot) — and RTT. Config: env RNC_CLIENTS (JSON); prints {result}.
 import { RTCPeerConnection } from 'node-datachannel/polyfill';
 import * as core from '../../src/index.ts';
+import { BitReader } from '../../src/core/bit-reader.ts';
 import { forEachMessage } from '../../src/core/outbox.ts';
+import { MessageKind } from '../../src/core/wire.ts';
 import { createSocketIoClientTransport } from '../../src/socket-io/index.ts';
 import { createWebRtcClientTransport, type PeerConnectionConstructor } from '../../src/webrtc/index.ts';
 import { InputScript, makeGame } from '../load/game.ts';
@@ -32,6 +34,8 @@ export interface ClientResult {
   snapshots: number;
   snapshotDelays: number[];
   rttMs: number;
+  /** Round trips of every Ping answered after the warm-up (client time echoed by the Pong), ms. */
+  rtts: number[];
   jumpsServer: number;
   presses: number;
 }
@@ -56,6 +60,16 @@ const wall = (): number => performance.timeOrigin + performance.now();
 
 function player(i: number) {
   const arrivals: { tick: number; at: number }[] = [];
+  const rtts: number[] = [];
+  const onPart = (m: Uint8Array): void => {
+    const t = snapshotTick(m);
+    if (t !== undefined) arrivals.push({ tick: t, at: wall() });
+    else if (m[0] === MessageKind.Pong && performance.now() - started > 1500) {
+      const r = new BitReader(m);
+      r.readBits(8);
+      rtts.push(((Math.round(performance.now()) >>> 0) - r.readBits(32)) >>> 0);
+    }
+  };
   const base = createSocketIoClientTransport(config.url, { retry: false });
   const rtc = config.mode === 'webrtc'
     ? createWebRtcClientTransport(base, {
@@ -68,7 +82,7 @@ function player(i: number) {
     connect: (h) => rtc.connect({
       ...h,
       onMessage: (data, channel) => {
-        if (channel === 'unreliable') forEachMessage(data, (m) => { const t = snapshotTick(m); if (t !== undefined) arrivals.push({ tick: t, at: wall() }); });
+        if (channel === 'unreliable') forEachMessage(data, onPart);
         h.onMessage(data, channel);
       },
     }),
@@ -77,11 +91,11 @@ function player(i: number) {
   };
   const client = core.createClient({ protocol, systems, transport, now: () => performance.now(), log: () => {} });
   const script = new InputScript(100 + i);
-  return { client, script, arrivals, rtc, joined: false };
+  return { client, script, arrivals, rtts, rtc, joined: false };
 }
 
-const players = Array.from({ length: config.clients }, (_, i) => player(i));
 const started = performance.now();
+const players = Array.from({ length: config.clients }, (_, i) => player(i));
 for (const p of players) p.client.connect();
 const frame = setInterval(() => {
   const now = performance.now();
@@ -112,6 +126,7 @@ const results: ClientResult[] = players.map((p) => {
     snapshots: half.length,
     snapshotDelays: offsets.map((o) => o - min),
     rttMs: p.client.clock.rttMs,
+    rtts: p.rtts,
     jumpsServer: own?.components.jumps ?? -1,
     presses: p.script.presses,
   };
