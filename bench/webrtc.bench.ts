@@ -12,7 +12,7 @@ import { runGame, type GameRun } from './webrtc/harness.ts';
 import { createNetns } from './webrtc/netns.ts';
 import { percentile, round } from './load/measure.ts';
 
-const CLIENTS = (process.env.RNC_WEBRTC_BENCH_CLIENTS ?? '1,8,16').split(',').map(Number);
+const CLIENTS = (process.env.RNC_WEBRTC_BENCH_CLIENTS ?? '1,4,8').split(',').map(Number);
 const LOSSES = [0, 0.05];
 const SECONDS = Number(process.env.RNC_WEBRTC_BENCH_SECONDS ?? 6);
 const MODES = ['webrtc', 'socket.io'] as const;
@@ -24,10 +24,12 @@ function row(name: string, system: string, clients: number, run: GameRun): Resul
   const rtts = run.clients.flatMap((c) => c.rtts).sort((a, b) => a - b);
   const expected = clients * 20 * (SECONDS - 1.5);
   const received = run.clients.reduce((a, c) => a + c.snapshots, 0);
+  for (const c of run.clients) if (c.fallbackReason !== undefined && system.includes('webrtc')) console.log(`${name}: a client fell back: ${c.fallbackReason}`);
   return {
     case: name,
     system,
     path: [...new Set(run.clients.map((c) => c.path))].join('+'),
+    clientsOnWebRtc: run.clients.filter((c) => c.path === 'webrtc').length,
     serverCpuPctPerClient: round((100 * run.server.cpuMs) / run.server.wallMs / clients, 2),
     rttMsP50: round(percentile(rtts, 0.5), 1),
     rttMsP99: round(percentile(rtts, 0.99), 1),

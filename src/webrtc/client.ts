@@ -14,7 +14,7 @@ import {
 } from './signal.ts';
 
 export interface WebRtcClientTransportOptions {
-  /** RTCPeerConnection to use (default: the browser's `globalThis.RTCPeerConnection`; in Node pass one, e.g. node-datachannel/polyfill's). */
+  /** RTCPeerConnection to use (default: the browser's `globalThis.RTCPeerConnection`; in Node pass one: node-datachannel/polyfill's). */
   RTCPeerConnection?: PeerConnectionConstructor;
   /** STUN/TURN servers (default none: host candidates only, enough on a LAN or against a server with a public address). */
   iceServers?: IceServer[];
@@ -64,39 +64,92 @@ function checkMs(value: number | undefined, fallback: number, name: string): num
   return v;
 }
 
-export function createWebRtcClientTransport(inner: ClientTransport, options: WebRtcClientTransportOptions = {}): WebRtcClientTransport {
-  const openTimeoutMs = checkMs(options.openTimeoutMs, 5000, 'openTimeoutMs');
-  const gatherTimeoutMs = checkMs(options.gatherTimeoutMs, 2000, 'gatherTimeoutMs');
-  const maxBuffered = checkMs(options.maxBufferedBytes, 64 * 1024, 'maxBufferedBytes');
-  const stats: WebRtcClientTransport['stats'] = { unreliableDropped: 0, unreliablePath: 'socket.io', maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
-  let attempt: Attempt | null = null;
-  let handler: ClientTransportHandler | null = null;
+/** See the file comment; created by createWebRtcClientTransport. */
+class WebRtcClient implements WebRtcClientTransport {
+  readonly stats: WebRtcClientTransport['stats'] = {
+    unreliableDropped: 0, unreliablePath: 'socket.io', maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0,
+  };
+  readonly maxDatagramBytes = MAX_DATAGRAM_BYTES;
+  private readonly openTimeoutMs: number;
+  private readonly gatherTimeoutMs: number;
+  private readonly maxBuffered: number;
+  private attempt: Attempt | null = null;
+  private handler: ClientTransportHandler | null = null;
+
+  constructor(private readonly inner: ClientTransport, private readonly options: WebRtcClientTransportOptions) {
+    this.openTimeoutMs = checkMs(options.openTimeoutMs, 5000, 'openTimeoutMs');
+    this.gatherTimeoutMs = checkMs(options.gatherTimeoutMs, 2000, 'gatherTimeoutMs');
+    this.maxBuffered = checkMs(options.maxBufferedBytes, 64 * 1024, 'maxBufferedBytes');
+  }
+
+  connect(next: ClientTransportHandler): void {
+    this.handler = next;
+    const a: Attempt = { pc: null, dc: null, open: false, over: false, startedAt: Date.now(), timer: undefined };
+    this.attempt = a;
+    this.stats.unreliablePath = 'socket.io';
+    this.inner.connect({
+      onOpen: () => {
+        next.onOpen();
+        this.start(a).catch((err: Error) => this.fallBack(a, `setting up the peer connection failed: ${err.message}`, true));
+      },
+      onMessage: (data: Uint8Array, channel: Channel) => {
+        if (channel === 'unreliable') return next.onMessage(data, channel);
+        const part = unframe(data);
+        if ('game' in part) next.onMessage(part.game, 'reliable');
+        else if ('signal' in part) this.onSignal(a, part.signal);
+        else this.inner.close(`react-netcode: the server sent ${part.error}`);
+      },
+      onClose: (reason: string) => {
+        this.fallBack(a, 'the socket.io link closed', false);
+        if (this.attempt === a) this.attempt = null;
+        next.onClose(reason);
+      },
+    });
+  }
+
+  send(data: Uint8Array, channel: Channel): void {
+    if (channel === 'reliable') this.inner.send(data, 'reliable');
+    else this.sendUnreliable(this.attempt, data);
+  }
+
+  close(reason: string): void {
+    this.inner.close(reason);
+  }
 
   /** Give up on the data channel of `a` (the unreliable channel stays on, or returns to, socket.io). */
-  const fallBack = (a: Attempt, reason: string, tellServer: boolean): void => {
+  private fallBack(a: Attempt, reason: string, tellServer: boolean): void {
     if (a.over) return;
     a.over = true;
     if (a.timer !== undefined) clearTimeout(a.timer);
-    stats.unreliablePath = 'socket.io';
-    stats.unreliableSetupMs ??= Date.now() - a.startedAt;
-    stats.fallbackReason = `react-netcode: the unreliable channel runs over socket.io: ${reason}`;
-    if (tellServer) inner.send(frameSignal({ t: 'bye', reason }), 'reliable');
+    this.stats.unreliablePath = 'socket.io';
+    this.stats.unreliableSetupMs ??= Date.now() - a.startedAt;
+    this.stats.fallbackReason = `react-netcode: the unreliable channel runs over socket.io: ${reason}`;
+    if (tellServer) this.inner.send(frameSignal({ t: 'bye', reason }), 'reliable');
     if (a.dc) a.dc.onmessage = a.dc.onopen = a.dc.onclose = null;
     a.pc?.close();
-  };
+  }
 
-  const start = async (a: Attempt): Promise<void> => {
+  private async start(a: Attempt): Promise<void> {
     a.startedAt = Date.now();
-    delete stats.unreliableSetupMs;
-    const Ctor = options.RTCPeerConnection ?? (globalThis as { RTCPeerConnection?: PeerConnectionConstructor }).RTCPeerConnection;
-    if (options.enabled === false) return fallBack(a, 'WebRTC is off (option enabled: false)', false);
-    if (Ctor === undefined) return fallBack(a, 'no RTCPeerConnection here (in Node, pass one as the RTCPeerConnection option)', false);
-    a.timer = setTimeout(() => fallBack(a, `the data channel did not open within ${openTimeoutMs} ms (UDP blocked or no usable ICE candidate? see docs/transports.md)`, true), openTimeoutMs);
-    const pc = (a.pc = new Ctor({ iceServers: options.iceServers ?? [] }));
-    const dc = (a.dc = pc.createDataChannel(DATA_CHANNEL_LABEL, { ...DATA_CHANNEL_INIT }));
+    delete this.stats.unreliableSetupMs;
+    const Ctor = this.options.RTCPeerConnection ?? (globalThis as { RTCPeerConnection?: PeerConnectionConstructor }).RTCPeerConnection;
+    if (this.options.enabled === false) return this.fallBack(a, 'WebRTC is off (option enabled: false)', false);
+    if (Ctor === undefined) return this.fallBack(a, 'no RTCPeerConnection here (in Node, pass one as the RTCPeerConnection option)', false);
+    const timeout = `the data channel did not open within ${this.openTimeoutMs} ms (UDP blocked or no usable ICE candidate? see docs/transports.md)`;
+    a.timer = setTimeout(() => this.fallBack(a, timeout, true), this.openTimeoutMs);
+    const pc = (a.pc = new Ctor({ iceServers: this.options.iceServers ?? [] }));
+    this.watch(a, pc, (a.dc = pc.createDataChannel(DATA_CHANNEL_LABEL, { ...DATA_CHANNEL_INIT })));
+    await pc.setLocalDescription(await pc.createOffer());
+    await gathered(pc, this.gatherTimeoutMs);
+    if (a.over || this.attempt !== a) return;
+    this.inner.send(frameSignal({ t: 'offer', sdp: pc.localDescription?.sdp ?? '' }), 'reliable');
+  }
+
+  private watch(a: Attempt, pc: PeerConnectionLike, dc: DataChannelLike): void {
+    const stats = this.stats;
     dc.binaryType = 'arraybuffer';
     dc.onopen = () => {
-      if (a.over || attempt !== a) return;
+      if (a.over || this.attempt !== a) return;
       clearTimeout(a.timer);
       a.open = true;
       stats.unreliablePath = 'webrtc';
@@ -105,80 +158,45 @@ export function createWebRtcClientTransport(inner: ClientTransport, options: Web
     };
     dc.onmessage = (ev) => {
       const bytes = payloadBytes(ev.data);
-      if (bytes === null || a.over || attempt !== a) return;
+      if (bytes === null || a.over || this.attempt !== a) return;
       stats.datagramsIn!++;
-      handler?.onMessage(bytes, 'unreliable');
+      this.handler?.onMessage(bytes, 'unreliable');
     };
-    dc.onclose = () => fallBack(a, 'the data channel closed', true);
-    pc.onconnectionstatechange = () => pc.connectionState === 'failed' && fallBack(a, 'the peer connection failed (ICE found no working candidate pair)', true);
-    await pc.setLocalDescription(await pc.createOffer());
-    await gathered(pc, gatherTimeoutMs);
-    if (a.over || attempt !== a) return;
-    inner.send(frameSignal({ t: 'offer', sdp: pc.localDescription?.sdp ?? '' }), 'reliable');
-  };
+    dc.onclose = () => this.fallBack(a, 'the data channel closed', true);
+    pc.onconnectionstatechange = () => pc.connectionState === 'failed' && this.fallBack(a, 'the peer connection failed (ICE found no working candidate pair)', true);
+  }
 
-  const onSignal = (a: Attempt, signal: Record<string, unknown>): void => {
+  private onSignal(a: Attempt, signal: Record<string, unknown>): void {
     if (a.over || a.pc === null) return;
-    if (signal.t === 'refused') return fallBack(a, `the server set up no data channel: ${String(signal.reason)}`, false);
+    if (signal.t === 'refused') return this.fallBack(a, `the server set up no data channel: ${String(signal.reason)}`, false);
     if (signal.t !== 'answer' || typeof signal.sdp !== 'string') return;
-    applyAnswer(a.pc, signal.sdp).catch((err: Error) => fallBack(a, `the server's answer was not accepted: ${err.message}`, true));
-  };
+    applyAnswer(a.pc, signal.sdp).catch((err: Error) => this.fallBack(a, `the server's answer was not accepted: ${err.message}`, true));
+  }
 
-  const sendUnreliable = (a: Attempt | null, data: Uint8Array): void => {
-    if (a === null || !a.open || a.over || a.dc === null || a.dc.readyState !== 'open') {
-      inner.send(data, 'unreliable');
-      return;
-    }
-    if (a.dc.bufferedAmount > maxBuffered) {
-      stats.unreliableDropped++;
+  private sendUnreliable(a: Attempt | null, data: Uint8Array): void {
+    if (a === null || !a.open || a.over || a.dc === null || a.dc.readyState !== 'open') return this.inner.send(data, 'unreliable');
+    if (a.dc.bufferedAmount > this.maxBuffered) {
+      this.stats.unreliableDropped++;
       return;
     }
     const { fit, oversize } = packDatagrams(data, MAX_DATAGRAM_BYTES);
     try {
       for (const d of fit) a.dc.send(d);
-      stats.datagramsOut! += fit.length;
+      this.stats.datagramsOut! += fit.length;
     } catch (err) {
-      fallBack(a, `a data channel send failed (${(err as Error).message})`, true);
+      this.fallBack(a, `a data channel send failed (${(err as Error).message})`, true);
     }
     for (const m of oversize) {
-      stats.unreliableOversize!++;
-      inner.send(m, 'unreliable');
+      this.stats.unreliableOversize!++;
+      this.inner.send(m, 'unreliable');
     }
-  };
+  }
+}
 
-  return {
-    stats,
-    maxDatagramBytes: MAX_DATAGRAM_BYTES,
-    connect(next: ClientTransportHandler): void {
-      handler = next;
-      const a: Attempt = { pc: null, dc: null, open: false, over: false, startedAt: Date.now(), timer: undefined };
-      attempt = a;
-      stats.unreliablePath = 'socket.io';
-      inner.connect({
-        onOpen: () => {
-          next.onOpen();
-          start(a).catch((err: Error) => fallBack(a, `setting up the peer connection failed: ${err.message}`, true));
-        },
-        onMessage: (data: Uint8Array, channel: Channel) => {
-          if (channel === 'unreliable') return next.onMessage(data, channel);
-          const part = unframe(data);
-          if ('game' in part) next.onMessage(part.game, 'reliable');
-          else if ('signal' in part) onSignal(a, part.signal);
-          else inner.close(`react-netcode: the server sent ${part.error}`);
-        },
-        onClose: (reason: string) => {
-          fallBack(a, 'the socket.io link closed', false);
-          if (attempt === a) attempt = null;
-          next.onClose(reason);
-        },
-      });
-    },
-    send(data: Uint8Array, channel: Channel): void {
-      if (channel === 'reliable') inner.send(data, 'reliable');
-      else sendUnreliable(attempt, data);
-    },
-    close(reason: string): void {
-      inner.close(reason);
-    },
-  };
+/**
+ * The WebRTC client transport over `inner` (a socket.io client transport): reliable messages and signalling on `inner`, the
+ * unreliable channel on a data channel once it opens, on `inner` until then or when it does not (`stats.unreliablePath`).
+ */
+export function createWebRtcClientTransport(inner: ClientTransport, options: WebRtcClientTransportOptions = {}): WebRtcClientTransport {
+  return new WebRtcClient(inner, options);
 }

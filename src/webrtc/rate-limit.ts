@@ -6,7 +6,7 @@
 export interface SetupLimits {
   /** Setups per second, all peers together (default 20). */
   perSecond?: number;
-  /** Setups per minute from one address (default 10). */
+  /** Setups per minute from one address (default 30: players behind one NAT share an address). */
   perMinutePerAddress?: number;
 }
 
@@ -18,7 +18,7 @@ export class SetupLimiter {
 
   constructor(limits: SetupLimits = {}) {
     this.perSecond = limits.perSecond ?? 20;
-    this.perMinute = limits.perMinutePerAddress ?? 10;
+    this.perMinute = limits.perMinutePerAddress ?? 30;
   }
 
   /** Take one setup at `now` (ms) for `address`; returns why not, or null when allowed. */

@@ -21,9 +21,9 @@ export interface WebRtcServerTransportOptions {
   iceServers?: IceServer[];
   /** UDP ports for host candidates (node-datachannel: portRangeBegin/End), e.g. to open in a firewall or publish from a container. */
   portRange?: { min: number; max: number };
-  /** Advertise this address in host candidates instead of the interface's (the public IP of a host behind 1:1 NAT, or a container's host). */
+  /** Advertise this address in host candidates instead of the interface's (the public IP of a host behind 1:1 NAT, a container's host). */
   publicAddress?: string;
-  /** Peer-connection setups allowed (default 20/s overall, 10/min per address). */
+  /** Peer-connection setups allowed (default 20/s overall, 30/min per address). */
   limits?: SetupLimits;
   /** A peer's address for the per-address limit (default: the socket.io transport's `peerAddress`). */
   addressOf?: (peer: PeerId) => string | undefined;
@@ -66,18 +66,70 @@ function loadDefaultStack(): Promise<PeerConnectionConstructor> {
 
 export type WebRtcServerTransport = ServerTransport & { readonly maxDatagramBytes: number };
 
-export function createWebRtcServerTransport(inner: ServerTransport, options: WebRtcServerTransportOptions = {}): WebRtcServerTransport {
-  const peers = new Map<PeerId, RtcPeer>();
-  const limiter = new SetupLimiter(options.limits);
-  const logs = new LogLimiter(options.log ?? consoleLogger);
-  const openTimeoutMs = options.openTimeoutMs ?? 10_000;
-  const maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
-  const addressOf = options.addressOf ?? ((peer: PeerId) => (inner as { peerAddress?: (p: PeerId) => string | undefined }).peerAddress?.(peer));
-  let handler: ServerTransportHandler | null = null;
+/** See the file comment; created by createWebRtcServerTransport. */
+class WebRtcServer implements WebRtcServerTransport {
+  readonly maxDatagramBytes = MAX_DATAGRAM_BYTES;
+  private readonly peers = new Map<PeerId, RtcPeer>();
+  private readonly limiter: SetupLimiter;
+  private readonly logs: LogLimiter;
+  private readonly openTimeoutMs: number;
+  private readonly maxBuffered: number;
+  private handler: ServerTransportHandler | null = null;
 
-  const reply = (peer: PeerId, message: ServerSignal): void => inner.send(peer, frameSignal(message), 'reliable');
+  constructor(private readonly inner: ServerTransport, private readonly options: WebRtcServerTransportOptions) {
+    this.limiter = new SetupLimiter(options.limits);
+    this.logs = new LogLimiter(options.log ?? consoleLogger);
+    this.openTimeoutMs = options.openTimeoutMs ?? 10_000;
+    this.maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
+  }
 
-  const teardown = (p: RtcPeer): void => {
+  listen(next: ServerTransportHandler): void {
+    this.handler = next;
+    this.inner.listen({
+      ...(next.canConnect ? { canConnect: (opening: number) => next.canConnect!(opening) } : {}),
+      onConnect: (peer) => {
+        const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
+        this.peers.set(peer, { pc: null, dc: null, open: false, setups: 0, timer: undefined, stats });
+        next.onConnect(peer);
+      },
+      onMessage: (peer, data, channel) => this.onMessage(peer, data, channel),
+      onDisconnect: (peer, reason) => {
+        const p = this.peers.get(peer);
+        this.peers.delete(peer);
+        if (p) this.teardown(p);
+        next.onDisconnect(peer, reason);
+      },
+    });
+  }
+
+  send(peer: PeerId, data: Uint8Array, channel: Channel): void {
+    const p = this.peers.get(peer);
+    if (p === undefined) return;
+    if (channel === 'reliable') this.inner.send(peer, data, 'reliable');
+    else this.sendUnreliable(peer, p, data);
+  }
+
+  disconnect(peer: PeerId, reason: string): void {
+    this.inner.disconnect(peer, reason);
+  }
+
+  close(): void {
+    for (const p of this.peers.values()) this.teardown(p);
+    this.inner.close();
+  }
+
+  peerStats(peer: PeerId): TransportStats | undefined {
+    const p = this.peers.get(peer);
+    if (p === undefined) return undefined;
+    const base = this.inner.peerStats?.(peer);
+    return { ...p.stats, unreliableDropped: p.stats.unreliableDropped + (base?.unreliableDropped ?? 0) };
+  }
+
+  private reply(peer: PeerId, message: ServerSignal): void {
+    this.inner.send(peer, frameSignal(message), 'reliable');
+  }
+
+  private teardown(p: RtcPeer): void {
     if (p.timer !== undefined) clearTimeout(p.timer);
     p.timer = undefined;
     if (p.dc) p.dc.onmessage = p.dc.onopen = p.dc.onclose = null;
@@ -85,20 +137,35 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
     p.pc = p.dc = null;
     p.open = false;
     p.stats.unreliablePath = 'socket.io';
-  };
+  }
 
-  const refuse = (peer: PeerId, reason: string): void => {
-    logs.log('warn', 'webrtc setup refused', `react-netcode: no WebRTC data channel for peer ${peer}: ${reason}; it stays on socket.io.`, Date.now());
-    reply(peer, { t: 'refused', reason });
-  };
+  private refuse(peer: PeerId, reason: string): void {
+    this.logs.log('warn', 'webrtc setup refused', `react-netcode: no WebRTC data channel for peer ${peer}: ${reason}; it stays on socket.io.`, Date.now());
+    this.reply(peer, { t: 'refused', reason });
+  }
 
-  const setup = async (peer: PeerId, p: RtcPeer, offer: string): Promise<void> => {
-    const Ctor = options.RTCPeerConnection ?? (await loadDefaultStack());
-    if (peers.get(peer) !== p) return;
-    const config: Record<string, unknown> = { iceServers: options.iceServers ?? [] };
-    if (options.portRange) Object.assign(config, { portRangeBegin: options.portRange.min, portRangeEnd: options.portRange.max });
+  private address(peer: PeerId): string {
+    const inner = this.inner as { peerAddress?: (p: PeerId) => string | undefined };
+    return (this.options.addressOf ?? ((id: PeerId) => inner.peerAddress?.(id)))(peer) ?? `peer ${peer}`;
+  }
+
+  private async setup(peer: PeerId, p: RtcPeer, offer: string): Promise<void> {
+    const Ctor = this.options.RTCPeerConnection ?? (await loadDefaultStack());
+    if (this.peers.get(peer) !== p) return;
+    const config: Record<string, unknown> = { iceServers: this.options.iceServers ?? [] };
+    const range = this.options.portRange;
+    if (range) Object.assign(config, { portRangeBegin: range.min, portRangeEnd: range.max });
     const pc = (p.pc = new Ctor(config));
-    const dc = (p.dc = pc.createDataChannel(DATA_CHANNEL_LABEL, { ...DATA_CHANNEL_INIT }));
+    this.watch(peer, p, pc, (p.dc = pc.createDataChannel(DATA_CHANNEL_LABEL, { ...DATA_CHANNEL_INIT })));
+    p.timer = setTimeout(() => p.pc === pc && this.teardown(p), this.openTimeoutMs);
+    await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+    await pc.setLocalDescription(await pc.createAnswer());
+    await gathered(pc, 2000);
+    if (p.pc !== pc) return;
+    this.reply(peer, { t: 'answer', sdp: advertise(pc.localDescription?.sdp ?? '', this.options.publicAddress) });
+  }
+
+  private watch(peer: PeerId, p: RtcPeer, pc: PeerConnectionLike, dc: DataChannelLike): void {
     dc.binaryType = 'arraybuffer';
     dc.onopen = () => {
       if (p.pc !== pc) return;
@@ -108,47 +175,40 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
     };
     dc.onmessage = (ev) => {
       const bytes = payloadBytes(ev.data);
-      if (bytes === null || p.pc !== pc || peers.get(peer) !== p) return;
+      if (bytes === null || p.pc !== pc || this.peers.get(peer) !== p) return;
       p.stats.datagramsIn!++;
-      handler?.onMessage(peer, bytes, 'unreliable');
+      this.handler?.onMessage(peer, bytes, 'unreliable');
     };
-    dc.onclose = () => p.pc === pc && teardown(p);
-    p.timer = setTimeout(() => p.pc === pc && teardown(p), openTimeoutMs);
-    await pc.setRemoteDescription({ type: 'offer', sdp: offer });
-    await pc.setLocalDescription(await pc.createAnswer());
-    await gathered(pc, 2000);
-    if (p.pc !== pc) return;
-    reply(peer, { t: 'answer', sdp: advertise(pc.localDescription?.sdp ?? '', options.publicAddress) });
-  };
+    dc.onclose = () => p.pc === pc && this.teardown(p);
+  }
 
-  const onSignal = (peer: PeerId, p: RtcPeer, signal: Record<string, unknown>): void => {
-    if (signal.t === 'bye') return teardown(p);
-    if (signal.t !== 'offer' || typeof signal.sdp !== 'string') return refuse(peer, `unknown signalling message '${String(signal.t)}'`);
-    if (p.pc !== null) return refuse(peer, 'a setup is already under way for this connection');
-    if (++p.setups > SETUPS_PER_CONNECTION) return refuse(peer, `${SETUPS_PER_CONNECTION} setups on this connection already`);
-    const address = addressOf(peer) ?? `peer ${peer}`;
-    const why = limiter.take(address, Date.now());
-    if (why !== null) return refuse(peer, why);
-    setup(peer, p, signal.sdp).catch((err: Error) => {
-      teardown(p);
-      if (peers.get(peer) === p) refuse(peer, `the setup failed: ${err.message}`);
+  private onSignal(peer: PeerId, p: RtcPeer, signal: Record<string, unknown>): void {
+    if (signal.t === 'bye') return this.teardown(p);
+    if (signal.t !== 'offer' || typeof signal.sdp !== 'string') return this.refuse(peer, `unknown signalling message '${String(signal.t)}'`);
+    if (p.pc !== null) return this.refuse(peer, 'a setup is already under way for this connection');
+    if (++p.setups > SETUPS_PER_CONNECTION) return this.refuse(peer, `${SETUPS_PER_CONNECTION} setups on this connection already`);
+    const why = this.limiter.take(this.address(peer), Date.now());
+    if (why !== null) return this.refuse(peer, why);
+    this.setup(peer, p, signal.sdp).catch((err: Error) => {
+      this.teardown(p);
+      if (this.peers.get(peer) === p) this.refuse(peer, `the setup failed: ${err.message}`);
     });
-  };
+  }
 
-  const onMessage = (peer: PeerId, data: Uint8Array, channel: Channel): void => {
-    const p = peers.get(peer);
-    if (p === undefined || handler === null) return;
-    if (channel === 'unreliable') return handler.onMessage(peer, data, channel);
+  private onMessage(peer: PeerId, data: Uint8Array, channel: Channel): void {
+    const p = this.peers.get(peer);
+    if (p === undefined || this.handler === null) return;
+    if (channel === 'unreliable') return this.handler.onMessage(peer, data, channel);
     const part = unframe(data);
-    if ('game' in part) handler.onMessage(peer, part.game, 'reliable');
-    else if ('signal' in part) onSignal(peer, p, part.signal);
-    else inner.disconnect(peer, `react-netcode: the client sent ${part.error}`);
-  };
+    if ('game' in part) this.handler.onMessage(peer, part.game, 'reliable');
+    else if ('signal' in part) this.onSignal(peer, p, part.signal);
+    else this.inner.disconnect(peer, `react-netcode: the client sent ${part.error}`);
+  }
 
-  const sendUnreliable = (peer: PeerId, p: RtcPeer, data: Uint8Array): void => {
+  private sendUnreliable(peer: PeerId, p: RtcPeer, data: Uint8Array): void {
     const dc = p.dc;
-    if (!p.open || dc === null || dc.readyState !== 'open') return inner.send(peer, data, 'unreliable');
-    if (dc.bufferedAmount > maxBuffered) {
+    if (!p.open || dc === null || dc.readyState !== 'open') return this.inner.send(peer, data, 'unreliable');
+    if (dc.bufferedAmount > this.maxBuffered) {
       p.stats.unreliableDropped++;
       return;
     }
@@ -157,51 +217,22 @@ export function createWebRtcServerTransport(inner: ServerTransport, options: Web
       for (const d of fit) dc.send(d);
       p.stats.datagramsOut! += fit.length;
     } catch {
-      teardown(p);
+      this.teardown(p);
     }
     for (const m of oversize) {
       p.stats.unreliableOversize!++;
-      logs.log('warn', 'webrtc oversize', `react-netcode: an unreliable message of ${m.byteLength} bytes does not fit one datagram (${MAX_DATAGRAM_BYTES}); sent over socket.io instead — lower snapshotBudgetBytes.`, Date.now());
-      inner.send(peer, m, 'unreliable');
+      const text = `react-netcode: an unreliable message of ${m.byteLength} bytes does not fit one datagram (${MAX_DATAGRAM_BYTES}); sent over socket.io instead — lower snapshotBudgetBytes.`;
+      this.logs.log('warn', 'webrtc oversize', text, Date.now());
+      this.inner.send(peer, m, 'unreliable');
     }
-  };
+  }
+}
 
-  return {
-    maxDatagramBytes: MAX_DATAGRAM_BYTES,
-    listen(next: ServerTransportHandler): void {
-      handler = next;
-      inner.listen({
-        ...(next.canConnect ? { canConnect: (opening: number) => next.canConnect!(opening) } : {}),
-        onConnect: (peer) => {
-          const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
-          peers.set(peer, { pc: null, dc: null, open: false, setups: 0, timer: undefined, stats });
-          next.onConnect(peer);
-        },
-        onMessage,
-        onDisconnect: (peer, reason) => {
-          const p = peers.get(peer);
-          peers.delete(peer);
-          if (p) teardown(p);
-          next.onDisconnect(peer, reason);
-        },
-      });
-    },
-    send(peer: PeerId, data: Uint8Array, channel: Channel): void {
-      const p = peers.get(peer);
-      if (p === undefined) return;
-      if (channel === 'reliable') inner.send(peer, data, 'reliable');
-      else sendUnreliable(peer, p, data);
-    },
-    disconnect: (peer, reason) => inner.disconnect(peer, reason),
-    close(): void {
-      for (const p of peers.values()) teardown(p);
-      inner.close();
-    },
-    peerStats(peer: PeerId): TransportStats | undefined {
-      const p = peers.get(peer);
-      if (p === undefined) return undefined;
-      const base = inner.peerStats?.(peer);
-      return { ...p.stats, unreliableDropped: p.stats.unreliableDropped + (base?.unreliableDropped ?? 0) };
-    },
-  };
+/**
+ * The WebRTC server transport over `inner` (a socket.io server transport): answers each client's offer with a peer
+ * connection (node-datachannel unless `RTCPeerConnection` is given), rate-limited; a peer's unreliable messages go over its
+ * data channel once open, over `inner` otherwise. Plain socket.io clients are served too (they never offer).
+ */
+export function createWebRtcServerTransport(inner: ServerTransport, options: WebRtcServerTransportOptions = {}): WebRtcServerTransport {
+  return new WebRtcServer(inner, options);
 }

@@ -5,7 +5,7 @@
 // the signalling messages, the data channel's parameters, and the small part of the W3C
 // RTCPeerConnection API the transports use — the browser's, or an npm stack's in Node.
 
-/** The largest message sent as one datagram: 1280 B (IPv6 minimum MTU) − IP/UDP (48) − DTLS record + AEAD (≈37) − SCTP headers (28) − margin. */
+/** The largest message sent as one datagram: 1280 B (IPv6 minimum MTU) − IP/UDP (48) − DTLS record + AEAD (≈37) − SCTP (28) − margin. */
 export const MAX_DATAGRAM_BYTES = 1100;
 
 /** The unreliable data channel: negotiated out of band on both sides (id 0), unordered, never retransmitted. */
