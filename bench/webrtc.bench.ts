@@ -25,6 +25,7 @@ function row(name: string, system: string, clients: number, run: GameRun): Resul
   const expected = clients * 20 * (SECONDS - 1.5);
   const received = run.clients.reduce((a, c) => a + c.snapshots, 0);
   for (const c of run.clients) if (c.fallbackReason !== undefined && system.includes('webrtc')) console.log(`${name}: a client fell back: ${c.fallbackReason}`);
+  if (system.includes('webrtc') && run.server.logs.length > 0) console.log(`${name}: server: ${run.server.logs.join(' | ')}`);
   return {
     case: name,
     system,

@@ -184,7 +184,9 @@ class WebRtcClient implements WebRtcClientTransport {
       for (const d of fit) a.dc.send(d);
       this.stats.datagramsOut! += fit.length;
     } catch (err) {
-      this.fallBack(a, `a data channel send failed (${(err as Error).message})`, true);
+      // A full send buffer throws in some stacks: a drop, counted, while the channel stays open; otherwise back to socket.io.
+      if (a.dc.readyState === 'open') this.stats.unreliableDropped++;
+      else this.fallBack(a, `a data channel send failed (${(err as Error).message})`, true);
     }
     for (const m of oversize) {
       this.stats.unreliableOversize!++;

@@ -157,7 +157,11 @@ class WebRtcServer implements WebRtcServerTransport {
     if (range) Object.assign(config, { portRangeBegin: range.min, portRangeEnd: range.max });
     const pc = (p.pc = new Ctor(config));
     this.watch(peer, p, pc, (p.dc = pc.createDataChannel(DATA_CHANNEL_LABEL, { ...DATA_CHANNEL_INIT })));
-    p.timer = setTimeout(() => p.pc === pc && this.teardown(p), this.openTimeoutMs);
+    p.timer = setTimeout(() => {
+      if (p.pc !== pc) return;
+      this.logs.log('info', 'webrtc timeout', `react-netcode: the data channel of peer ${peer} did not open within ${this.openTimeoutMs} ms; closed.`, Date.now());
+      this.teardown(p);
+    }, this.openTimeoutMs);
     await pc.setRemoteDescription({ type: 'offer', sdp: offer });
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc, 2000);
@@ -179,7 +183,11 @@ class WebRtcServer implements WebRtcServerTransport {
       p.stats.datagramsIn!++;
       this.handler?.onMessage(peer, bytes, 'unreliable');
     };
-    dc.onclose = () => p.pc === pc && this.teardown(p);
+    dc.onclose = () => {
+      if (p.pc !== pc) return;
+      this.logs.log('info', 'webrtc closed', `react-netcode: the data channel of peer ${peer} closed (peer connection ${pc.connectionState}); it goes back to socket.io.`, Date.now());
+      this.teardown(p);
+    };
   }
 
   private onSignal(peer: PeerId, p: RtcPeer, signal: Record<string, unknown>): void {
@@ -216,8 +224,13 @@ class WebRtcServer implements WebRtcServerTransport {
     try {
       for (const d of fit) dc.send(d);
       p.stats.datagramsOut! += fit.length;
-    } catch {
-      this.teardown(p);
+    } catch (err) {
+      // A full send buffer throws in some stacks: a drop, counted, while the channel stays open; otherwise back to socket.io.
+      const open = dc.readyState === 'open';
+      const then = open ? 'dropped, counted in unreliableDropped' : 'it goes back to socket.io';
+      this.logs.log('warn', 'webrtc send failed', `react-netcode: a data channel send to peer ${peer} failed (${(err as Error).message}); ${then}.`, Date.now());
+      if (open) p.stats.unreliableDropped++;
+      else this.teardown(p);
     }
     for (const m of oversize) {
       p.stats.unreliableOversize!++;
