@@ -18,7 +18,7 @@ export interface WebRtcClientTransportOptions {
   RTCPeerConnection?: PeerConnectionConstructor;
   /** STUN/TURN servers (default none: host candidates only, enough on a LAN or against a server with a public address). */
   iceServers?: IceServer[];
-  /** Stay on socket.io if the data channel is not open this long after the socket.io link opened (default 5000 ms). */
+  /** Stay on socket.io if the data channel is not open this long after the socket.io link opened (default 10,000 ms). */
   openTimeoutMs?: number;
   /** Longest wait for ICE gathering before the offer is sent with what was gathered (default 2000 ms). */
   gatherTimeoutMs?: number;
@@ -77,7 +77,7 @@ class WebRtcClient implements WebRtcClientTransport {
   private handler: ClientTransportHandler | null = null;
 
   constructor(private readonly inner: ClientTransport, private readonly options: WebRtcClientTransportOptions) {
-    this.openTimeoutMs = checkMs(options.openTimeoutMs, 5000, 'openTimeoutMs');
+    this.openTimeoutMs = checkMs(options.openTimeoutMs, 10_000, 'openTimeoutMs');
     this.gatherTimeoutMs = checkMs(options.gatherTimeoutMs, 2000, 'gatherTimeoutMs');
     this.maxBuffered = checkMs(options.maxBufferedBytes, 64 * 1024, 'maxBufferedBytes');
   }

@@ -27,7 +27,7 @@ export interface WebRtcServerTransportOptions {
   limits?: SetupLimits;
   /** A peer's address for the per-address limit (default: the socket.io transport's `peerAddress`). */
   addressOf?: (peer: PeerId) => string | undefined;
-  /** A setup whose data channel is not open after this long is closed (default 10,000 ms). */
+  /** A setup whose data channel is not open after this long is closed (default 15,000 ms). */
   openTimeoutMs?: number;
   /** Unreliable messages to a peer are dropped (counted) while more than this many bytes wait in its data channel (default 64 KiB). */
   maxBufferedBytes?: number;
@@ -79,7 +79,7 @@ class WebRtcServer implements WebRtcServerTransport {
   constructor(private readonly inner: ServerTransport, private readonly options: WebRtcServerTransportOptions) {
     this.limiter = new SetupLimiter(options.limits);
     this.logs = new LogLimiter(options.log ?? consoleLogger);
-    this.openTimeoutMs = options.openTimeoutMs ?? 10_000;
+    this.openTimeoutMs = options.openTimeoutMs ?? 15_000;
     this.maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
   }
 
