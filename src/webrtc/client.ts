@@ -58,6 +58,9 @@ async function applyAnswer(pc: PeerConnectionLike, sdp: string): Promise<void> {
   }
 }
 
+/** Peer-connection setups per socket.io link (the server accepts 3 per connection). */
+const SETUPS_PER_LINK = 3;
+
 function checkMs(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
   if (!(v >= 0) || !Number.isFinite(v)) throw new NetcodeError('usage', `react-netcode: ${name} must be a finite number of milliseconds >= 0, got ${String(value)}.`);
@@ -75,6 +78,8 @@ class WebRtcClient implements WebRtcClientTransport {
   private readonly maxBuffered: number;
   private attempt: Attempt | null = null;
   private handler: ClientTransportHandler | null = null;
+  /** Setups on the current link (a data channel that closes or fails is set up again, up to SETUPS_PER_LINK). */
+  private setups = 0;
 
   constructor(private readonly inner: ClientTransport, private readonly options: WebRtcClientTransportOptions) {
     this.openTimeoutMs = checkMs(options.openTimeoutMs, 10_000, 'openTimeoutMs');
@@ -86,22 +91,24 @@ class WebRtcClient implements WebRtcClientTransport {
     this.handler = next;
     const a: Attempt = { pc: null, dc: null, open: false, over: false, startedAt: Date.now(), timer: undefined };
     this.attempt = a;
+    this.setups = 0;
     this.stats.unreliablePath = 'socket.io';
     this.inner.connect({
       onOpen: () => {
         next.onOpen();
-        this.start(a).catch((err: Error) => this.fallBack(a, `setting up the peer connection failed: ${err.message}`, true));
+        this.begin(a);
       },
       onMessage: (data: Uint8Array, channel: Channel) => {
         if (channel === 'unreliable') return next.onMessage(data, channel);
         const part = unframe(data);
         if ('game' in part) next.onMessage(part.game, 'reliable');
-        else if ('signal' in part) this.onSignal(a, part.signal);
-        else this.inner.close(`react-netcode: the server sent ${part.error}`);
+        else if (!('signal' in part)) this.inner.close(`react-netcode: the server sent ${part.error}`);
+        else if (this.attempt !== null) this.onSignal(this.attempt, part.signal);
       },
       onClose: (reason: string) => {
-        this.fallBack(a, 'the socket.io link closed', false);
-        if (this.attempt === a) this.attempt = null;
+        const current = this.attempt;
+        this.attempt = null;
+        if (current !== null) this.fallBack(current, 'the socket.io link closed', false);
         next.onClose(reason);
       },
     });
@@ -116,9 +123,25 @@ class WebRtcClient implements WebRtcClientTransport {
     this.inner.close(reason);
   }
 
-  /** Give up on the data channel of `a` (the unreliable channel stays on, or returns to, socket.io). */
-  private fallBack(a: Attempt, reason: string, tellServer: boolean): void {
+  private begin(a: Attempt): void {
+    this.setups++;
+    this.start(a).catch((err: Error) => this.fallBack(a, `setting up the peer connection failed: ${err.message}`, true, true));
+  }
+
+  /**
+   * Give up on the data channel of `a` (the unreliable channel stays on, or returns to, socket.io). `again`: a channel that
+   * closed or failed is set up anew after a second, while the link is open, up to SETUPS_PER_LINK times in all.
+   */
+  private fallBack(a: Attempt, reason: string, tellServer: boolean, again = false): void {
     if (a.over) return;
+    if (again && this.setups < SETUPS_PER_LINK) {
+      setTimeout(() => {
+        if (this.attempt !== a) return;
+        const b: Attempt = { pc: null, dc: null, open: false, over: false, startedAt: Date.now(), timer: undefined };
+        this.attempt = b;
+        this.begin(b);
+      }, 1000);
+    }
     a.over = true;
     if (a.timer !== undefined) clearTimeout(a.timer);
     this.stats.unreliablePath = 'socket.io';
@@ -162,15 +185,15 @@ class WebRtcClient implements WebRtcClientTransport {
       stats.datagramsIn!++;
       this.handler?.onMessage(bytes, 'unreliable');
     };
-    dc.onclose = () => this.fallBack(a, 'the data channel closed', true);
-    pc.onconnectionstatechange = () => pc.connectionState === 'failed' && this.fallBack(a, 'the peer connection failed (ICE found no working candidate pair)', true);
+    dc.onclose = () => this.fallBack(a, 'the data channel closed', true, true);
+    pc.onconnectionstatechange = () => pc.connectionState === 'failed' && this.fallBack(a, 'the peer connection failed (ICE found no working candidate pair)', true, true);
   }
 
   private onSignal(a: Attempt, signal: Record<string, unknown>): void {
     if (a.over || a.pc === null) return;
     if (signal.t === 'refused') return this.fallBack(a, `the server set up no data channel: ${String(signal.reason)}`, false);
     if (signal.t !== 'answer' || typeof signal.sdp !== 'string') return;
-    applyAnswer(a.pc, signal.sdp).catch((err: Error) => this.fallBack(a, `the server's answer was not accepted: ${err.message}`, true));
+    applyAnswer(a.pc, signal.sdp).catch((err: Error) => this.fallBack(a, `the server's answer was not accepted: ${err.message}`, true, true));
   }
 
   private sendUnreliable(a: Attempt | null, data: Uint8Array): void {
@@ -186,7 +209,7 @@ class WebRtcClient implements WebRtcClientTransport {
     } catch (err) {
       // A full send buffer throws in some stacks: a drop, counted, while the channel stays open; otherwise back to socket.io.
       if (a.dc.readyState === 'open') this.stats.unreliableDropped++;
-      else this.fallBack(a, `a data channel send failed (${(err as Error).message})`, true);
+      else this.fallBack(a, `a data channel send failed (${(err as Error).message})`, true, true);
     }
     for (const m of oversize) {
       this.stats.unreliableOversize!++;
