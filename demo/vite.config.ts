@@ -23,6 +23,7 @@ export default defineConfig({
       // tree-shakes away but the dev server does not (it throws in a browser: Buffer is not defined).
       { find: /^react-netcode\/socket-io\/client$/, replacement: src('socket-io/client.ts') },
       { find: /^react-netcode\/socket-io$/, replacement: src('socket-io/index.ts') },
+      { find: /^react-netcode\/webrtc\/client$/, replacement: src('webrtc/client.ts') },
     ],
     // Not zustand: the library uses zustand 5 (the root one) and leva its own zustand 3
     // (node_modules/leva/node_modules); deduping would hand leva the wrong major.

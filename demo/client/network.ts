@@ -3,6 +3,7 @@
 // the two directions, loss applies to each direction (../shared/link.ts).
 import { conditionClient, realTimeScheduler, type ConditionedClientTransport } from 'react-netcode';
 import { createSocketIoClientTransport } from 'react-netcode/socket-io/client';
+import { createWebRtcClientTransport } from 'react-netcode/webrtc/client';
 import { linkOptions, type LinkSpec } from '../shared/link.ts';
 
 export { linkOptions } from '../shared/link.ts';
@@ -19,8 +20,9 @@ export const PRESETS: readonly Preset[] = [
   { id: '300', label: '300 ms ±50, 10% loss', rttMs: 300, jitterMs: 50, loss: 0.1 },
 ];
 
-/** A socket.io transport to this page's origin (path /netcode) behind a link conditioner. */
+/** A socket.io transport to this page's origin (path /netcode) — with `?webrtc`, a WebRTC data channel for the unreliable channel — behind a link conditioner. */
 export function createDemoTransport(preset: Preset): ConditionedClientTransport {
-  const inner = createSocketIoClientTransport(window.location.origin);
+  const socket = createSocketIoClientTransport(window.location.origin);
+  const inner = new URLSearchParams(window.location.search).has('webrtc') ? createWebRtcClientTransport(socket) : socket;
   return conditionClient(inner, { seed: Math.floor(Math.random() * 0x7fffffff), ...linkOptions(preset) }, realTimeScheduler);
 }

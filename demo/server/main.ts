@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Server as IoServer } from 'socket.io';
 import { conditionServer, createServer, realTimeScheduler } from '../../src/index.ts';
 import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import { createWebRtcServerTransport } from '../../src/webrtc/index.ts';
 import { describeLink, linkFromEnv, linkOptions } from '../shared/link.ts';
 import { initRapier } from '../shared/rapier-init.ts';
 import { protocol } from '../shared/protocol.ts';
@@ -67,7 +68,8 @@ const http = createHttpServer((req, res) => {
     const loopDelayMaxMs = loopDelay.max / 1e6;
     loopDelay.reset();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: true, connections: server.connections.size, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns, loopDelayMaxMs }));
+    const webrtc = [...server.connections.values()].filter((c) => server.transportStats(c)?.unreliablePath === 'webrtc').length;
+    res.end(JSON.stringify({ ok: true, connections: server.connections.size, webrtc, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns, loopDelayMaxMs }));
     return;
   }
   if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(req.url ?? '/', res)) return;
@@ -79,7 +81,9 @@ const io = new IoServer(http, { path: '/netcode', serveClient: false, cors: { or
 // DEMO_LINK_MS / DEMO_JITTER_MS / DEMO_LOSS: a bad link for every client, added here (docs/demo.md).
 const link = linkFromEnv(process.env);
 const seed = Number(process.env.DEMO_LINK_SEED ?? 1) >>> 0;
-const transport = link === undefined ? createSocketIoServerTransport({ io }) : conditionServer(createSocketIoServerTransport({ io }), { seed, ...linkOptions(link) }, realTimeScheduler);
+// DEMO_WEBRTC=1: clients that ask (the page's ?webrtc) get a WebRTC data channel for the unreliable channel (docs/transports.md).
+const base = process.env.DEMO_WEBRTC === '1' ? createWebRtcServerTransport(createSocketIoServerTransport({ io })) : createSocketIoServerTransport({ io });
+const transport = link === undefined ? base : conditionServer(base, { seed, ...linkOptions(link) }, realTimeScheduler);
 if (link !== undefined) console.log(`link conditioner on every connection: ${describeLink(link)} (seed ${seed})`);
 
 const server = createServer({

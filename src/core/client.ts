@@ -28,7 +28,7 @@ import type { Schema, Values } from './schema.ts';
 import { forEachMessage, Outbox } from './outbox.ts';
 import { encodeAck } from './snapshot/index.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
-import type { Channel, ClientTransport } from './transport.ts';
+import type { Channel, ClientTransport, TransportStats } from './transport.ts';
 import type { Ghost, World } from './world.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
@@ -450,6 +450,11 @@ export class NetClient<P extends Protocol> {
    * transport writes made, and snapshots received.
    */
   readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0, snapshotsIn: 0 };
+
+  /** The transport's own counters (which path carries the unreliable channel, what it dropped), when it keeps them. */
+  get transportStats(): TransportStats | undefined {
+    return this.transport.stats;
+  }
 
   /** Queue a message (inside update) or write it at once (outside): at most one write per channel per frame. */
   private sendRaw(bytes: Uint8Array, channel: Channel): void {

@@ -33,7 +33,7 @@ export interface ServerOptions<P extends Protocol> {
   relevancy?: Relevancy<P>;
   /** Importance of a ghost for the snapshot priority accumulator (default 1). */
   importance?: (ghost: Ghost<P>) => number;
-  /** Snapshot byte budget per connection (default 1200, about one MTU). */
+  /** Snapshot byte budget per connection (default 1200, about one MTU; capped to the transport's `maxDatagramBytes` when it has one). */
   snapshotBudgetBytes?: number;
   /** Most simultaneous connections (default 256). Extra clients are refused with "server full". */
   maxConnections?: number;

@@ -96,7 +96,7 @@ export class NetServer<P extends Protocol> {
         ...(options.systems ? { systems: options.systems } : {}),
         ...(options.relevancy ? { relevancy: options.relevancy } : {}),
         ...(options.importance ? { importance: options.importance } : {}),
-        ...(options.snapshotBudgetBytes !== undefined ? { snapshotBudgetBytes: options.snapshotBudgetBytes } : {}),
+        ...snapshotBudget(options.snapshotBudgetBytes, options.transport.maxDatagramBytes),
         ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
         warn: (m) => this.limitedLog.log('warn', 'ghosts', m, this.timeMs),
         onError: (error, connection) => this.report(error, connection as Connection<JoinPayload<P>> | undefined),
@@ -631,4 +631,10 @@ function positive(value: number, name: string): number {
 function kindName(kind: number): string {
   const name = MESSAGE_KIND_NAMES[kind];
   return name === undefined ? `unknown message kind ${kind}` : `message kind ${name} (${kind})`;
+}
+
+/** The snapshot budget: the app's, else the default (1200) capped to the transport's datagram size (WebRTC: 1100). */
+function snapshotBudget(budget: number | undefined, maxDatagramBytes: number | undefined): { snapshotBudgetBytes?: number } {
+  if (budget !== undefined) return { snapshotBudgetBytes: budget };
+  return maxDatagramBytes !== undefined && maxDatagramBytes < 1200 ? { snapshotBudgetBytes: maxDatagramBytes } : {};
 }

@@ -14,6 +14,19 @@ export type Channel = 'reliable' | 'unreliable';
 export interface TransportStats {
   /** Unreliable messages dropped by the transport because the link did not keep up (backpressure). */
   unreliableDropped: number;
+  /** Which path carries the unreliable channel now (WebRTC transport: 'webrtc' once its data channel is open, else 'socket.io'). */
+  unreliablePath?: 'webrtc' | 'socket.io';
+  /** The largest message that fits one packet on the unreliable path (WebRTC: 1100 B); larger ones take the reliable path. */
+  maxDatagramBytes?: number;
+  /** Why the unreliable channel stays on (or fell back to) socket.io, when it does. */
+  fallbackReason?: string;
+  /** WebRTC: messages received / sent over the data channel (the rest went over socket.io). */
+  datagramsIn?: number;
+  datagramsOut?: number;
+  /** WebRTC: ms from the reliable link opening to the data channel opening, or to the fallback. */
+  unreliableSetupMs?: number;
+  /** Unreliable messages larger than `maxDatagramBytes` that were sent over the fallback path instead. */
+  unreliableOversize?: number;
 }
 
 /** Server-side identifier of one transport-level peer (not the netcode networkId). */
@@ -38,7 +51,9 @@ export interface ClientTransport {
   /** Close the link. `onClose` fires with `reason`. */
   close(reason: string): void;
   /** What the transport dropped (optional; socket.io and the conditioner keep it). */
-  readonly stats?: TransportStats;
+  readonly stats?: TransportStats | undefined;
+  /** The largest unreliable message that fits one packet (optional; WebRTC: 1100). */
+  readonly maxDatagramBytes?: number | undefined;
 }
 
 export interface ServerTransportHandler {
@@ -65,6 +80,11 @@ export interface ServerTransport {
   close(): void;
   /** What the transport dropped for one peer (optional; undefined for an unknown peer). */
   peerStats?(peer: PeerId): TransportStats | undefined;
+  /**
+   * The largest unreliable message that fits one packet (optional; WebRTC: 1100): the server's default
+   * snapshot budget is capped to it.
+   */
+  readonly maxDatagramBytes?: number | undefined;
 }
 
 /**

@@ -57,6 +57,7 @@ export const MessageKind = {
    * (≥ 1), then one whole message of that length (any kind but Batch). Codec: outbox.ts.
    */
   Batch: 14,
+  // 254 is reserved for transports: the WebRTC transport's signalling messages (src/webrtc/signal.ts) on the reliable channel.
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
 

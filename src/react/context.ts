@@ -29,6 +29,8 @@ export interface NetStats {
   lateInputsPerSec: number;
   /** Ticks the server ran without our input, per second: lost or late inputs (a starved or stalled page, a lossy link). */
   missingInputsPerSec: number;
+  /** Which path carries the unreliable channel, when the transport says (WebRTC transport: 'webrtc', or 'socket.io' after a fallback). */
+  unreliablePath?: 'webrtc' | 'socket.io';
 }
 
 /** Who steps the engine each frame. */

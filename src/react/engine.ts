@@ -42,6 +42,9 @@ function lazyTransport(source: TransportSource): ClientTransport {
     connect: (handler) => (transport ??= source()).connect(handler),
     send: (data, channel) => transport?.send(data, channel),
     close: (reason) => transport?.close(reason),
+    get stats() {
+      return transport?.stats;
+    },
   };
 }
 

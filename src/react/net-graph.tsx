@@ -103,6 +103,7 @@ export function NetGraph({ seconds = 10, width = 200, height = 60, className, st
             {last ? s.label(last) : '…'}
           </span>
         ))}
+        {last?.unreliablePath !== undefined && <span data-label="path">{last.unreliablePath === 'webrtc' ? 'udp: webrtc' : 'udp: socket.io'}</span>}
       </div>
     </div>
   );

@@ -100,6 +100,8 @@ export class StatsSampler {
       lateInputsPerSec: rate(Math.max(0, c.inputReports.late - this.late)),
       missingInputsPerSec: rate(Math.max(0, c.inputReports.missing - this.missing)),
     };
+    const path = c.transportStats?.unreliablePath;
+    if (path !== undefined) out.unreliablePath = path;
     this.lastAt = now;
     this.bytesIn = c.traffic.bytesIn;
     this.bytesOut = c.traffic.bytesOut;

@@ -48,6 +48,8 @@ export interface SocketIoServerTransport extends ServerTransport {
   readonly io: Server;
   /** Resolves once listening (immediately when attached to an existing `io`: the port is then its HTTP server's, or 0 if unknown). */
   ready(): Promise<{ port: number }>;
+  /** The remote address of a peer's socket (socket.io's `handshake.address`), undefined for an unknown peer. */
+  peerAddress(peer: PeerId): string | undefined;
   /** Drops every peer (onDisconnect 'server closed'). Closes the io and HTTP server only when this transport created them. */
   close(): void;
 }
@@ -214,6 +216,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       else socket.emit('u', data);
     },
     peerStats: (peer) => stats.get(peer),
+    peerAddress: (peer) => peers.get(peer)?.handshake.address,
     disconnect(peer: PeerId, reason: string): void {
       hangUp(drop(peer, reason));
     },

@@ -203,4 +203,9 @@ class ConditionedServer implements ConditionedServerTransport {
   peerStats(id: PeerId): TransportStats | undefined {
     return this.inner.peerStats?.(id);
   }
+
+  /** The inner transport's datagram size (WebRTC: the server's snapshot budget follows it). */
+  get maxDatagramBytes(): number | undefined {
+    return this.inner.maxDatagramBytes;
+  }
 }

@@ -182,6 +182,11 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
   return {
     up,
     down,
+    // The inner transport's own counters and datagram size (which path carries the unreliable channel, what it dropped).
+    get stats() {
+      return inner.stats;
+    },
+    ...(inner.maxDatagramBytes !== undefined ? { maxDatagramBytes: inner.maxDatagramBytes } : {}),
     setOptions(next) {
       if (next.up !== undefined) up.setOptions(next.up);
       if (next.down !== undefined) down.setOptions(next.down);

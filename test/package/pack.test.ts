@@ -56,6 +56,15 @@ describe('the packed file list (npm pack --dry-run)', { timeout: 120_000 }, () =
     for (const target of targets) expect(files.has(normalize(target)), target).toBe(true);
   });
 
+  it('react-netcode/webrtc: both halves ship, and the browser half (client.js) never reaches node-datachannel or the socket.io server', () => {
+    for (const f of ['dist/webrtc/index.js', 'dist/webrtc/client.js', 'dist/webrtc/server.js', 'dist/webrtc/index.d.ts']) expect(files.has(f), f).toBe(true);
+    expect(pkg.exports['./webrtc']).toEqual({ types: './dist/webrtc/index.d.ts', browser: './dist/webrtc/client.js', import: './dist/webrtc/index.js' });
+    const client = readFileSync(join(stage, 'dist/webrtc/client.js'), 'utf8');
+    const imports = [...client.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((i) => /node-datachannel|^socket\.io$|server|^node:/.test(i!))).toEqual([]);
+  });
+
   it('holds the sources of every source map', () => {
     const maps = [...files].filter((f) => f.endsWith('.map'));
     expect(maps.length).toBeGreaterThan(0);
