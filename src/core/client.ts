@@ -538,6 +538,8 @@ export class NetClient<P extends Protocol> {
       case MessageKind.Rpc:
         this.dispatchRpc();
         return;
+      case MessageKind.Signal:
+        return; // a transport's own signalling, never the engine's
       default:
         throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
     }

@@ -491,10 +491,14 @@ export class NetServer<P extends Protocol> {
     if (connection?.state === 'closed') return;
     if (!connection && this.sessions.isRefused(peer)) return; // told why; dropped after the linger
     const kind = readKind(this.reader, data);
+    if (kind === MessageKind.Signal && channel === 'reliable') return; // a transport's own (WebRTC on a plain server): never the engine's
     if (channel === 'unreliable' && RELIABLE_ONLY_KINDS.has(kind)) {
       throw new WireError('wire/bad-value', `react-netcode: ${kindName(kind)} came on the unreliable channel; it may only be sent reliably.`);
     }
     if (!connection) {
+      if (kind === MessageKind.Seat) {
+        throw new WireError('wire/unknown-message', 'react-netcode: a seat came to a server that is no room server; connect to the URL the matchmaker gave, served by serveRooms.');
+      }
       if (kind !== MessageKind.Hello) throw new WireError('wire/unknown-message', `react-netcode: expected Hello, got ${kindName(kind)} before the handshake.`);
       this.sessions.hello(peer, this.reader, this.timeMs);
       return;

@@ -3,7 +3,7 @@
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 
 /** Bumped whenever the framing below changes; part of the handshake hash. */
-export const WIRE_VERSION = 5;
+export const WIRE_VERSION = 6;
 
 /** First byte of every message. */
 export const MessageKind = {
@@ -57,7 +57,21 @@ export const MessageKind = {
    * (≥ 1), then one whole message of that length (any kind but Batch). Codec: outbox.ts.
    */
   Batch: 14,
-  // 254 is reserved for transports: the WebRTC transport's signalling messages (src/webrtc/signal.ts) on the reliable channel.
+  /**
+   * client → room server, reliable, the first message of every link to a room server (src/rooms):
+   * string seat token (at most MAX_SEAT_TOKEN_LENGTH) from the matchmaker. The room server routes
+   * the link to the seat's room and drops the message, so the engines never see it; a plain server
+   * refuses it, saying that it is no room server.
+   */
+  Seat: 15,
+  /**
+   * either way, reliable: a transport's own signalling, never an engine message — the WebRTC
+   * transport's offer, answer, refusal or bye (src/webrtc/signal.ts): this kind byte, then UTF-8
+   * JSON. The transports that use it take it out of the stream; an engine that receives one (a
+   * WebRTC client on a plain socket.io server) ignores it, so the client waits for its data channel,
+   * times out and stays on socket.io.
+   */
+  Signal: 254,
 } as const;
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
 
@@ -74,6 +88,8 @@ export const RELIABLE_ONLY_KINDS: ReadonlySet<number> = new Set([
   MessageKind.JoinRefused,
   MessageKind.Rpc,
   MessageKind.Close,
+  MessageKind.Seat,
+  MessageKind.Signal,
 ]);
 
 /** Names of the message kinds, for error messages and reports. */
@@ -87,14 +103,6 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const DEFAULT_RPC_MAX_BYTES = 1024;
 /** Longest close/refuse reason sent on the wire (UTF-16 code units). */
 export const MAX_REASON_LENGTH = 256;
-/**
- * The room server's framing, not an engine message (so not a MessageKind: the engines never see
- * it, and WIRE_VERSION does not cover it): client → room server, reliable, the first message of
- * every link to a room server (src/rooms): this kind byte, then a string seat token (at most
- * MAX_SEAT_TOKEN_LENGTH) from the matchmaker. The room server routes the link to the seat's room
- * and drops the message; a plain server refuses it like any first message that is not a Hello.
- */
-export const SEAT_MESSAGE_KIND = 15;
 /** Longest seat token in a Seat message (UTF-16 code units). */
 export const MAX_SEAT_TOKEN_LENGTH = 128;
 /** Longest app build id (`buildId` option) sent in Hello and Welcome (UTF-16 code units). */

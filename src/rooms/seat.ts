@@ -6,7 +6,7 @@
 import { BitReader, BitWriter } from '../core/bits.ts';
 import { NetcodeError } from '../core/errors.ts';
 import type { ClientTransport } from '../core/transport.ts';
-import { MAX_SEAT_TOKEN_LENGTH, SEAT_MESSAGE_KIND } from '../core/wire.ts';
+import { MAX_SEAT_TOKEN_LENGTH, MessageKind } from '../core/wire.ts';
 
 /** What the matchmaker returns: a place reserved in one room, and where to connect to use it. */
 export interface Seat {
@@ -28,7 +28,7 @@ export interface Seat {
 export function encodeSeat(token: string): Uint8Array {
   checkSeatToken(token);
   const w = new BitWriter(8 + token.length * 3);
-  w.writeBits(SEAT_MESSAGE_KIND, 8);
+  w.writeBits(MessageKind.Seat, 8);
   w.writeString(token, MAX_SEAT_TOKEN_LENGTH);
   return w.toBytes();
 }
@@ -37,7 +37,7 @@ export function encodeSeat(token: string): Uint8Array {
 export function decodeSeat(data: Uint8Array, reader = new BitReader()): string | undefined {
   try {
     reader.reset(data);
-    if (reader.readBits(8) !== SEAT_MESSAGE_KIND) return undefined;
+    if (reader.readBits(8) !== MessageKind.Seat) return undefined;
     const token = reader.readString(MAX_SEAT_TOKEN_LENGTH);
     reader.expectEnd();
     return token.length > 0 ? token : undefined;

@@ -1,9 +1,11 @@
 // What the two WebRTC halves share: the signalling messages on the socket.io reliable
-// channel (kind byte SIGNAL_KIND, 254, which no game message uses — core/wire.ts reserves
-// it — then JSON; the game's messages pass unchanged, so a WebRTC server also serves plain
+// channel (kind byte MessageKind.Signal, 254, which the engines ignore — core/wire.ts —
+// then JSON; the game's messages pass unchanged, so a WebRTC server also serves plain
 // socket.io clients),
 // the signalling messages, the data channel's parameters, and the small part of the W3C
 // RTCPeerConnection API the transports use — the browser's, or an npm stack's in Node.
+
+import { MessageKind } from '../core/wire.ts';
 
 /** The largest message sent as one datagram: 1280 B (IPv6 minimum MTU) − IP/UDP (48) − DTLS record + AEAD (≈37) − SCTP (28) − margin. */
 export const MAX_DATAGRAM_BYTES = 1100;
@@ -15,8 +17,8 @@ export const DATA_CHANNEL_INIT = { negotiated: true, id: 0, ordered: false, maxR
 /** Signalling messages, longest accepted (an SDP with many candidates is a few KB). */
 export const MAX_SIGNAL_BYTES = 16 * 1024;
 
-/** The first byte of a signalling message (core/wire.ts: kind 254 is reserved for transports). */
-export const SIGNAL_KIND = 0xfe;
+/** The first byte of a signalling message (core/wire.ts: MessageKind.Signal, which the engines ignore). */
+export const SIGNAL_KIND = MessageKind.Signal;
 
 /** client → server: the offer (ICE candidates gathered in it); or it gave up on the data channel. */
 export type ClientSignal = { t: 'offer'; sdp: string } | { t: 'bye'; reason: string };

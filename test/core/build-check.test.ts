@@ -7,7 +7,7 @@ import { BitReader } from '../../src/core/bits.ts';
 import { systemsFingerprint } from '../../src/core/build-check.ts';
 import { MessageEncoder, readHello, readKind, type Hello } from '../../src/core/messages.ts';
 import { forEachMessage } from '../../src/core/outbox.ts';
-import { MessageKind } from '../../src/core/wire.ts';
+import { MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { LoopbackNetwork } from '../../src/transport/loopback.ts';
 import { rawMessage, rawPeer } from '../helpers/raw-peer.ts';
@@ -93,7 +93,7 @@ describe('systems fingerprint and build id at the handshake', () => {
     peer.send(rawMessage((w) => (w.writeBits(MessageKind.Hello, 8), w.writeBits(protocol.hash, 32), w.writeBits(4, 8), w.writeBits(0, 32), w.writeVarUint(0))));
     s.tick(2);
     expect(peer.reasons).toHaveLength(1);
-    expect(peer.reasons[0]).toMatch(/^react-netcode: protocol mismatch \(client [0-9a-f]+ v4, server [0-9a-f]+ v5\)/);
+    expect(peer.reasons[0]).toMatch(new RegExp(`^react-netcode: protocol mismatch \\(client [0-9a-f]+ v4, server [0-9a-f]+ v${WIRE_VERSION}\\)`));
   });
 
   it('the client refuses a server whose Welcome names other shared systems (a server that does not check)', () => {
@@ -122,7 +122,7 @@ describe('systems fingerprint and build id at the handshake', () => {
       network.deliver();
       client.update(t * 16);
     }
-    expect(hellos).toEqual([{ protocolHash: protocol.hash, wireVersion: 5, resumeToken: 0, resumeId: 0, systemsHash: systemsFingerprint([move, fall]).hash, buildId: '' }]);
+    expect(hellos).toEqual([{ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0, resumeId: 0, systemsHash: systemsFingerprint([move, fall]).hash, buildId: '' }]);
     expect(client.status).toBe('closed');
     expect(client.state.closeReason).toMatch(`react-netcode: shared systems mismatch (client ${hex([move, fall])}, server ${hex([fall])})`);
     expect(closes).toEqual([client.state.closeReason]);

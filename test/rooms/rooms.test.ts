@@ -81,7 +81,7 @@ describe('rooms in one process', () => {
 
 describe('the Seat message', () => {
   it('has pinned bytes: kind 15, then the token as a string; anything else is not a seat', () => {
-    // 0x0f = SEAT_MESSAGE_KIND, 0x03 = length, then "abc" in UTF-8.
+    // 0x0f = MessageKind.Seat, 0x03 = length, then "abc" in UTF-8.
     expect(Buffer.from(encodeSeat('abc')).toString('hex')).toBe('0f03616263');
     expect(decodeSeat(encodeSeat('abc'))).toBe('abc');
     expect(decodeSeat(Uint8Array.from([0x01, 0x03, 0x61, 0x62, 0x63]))).toBeUndefined(); // a Hello's kind byte

@@ -80,7 +80,7 @@ export class FuzzGenerator {
     const variant: Variant = r < 0.4 ? 'valid' : r < 0.75 ? 'extreme' : r < 0.88 ? 'truncated' : 'extended';
     const mode: Mode = variant === 'extreme' ? 'extreme' : 'valid';
     let bytes = this.message(this.drawKind(), mode, peer, 0);
-    if (variant === 'truncated') bytes = bytes.subarray(0, rng.int(bytes.byteLength));
+    if (variant === 'truncated') bytes = bytes.subarray(0, rng.chance(0.25) ? 0 : rng.int(bytes.byteLength)); // empty ones in every short run
     else if (variant === 'extended') bytes = this.extend(bytes);
     return this.finish(bytes, variant);
   }
@@ -109,7 +109,7 @@ export class FuzzGenerator {
     const w = this.w;
     w.reset();
     if (kind === -1) kind = pick(rng, SERVER_KINDS);
-    if (kind === -2) kind = pick(rng, [0, 15, 16, 127, 128, 200, 255]);
+    if (kind === -2) kind = pick(rng, [0, 16, 17, 127, 128, 200, 255]);
     w.writeBits(kind, 8);
     const x = mode === 'extreme';
     switch (kind) {
