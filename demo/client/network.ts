@@ -2,6 +2,7 @@
 // added on top of the real network: latency and jitter are split evenly between
 // the two directions, loss applies to each direction (../shared/link.ts).
 import { conditionClient, realTimeScheduler, type ConditionedClientTransport } from 'react-netcode';
+import { seatedTransport, type Seat } from 'react-netcode/rooms';
 import { createSocketIoClientTransport } from 'react-netcode/socket-io/client';
 import { linkOptions, type LinkSpec } from '../shared/link.ts';
 
@@ -19,8 +20,8 @@ export const PRESETS: readonly Preset[] = [
   { id: '300', label: '300 ms ±50, 10% loss', rttMs: 300, jitterMs: 50, loss: 0.1 },
 ];
 
-/** A socket.io transport to this page's origin (path /netcode) behind a link conditioner. */
-export function createDemoTransport(preset: Preset): ConditionedClientTransport {
-  const inner = createSocketIoClientTransport(window.location.origin);
+/** A socket.io transport to the seat's server (this page's origin unless the seat says; path /netcode) that presents the seat, behind a link conditioner. */
+export function createDemoTransport(preset: Preset, seat: Seat): ConditionedClientTransport {
+  const inner = seatedTransport(createSocketIoClientTransport(seat.url ?? window.location.origin), seat);
   return conditionClient(inner, { seed: Math.floor(Math.random() * 0x7fffffff), ...linkOptions(preset) }, realTimeScheduler);
 }
