@@ -85,7 +85,7 @@ describe('demo bundle', { timeout: 150_000 }, () => {
       // The lobby is interactive with the entry chunk alone.
       expect(scripts.every((s) => s.startsWith('index-')), scripts.join(', ')).toBe(true);
       await page.getByPlaceholder('your name').fill('ann');
-      await page.getByRole('button', { name: 'Play' }).click();
+      await page.getByRole('button', { name: 'Quick play' }).click();
       await page.waitForFunction(() => (window as { __demo?: { client: { status: string } } }).__demo?.client.status === 'in-game', undefined, { timeout: 60_000 });
       expect(scripts.some((s) => s.startsWith('Session-')) && scripts.some((s) => s.startsWith('rapier-'))).toBe(true);
       expect(scripts.some((s) => s.startsWith('TuningPanel-')), 'leva waits for the tuning button').toBe(false);
