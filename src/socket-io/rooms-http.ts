@@ -71,7 +71,8 @@ export function serveRooms(options: ServeRoomsOptions): ServedRooms {
   });
   const forwardCreate = (url: string, type: string, create: CreateOptions): Promise<Seat> =>
     createMatchmakerClient(`${url}${prefix}`, { attempts: 2 }).create(type, { ...create, here: true });
-  const server = new RoomServer({ forwardCreate, ...options, transport: options.wrapTransport ? options.wrapTransport(transport) : transport });
+  const wrapped = options.wrapTransport ? options.wrapTransport(transport) : transport;
+  const server = new RoomServer({ forwardCreate, ...options, transport: wrapped });
   box.rooms = server;
   if (options.start !== false) server.start();
   return { rooms: server, transport, ready: () => transport.ready(), close: (reason) => server.close(reason) };
