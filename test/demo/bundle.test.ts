@@ -81,7 +81,9 @@ describe('demo bundle', { timeout: 150_000 }, () => {
       page.on('request', (r) => void (r.url().endsWith('.js') && scripts.push(r.url().split('/').pop()!)));
       await page.goto(`${server!.url}/?debug`);
       await page.getByPlaceholder('your name').waitFor();
-      await page.waitForLoadState('networkidle');
+      // The lobby's list of open matches has answered (it then long-polls: the network is never idle).
+      await page.getByText('No open match yet').waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('load');
       // The lobby is interactive with the entry chunk alone.
       expect(scripts.every((s) => s.startsWith('index-')), scripts.join(', ')).toBe(true);
       await page.getByPlaceholder('your name').fill('ann');
