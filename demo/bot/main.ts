@@ -47,7 +47,11 @@ function startBot(index: number, seat: Seat): void {
 
 for (let i = 0; i < count; i++) {
   // One after the other, so that quick play seats them together (until the room is full).
-  const seat = await (code === undefined ? matchmaker.joinOrCreate('arena') : matchmaker.joinByCode(code));
-  startBot(i, seat);
+  try {
+    startBot(i, await (code === undefined ? matchmaker.joinOrCreate('arena') : matchmaker.joinByCode(code)));
+  } catch (error) {
+    console.error(`bot ${i + 1}: ${error instanceof Error ? error.message : String(error)} (is the demo server running at ${url}?)`);
+    process.exit(1);
+  }
 }
 console.log(`${count} bot(s) playing on ${url}${code === undefined ? '' : ` in the private match ${code}`}`);
