@@ -5,7 +5,7 @@
 // needs — three, R3F, the netcode and Rapier — from the first key typed in the name (at once
 // for `?name=`). Leaving unmounts it, which disconnects; the lobby comes back.
 // Links: `?name=ann` quick-plays at once; `?room=CODE` fills in the code (with `?name=` too:
-// joins that private match at once).
+// joins that private match at once); `?name=ann&private` creates a new private match at once.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { MatchmakerProvider, useLobby, useMatchmaker } from 'react-netcode/react';
 import { createMatchmakerClient } from 'react-netcode/rooms';
@@ -41,14 +41,16 @@ function Lobby(): ReactNode {
   const [name, setName] = useState(() => query('name')?.slice(0, 16) ?? localStorage.getItem(NAME_KEY) ?? '');
   const [code, setCode] = useState(() => query('room')?.toUpperCase().slice(0, CODE_LENGTH) ?? '');
   const auto = useRef(query('name') !== undefined);
-  const { joinOrCreate, joinByCode } = mm;
+  const { joinOrCreate, joinByCode, create } = mm;
   useEffect(() => {
-    // `?name=` joins at once (links, tests, screenshots): the code's private match, or quick play.
+    // `?name=` joins at once (links, tests, screenshots): the code's private match, a new private one, or quick play.
     if (!auto.current) return;
     auto.current = false;
     void loadSession();
-    void (code.length === CODE_LENGTH ? joinByCode(code) : joinOrCreate(ROOM_TYPE));
-  }, [code, joinByCode, joinOrCreate]);
+    if (code.length === CODE_LENGTH) void joinByCode(code);
+    else if (new URLSearchParams(window.location.search).has('private')) void create(ROOM_TYPE, { private: true });
+    else void joinOrCreate(ROOM_TYPE);
+  }, [code, joinByCode, joinOrCreate, create]);
   useEffect(() => void (mm.seat && showRoomInUrl(mm.seat.code)), [mm.seat]);
   if (mm.seat !== undefined) {
     const leave = (): void => {
