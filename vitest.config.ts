@@ -11,6 +11,7 @@ export const TIMING_SENSITIVE = [
   'test/demo/leave.test.ts',
   'test/demo/bundle.test.ts',
   'test/demo/play.test.ts',
+  'test/demo/rooms.test.ts',
   'test/storybook/stories.test.ts',
   'test/package/**/*.test.ts',
   'test/rooms/cluster.test.ts',

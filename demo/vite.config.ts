@@ -1,6 +1,6 @@
 // Vite config of the demo's browser client (demo/client → demo/dist).
 // `npm run build:demo` builds it, `npm start` builds and serves it from the demo
-// server, `npm run dev` runs this dev server with /netcode proxied to the game server.
+// server, `npm run dev` runs this dev server with /netcode and /matchmake proxied to the game server.
 // The aliases let code import the library as a user would ('react-netcode/react', …)
 // straight from src/, without building the package first.
 
@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^react-netcode$/, replacement: src('index.ts') },
       { find: /^react-netcode\/react$/, replacement: src('react/index.ts') },
       { find: /^react-netcode\/r3f$/, replacement: src('r3f/index.ts') },
+      { find: /^react-netcode\/rooms$/, replacement: src('rooms/index.ts') },
       // The browser imports the client transport alone (react-netcode/socket-io/client): the
       // whole entry also re-exports the socket.io *server* transport, which a production build
       // tree-shakes away but the dev server does not (it throws in a browser: Buffer is not defined).
@@ -56,6 +57,7 @@ export default defineConfig({
       // A regex, not the '/netcode' prefix: that would also send the client's own module /netcode.ts to the game server.
       '^/netcode/': { target: gameServer, ws: true, changeOrigin: true },
       '/healthz': { target: gameServer },
+      '/matchmake': { target: gameServer },
     },
   },
 });

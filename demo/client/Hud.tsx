@@ -59,7 +59,7 @@ function StatusScreen({ onLeave }: { onLeave: () => void }): ReactNode {
             </button>
           )}
           <button onClick={onLeave} style={btn}>
-            Change name
+            Back to the lobby
           </button>
         </div>
       </div>

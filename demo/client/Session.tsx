@@ -1,4 +1,4 @@
-// One game session, loaded lazily once a name is chosen (App.tsx): the
+// One game session, loaded lazily once the lobby has a seat (App.tsx), in the seat's room: the
 // NetcodeProvider (which awaits Rapier's WASM, `init`, before connecting), the scene,
 // the HUD and the tuning corner. This module and what it imports — three, R3F, the
 // netcode, the shared systems and Rapier (its own chunk, demo/vite.config.ts) — are
@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import { NetGraph } from 'react-netcode/react';
 import type { ConditionedClientTransport } from 'react-netcode';
+import type { Seat } from 'react-netcode/rooms';
 import { FrameCostLine } from './frame-cost.tsx';
 import { Hud } from './Hud.tsx';
 import { NetcodeProvider } from './netcode.ts';
@@ -24,7 +25,7 @@ export const smallWindow = (): boolean => window.innerWidth < 1000 || window.inn
 
 const TuningPanel = lazy(() => import('./TuningPanel.tsx'));
 
-export default function Session({ name, onLeave }: { name: string; onLeave: () => void }): ReactNode {
+export default function Session({ name, seat, onLeave }: { name: string; seat: Seat; onLeave: () => void }): ReactNode {
   const transportRef = useRef<ConditionedClientTransport | null>(null);
   // `?preset=150` starts with that network preset (its id: none, 50, 150, 300).
   const [preset, setPreset] = useState<Preset>(() => PRESETS.find((p) => p.id === new URLSearchParams(window.location.search).get('preset')) ?? PRESETS[0]!);
@@ -37,21 +38,22 @@ export default function Session({ name, onLeave }: { name: string; onLeave: () =
   const [smoothing, setSmoothing] = useState(true);
   // Called once, by the engine that connects (read at mount only).
   const transport = useCallback(() => {
-    const t = createDemoTransport(presetRef.current);
+    const t = createDemoTransport(presetRef.current, seat);
     transportRef.current = t;
     return t;
-  }, []);
+  }, [seat]);
   const choosePreset = (p: Preset): void => {
     presetRef.current = p;
     setPreset(p);
     transportRef.current?.setOptions(linkOptions(p));
   };
   return (
-    <NetcodeProvider transport={transport} join={{ name }} clientOptions={CLIENT_OPTIONS} init={initRapier}>
+    <NetcodeProvider key={seat.token} transport={transport} join={{ name }} clientOptions={CLIENT_OPTIONS} init={initRapier}>
       <div style={{ position: 'fixed', inset: 0 }}>
         <Scene showDebug={showDebug} prediction={prediction} smoothing={smoothing} />
         <Scoreboard />
         <TeamButton />
+        {seat.code !== undefined && <MatchCode code={seat.code} />}
         {touch ? <TouchControls /> : <TuningCorner />}
         {showGraph && (
           <div style={graphBox}>
@@ -78,6 +80,15 @@ export default function Session({ name, onLeave }: { name: string; onLeave: () =
 }
 
 
+/** Top centre, in a private match: its code, and the link that joins it, to share. */
+function MatchCode({ code }: { code: string }): ReactNode {
+  return (
+    <div data-testid="match-code" style={codeBox}>
+      private match — code <b>{code}</b> (or share this page's link)
+    </div>
+  );
+}
+
 /** Bottom left: a "tuning" button that loads and opens the leva panel (grenade config, ball switching); clicks and keys in it are not game input. */
 function TuningCorner(): ReactNode {
   const [open, setOpen] = useState(false);
@@ -98,4 +109,5 @@ function TuningCorner(): ReactNode {
 
 const tuningBox = { position: 'absolute', left: 8, bottom: 8, width: 300, zIndex: 11 } as const;
 const tuningButton = { font: '12px system-ui, sans-serif', padding: '4px 10px', borderRadius: 4, border: 0, background: 'rgba(24, 28, 32, 0.85)', color: '#eee' } as const;
+const codeBox = { position: 'absolute', bottom: 8, left: '50%', transform: 'translateX(-50%)', zIndex: 10, font: '13px system-ui, sans-serif', padding: '4px 10px', borderRadius: 4, background: 'rgba(24, 28, 32, 0.85)', color: '#eee' } as const;
 const graphBox = { position: 'absolute', top: 8, left: 8, zIndex: 10, display: 'flex', flexDirection: 'column', gap: 2 } as const;

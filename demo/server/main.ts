@@ -1,29 +1,32 @@
-// Demo server entry: one HTTP server on PORT (default 3000) serving /healthz, the
-// socket.io netcode endpoint (path /netcode) and, when it has been built, the
-// browser client from demo/dist; the authoritative server loop runs on the real
-// clock. Run with `npm start`. SIGTERM/SIGINT tell clients and exit cleanly. The game
-// itself (config, balls, players, RPCs) is set up by ./game.ts. DEMO_LINK_MS,
-// DEMO_JITTER_MS and DEMO_LOSS add a conditioned link to every connection.
+// Demo server entry: one port (PORT, default 3000) serving the browser client from demo/dist
+// when it has been built, /healthz, /metrics, HTTP matchmaking (/matchmake: quick play,
+// private matches, join by code, the open rooms) and the socket.io netcode endpoint (path
+// /netcode) of every match room (serveRooms; the room type is ./rooms.ts, the game in each
+// room ./game.ts). Run with `npm start`: rooms live in this process; with REDIS_URL set they
+// live in that Redis (a cluster; PUBLIC_URL is where clients reach this process).
+// SIGTERM drains: no new rooms or players, each room closes when its match is over (at
+// most DEMO_DRAIN_MS, default 150 s), then the process exits; SIGINT (or a second SIGTERM)
+// closes at once. DEMO_LINK_MS, DEMO_JITTER_MS and DEMO_LOSS add a conditioned link to
+// every connection. DEMO_WEBRTC=1 offers pages that ask (?webrtc) a WebRTC data channel.
 
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Server as IoServer } from 'socket.io';
-import { conditionServer, createServer, realTimeScheduler } from '../../src/index.ts';
-import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import { conditionServer, realTimeScheduler } from '../../src/index.ts';
+import type { Directory, Room } from '../../src/rooms/index.ts';
+import { serveRooms } from '../../src/socket-io/index.ts';
 import { createWebRtcServerTransport } from '../../src/webrtc/index.ts';
 import { describeLink, linkFromEnv, linkOptions } from '../shared/link.ts';
 import { initRapier } from '../shared/rapier-init.ts';
-import { protocol } from '../shared/protocol.ts';
-import { systems } from '../shared/systems.ts';
-import { setupGame } from './game.ts';
+import { arenaRoom, matchOver } from './rooms.ts';
 
 await initRapier(); // the physics' WASM, before the first tick
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
 const staticRoot = join(import.meta.dirname, '..', 'dist');
+const drainMs = Number(process.env.DEMO_DRAIN_MS ?? 150_000);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,57 +65,87 @@ function serveStatic(url: string, res: ServerResponse): boolean {
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
-const http = createHttpServer((req, res) => {
-  if (req.url === '/healthz') {
-    const stats = server.stats;
-    const loopDelayMaxMs = loopDelay.max / 1e6;
-    loopDelay.reset();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const webrtc = [...server.connections.values()].filter((c) => server.transportStats(c)?.unreliablePath === 'webrtc').length;
-    res.end(JSON.stringify({ ok: true, connections: server.connections.size, webrtc, tick: server.currentTick, tickMeanMs: stats.meanMs, tickP99Ms: stats.p99Ms, overruns: stats.overruns, loopDelayMaxMs }));
-    return;
+/** /healthz: the rooms and, over all of them, connections, the latest tick, the worst tick timings and the overruns. */
+function health(rooms: readonly Room[]): Record<string, unknown> {
+  let connections = 0, webrtc = 0, tick = 0, tickMeanMs = 0, tickP99Ms = 0, overruns = 0;
+  for (const room of rooms) {
+    const stats = room.server.stats;
+    connections += room.server.connections.size;
+    tick = Math.max(tick, room.server.currentTick);
+    tickMeanMs = Math.max(tickMeanMs, stats.meanMs);
+    tickP99Ms = Math.max(tickP99Ms, stats.p99Ms);
+    overruns += stats.overruns;
+    for (const c of room.server.connections.values()) if (room.server.transportStats(c)?.unreliablePath === 'webrtc') webrtc++;
   }
-  if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(req.url ?? '/', res)) return;
-  res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end('react-netcode demo server (client not built: run `npm start` or `npm run build:demo`). The netcode endpoint is socket.io at path /netcode; health at /healthz.\n');
-});
+  const loopDelayMaxMs = loopDelay.max / 1e6;
+  loopDelay.reset();
+  return { ok: true, rooms: rooms.length, connections, webrtc, tick, tickMeanMs, tickP99Ms, overruns, loopDelayMaxMs };
+}
 
-const io = new IoServer(http, { path: '/netcode', serveClient: false, cors: { origin: true } });
 // DEMO_LINK_MS / DEMO_JITTER_MS / DEMO_LOSS: a bad link for every client, added here (docs/demo.md).
 const link = linkFromEnv(process.env);
 const seed = Number(process.env.DEMO_LINK_SEED ?? 1) >>> 0;
-// DEMO_WEBRTC=1: clients that ask (the page's ?webrtc) get a WebRTC data channel for the unreliable channel (docs/transports.md).
-const base = process.env.DEMO_WEBRTC === '1' ? createWebRtcServerTransport(createSocketIoServerTransport({ io })) : createSocketIoServerTransport({ io });
-const transport = link === undefined ? base : conditionServer(base, { seed, ...linkOptions(link) }, realTimeScheduler);
+const webrtcOn = process.env.DEMO_WEBRTC === '1';
 if (link !== undefined) console.log(`link conditioner on every connection: ${describeLink(link)} (seed ${seed})`);
 
-const server = createServer({
-  protocol,
-  systems,
-  transport,
+const redisUrl = process.env.REDIS_URL;
+const directory: (Directory & { close?: () => void }) | undefined = redisUrl
+  ? new (await import('../../src/rooms/redis/index.ts')).RedisDirectory({ url: redisUrl })
+  : undefined;
+const publicUrl = process.env.PUBLIC_URL ?? (redisUrl ? `http://localhost:${port}` : undefined);
+
+const served = serveRooms({
+  rooms: [arenaRoom({ log: (message) => console.log(message) })],
+  port,
+  host,
   scheduler: realTimeScheduler,
-  onJoin: (_connection, payload) => (payload.name.trim().length > 0 ? true : { reject: 'pick a name' }),
+  ...(directory ? { directory } : {}),
+  ...(publicUrl ? { url: publicUrl } : {}),
+  // DEMO_WEBRTC=1: clients that ask (the page's ?webrtc) get a WebRTC data channel for the unreliable channel (docs/transports.md).
+  ...(link === undefined && !webrtcOn ? {} : {
+    wrapTransport: (t) => {
+      const base = webrtcOn ? createWebRtcServerTransport(t) : t;
+      return link === undefined ? base : conditionServer(base, { seed, ...linkOptions(link) }, realTimeScheduler);
+    },
+  }),
+  onRequest: (req, res) => {
+    if (req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(health(served.rooms.rooms)));
+      return;
+    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(req.url ?? '/', res)) return;
+    res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('react-netcode demo server (client not built: run `npm start` or `npm run build:demo`). Matchmaking at /matchmake, the netcode endpoint is socket.io at path /netcode, health at /healthz.\n');
+  },
 });
+const ready = await served.ready();
+console.log(`react-netcode demo server listening on http://localhost:${ready.port} (matchmaking: /matchmake, netcode: socket.io path /netcode, health: /healthz, metrics: /metrics${redisUrl ? `, rooms in ${redisUrl}` : ''})`);
 
-setupGame(server, { log: (message) => console.log(message) });
-
-server.start();
-http.listen(port, host, () => {
-  const address = http.address();
-  const actual = typeof address === 'object' && address ? address.port : port;
-  console.log(`react-netcode demo server listening on http://localhost:${actual} (netcode: socket.io path /netcode, health: /healthz)`);
-});
-
-let stopping = false;
-function shutdown(signal: string): void {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: closing`);
-  server.close('server shutting down');
-  setTimeout(() => {
-    io.close();
-    http.close(() => process.exit(0));
-  }, 500).unref(); // time for the close message to leave before the sockets do (generous: the host may be busy)
+let closing = false;
+function close(): void {
+  if (closing) return;
+  closing = true;
+  served.close('server shutting down');
+  directory?.close?.();
+  setTimeout(() => process.exit(0), 500).unref(); // time for the close message to leave before the sockets do (generous: the host may be busy)
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+
+let draining = false;
+function drain(): void {
+  if (draining) return close();
+  draining = true;
+  console.log(`SIGTERM: draining (no new rooms or players; each room closes when its match is over, at most ${drainMs} ms)`);
+  const overTimer = setInterval(() => {
+    for (const room of served.rooms.rooms) if (matchOver(room)) served.rooms.dispose(room, 'server shutting down: the match is over');
+  }, 250);
+  void served.rooms.drain({ maxWaitMs: drainMs, reason: 'server shutting down' }).then(() => {
+    clearInterval(overTimer);
+    console.log('drained: closing');
+    close();
+  });
+}
+process.on('SIGTERM', drain);
+process.on('SIGINT', () => {
+  console.log('SIGINT: closing');
+  close();
+});

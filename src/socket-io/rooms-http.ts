@@ -7,6 +7,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NetcodeError } from '../core/errors.ts';
+import type { ServerTransport } from '../core/transport.ts';
 import type { RoomMetadata } from '../rooms/directory.ts';
 import { MatchmakingError, type CreateOptions, type Matchmaker } from '../rooms/matchmaker.ts';
 import { createMatchmakerClient } from '../rooms/matchmaker-client.ts';
@@ -31,6 +32,8 @@ export interface ServeRoomsOptions extends Omit<RoomServerOptions, 'transport'> 
   onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Start the shared loop at once (default true). */
   start?: boolean;
+  /** Wrap the socket.io transport before the rooms use it (e.g. conditionServer, for a simulated bad link); default none. */
+  wrapTransport?: (transport: SocketIoServerTransport) => ServerTransport;
 }
 
 export interface ServedRooms {
@@ -68,7 +71,8 @@ export function serveRooms(options: ServeRoomsOptions): ServedRooms {
   });
   const forwardCreate = (url: string, type: string, create: CreateOptions): Promise<Seat> =>
     createMatchmakerClient(`${url}${prefix}`, { attempts: 2 }).create(type, { ...create, here: true });
-  const server = new RoomServer({ forwardCreate, ...options, transport });
+  const wrapped = options.wrapTransport ? options.wrapTransport(transport) : transport;
+  const server = new RoomServer({ forwardCreate, ...options, transport: wrapped });
   box.rooms = server;
   if (options.start !== false) server.start();
   return { rooms: server, transport, ready: () => transport.ready(), close: (reason) => server.close(reason) };

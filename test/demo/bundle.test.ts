@@ -81,11 +81,13 @@ describe('demo bundle', { timeout: 150_000 }, () => {
       page.on('request', (r) => void (r.url().endsWith('.js') && scripts.push(r.url().split('/').pop()!)));
       await page.goto(`${server!.url}/?debug`);
       await page.getByPlaceholder('your name').waitFor();
-      await page.waitForLoadState('networkidle');
+      // The lobby's list of open matches has answered (it then long-polls: the network is never idle).
+      await page.getByText('No open match yet').waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('load');
       // The lobby is interactive with the entry chunk alone.
       expect(scripts.every((s) => s.startsWith('index-')), scripts.join(', ')).toBe(true);
       await page.getByPlaceholder('your name').fill('ann');
-      await page.getByRole('button', { name: 'Play' }).click();
+      await page.getByRole('button', { name: 'Quick play' }).click();
       await page.waitForFunction(() => (window as { __demo?: { client: { status: string } } }).__demo?.client.status === 'in-game', undefined, { timeout: 60_000 });
       expect(scripts.some((s) => s.startsWith('Session-')) && scripts.some((s) => s.startsWith('rapier-'))).toBe(true);
       expect(scripts.some((s) => s.startsWith('TuningPanel-')), 'leva waits for the tuning button').toBe(false);

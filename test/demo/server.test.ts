@@ -1,17 +1,16 @@
 // The README's first command starts this server: run it as `npm start` would (tsx,
-// a child process on an ephemeral port), check /healthz, join and chat through the
-// real socket.io endpoint, then SIGTERM it and expect a clean exit.
+// a child process on an ephemeral port), check /healthz, quick-play through its HTTP
+// matchmaker, join and chat through the real socket.io endpoint, then SIGTERM it: it
+// drains (no new seats), closes the room (here after DEMO_DRAIN_MS = 1 s) and exits cleanly.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient, type Logger } from '../../src/index.ts';
-import { createSocketIoClientTransport } from '../../src/socket-io/index.ts';
-import { protocol } from '../../demo/shared/protocol.ts';
+import { MatchmakingError } from '../../src/rooms/index.ts';
+import { demoMatchmaker, seatedClient } from '../helpers/demo-seat.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const root = join(import.meta.dirname, '../..');
-const quiet: Logger = () => {};
 let child: ChildProcess | undefined;
 
 afterAll(() => {
@@ -20,10 +19,10 @@ afterAll(() => {
 
 
 describe('demo server (npm start)', () => {
-  it('serves health and netcode, and shuts down cleanly on SIGTERM', async () => {
+  it('serves health, matchmaking and netcode, and drains and shuts down cleanly on SIGTERM', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEMO_DRAIN_MS: '1000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -32,15 +31,16 @@ describe('demo server (npm start)', () => {
     await waitFor(() => /listening on http:\/\/localhost:(\d+)/.test(out), 'the server to listen', 20_000);
     const port = Number(/localhost:(\d+)/.exec(out)![1]);
 
-    const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { ok: boolean; connections: number };
-    expect(health).toMatchObject({ ok: true, connections: 0 });
+    const url = `http://127.0.0.1:${port}`;
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { ok: boolean; connections: number; rooms: number };
+    expect(health).toMatchObject({ ok: true, connections: 0, rooms: 0 });
 
-    const client = createClient({ protocol, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), log: quiet });
-    const pump = setInterval(() => client.update(performance.now()), 2);
+    const mm = demoMatchmaker(url);
+    const player = seatedClient(url, await mm.joinOrCreate('arena'));
+    const client = player.client;
     try {
       const heard: string[] = [];
       client.onRpc('said', (p) => heard.push(`${p.name}: ${p.text}`));
-      client.connect();
       await waitFor(() => client.status === 'connected', 'handshake');
       client.join({ name: '' });
       await waitFor(() => client.state.joinError !== undefined, 'the empty name to be refused');
@@ -50,16 +50,21 @@ describe('demo server (npm start)', () => {
       client.send('say', { text: 'hello' });
       await waitFor(() => heard.length === 1, 'the chat broadcast');
       expect(heard).toEqual(['tester: hello']);
+      expect(out).toContain(`room ${player.seat.roomId} created (public)`);
+      expect((await (await fetch(`${url}/metrics`)).text())).toMatch(/\d/);
 
       child.kill('SIGTERM');
+      await waitFor(() => out.includes('SIGTERM: draining'), 'the drain to start');
+      const refused = await mm.joinOrCreate('arena').then(() => undefined, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(MatchmakingError);
+      expect((refused as MatchmakingError).reason).toMatch(/draining|locked|unavailable/);
       // Generous: under load (the e2e's Chromium on the same two cores) the pump runs late.
       await waitFor(() => client.status === 'closed', 'the server to tell the client', 15_000);
       expect(client.state.closeReason).toBe('server shutting down');
       await waitFor(() => child!.exitCode !== null, 'the server to exit');
       expect(child.exitCode).toBe(0);
     } finally {
-      clearInterval(pump);
-      client.leave();
+      player.close();
     }
   }, 30_000);
 });

@@ -131,7 +131,7 @@ export interface Browser {
 }
 
 /** One browser per player (two tabs of one browser would leave the one behind throttled); `errors` collects console errors, page errors and HTTP failures. */
-export async function openDemo(url: string, name: string, errors: string[], options: { viewport?: { width: number; height: number }; query?: string; loadTimeoutMs?: number } = {}): Promise<Browser> {
+export async function openDemo(url: string, name: string, errors: string[], options: { viewport?: { width: number; height: number }; query?: string; loadTimeoutMs?: number; lobby?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`test: ${CHROMIUM} is missing; install the system Chromium (apt-get install -y chromium). Browsers are never downloaded.`);
   const profile = mkdtempSync(join(tmpdir(), 'rn-demo-e2e-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: options.viewport ?? { width: 720, height: 450 } });
@@ -139,7 +139,8 @@ export async function openDemo(url: string, name: string, errors: string[], opti
   page.on('console', (m) => void (m.type() === 'error' && errors.push(`${name} console: ${m.text()}`)));
   page.on('pageerror', (e) => void errors.push(`${name} pageerror: ${String(e)}`));
   page.on('response', (r) => void (r.status() >= 400 && errors.push(`${name} HTTP ${r.status()} ${r.url()}`)));
-  await page.goto(`${url}/?name=${name}&debug${options.query ?? ''}`, { timeout: options.loadTimeoutMs ?? 30_000 });
+  // `?name=` quick-plays at once (or, with `&room=CODE`, joins that private match); `lobby: true` stays in the lobby.
+  await page.goto(`${url}/?${options.lobby ? '' : `name=${name}&`}debug${options.query ?? ''}`, { timeout: options.loadTimeoutMs ?? 30_000 });
   let session: CDPSession | undefined;
   return {
     page,
