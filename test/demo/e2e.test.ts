@@ -261,7 +261,7 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
     far.stop();
   });
 
-  it('a lone player walking at the 150 ms preset: at most one correction > 1 mm per minute at 60 and at 30 fps, each with its cause', async () => {
+  it('a lone player walking at the 150 ms preset: at most one correction > 1 mm per minute unthrottled and throttled to ≤ 30 fps, each with its cause', async () => {
     // A small viewport: SwiftShader renders the 720×450 scene at 5–10 fps on two busy cores.
     // In a private match of its own (`&private`): a new room, whose match clock starts now. In the
     // room of the earlier players the rematch (at 138 s) would put it back on its kickoff spot mid-walk.
@@ -272,7 +272,10 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
     await page.waitForTimeout(1500);
     const b = browserOf(page);
     const runs: { label: string; fps: number; counted: Excused[]; unexplained: Excused[]; minutes: number }[] = [];
-    for (const target of [60, 30]) {
+    // The slower run aims at 30 fps, or at 70 % of what the unthrottled run reached when that was under ≈ 43 fps (a loaded
+    // machine: SwiftShader then tops out near 35), so that the two runs are always clearly apart.
+    for (const run of ['unthrottled', 'throttled'] as const) {
+      const target = run === 'unthrottled' ? 60 : Math.round(Math.min(30, 0.7 * runs[0]!.fps));
       const throttle = target === 60 ? { rate: 1, fps: await hook(page, (d) => d.fps()), steps: '1× (none)' } : await throttleTo(b, target, 1.1);
       const before = await hook(page, (d) => ({ n: d.corrections.length, long: d.longFrames.length, net: d.net(), t: performance.now(), frames: d.frames }));
       const pageToWall = Date.now() - before.t; // page performance.now() + this = Date.now() (± one evaluate)
@@ -321,11 +324,11 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
     }
     const [sixty, thirty] = runs as [(typeof runs)[0], (typeof runs)[0]];
     // SwiftShader reaches 40–55 fps unthrottled on an idle 2-core machine, ~33 under a load of 9: the "60 fps" run
-    // is the unthrottled one (≥ 24 fps), the "30 fps" run throttled towards 30 (15–36 fps) and clearly slower.
+    // is the unthrottled one (≥ 24 fps), the slower one throttled towards min(30, 70 % of it) (10–36 fps) and clearly slower.
     expect(sixty.fps, 'the 60 fps run (unthrottled) renders at ≥ 24 fps').toBeGreaterThanOrEqual(24);
-    expect(thirty.fps, 'the 30 fps run renders at 15–36 fps').toBeGreaterThanOrEqual(15);
-    expect(thirty.fps, 'the 30 fps run renders at 15–36 fps').toBeLessThanOrEqual(36);
-    expect(sixty.fps, 'the 60 fps run renders faster than the 30 fps one').toBeGreaterThan(thirty.fps * 1.15);
+    expect(thirty.fps, 'the throttled run renders at 10–36 fps').toBeGreaterThanOrEqual(10);
+    expect(thirty.fps, 'the throttled run renders at 10–36 fps').toBeLessThanOrEqual(36);
+    expect(sixty.fps, 'the 60 fps run renders faster than the throttled one').toBeGreaterThan(thirty.fps * 1.15);
     for (const run of runs) {
       expect(run.unexplained, `${run.label}: no unexplained correction of the walking player`).toEqual([]);
       expect(run.counted.length, `${run.label}: player corrections > 1 mm with no stall before them in ${(run.minutes * 60).toFixed(0)} s`).toBeLessThanOrEqual(Math.max(1, Math.ceil(run.minutes)));
