@@ -15,6 +15,7 @@ import { defineSystems, system, type SystemDef } from '../src/core/system.ts';
 import type { Ghost } from '../src/core/world.ts';
 import { createPhysics } from '../src/rapier/index.ts';
 import { createStepper } from '../src/testing/stepper.ts';
+import { mean, quantile, round } from './load/measure.ts';
 
 const DRONES = 200;
 const BOXES = 50;
@@ -43,14 +44,8 @@ const protocol = defineProtocol({
 type P = typeof protocol;
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 const quiet: Logger = () => {};
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
-const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 /** The game: the player walks (a character) through the boxes; drones circle on the server; boxes get small seeded kicks. */
 function game(withBodies: boolean) {

@@ -12,6 +12,7 @@ import { defineProtocol, ghost, isSnapshotTick } from '../src/core/protocol.ts';
 import { defineSystems, system, type SystemDef } from '../src/core/system.ts';
 import { createPhysics } from '../src/rapier/index.ts';
 import { createStepper } from '../src/testing/stepper.ts';
+import { mean, quantile, round } from './load/measure.ts';
 
 const PLAYERS = 64;
 const GHOSTS = 500;
@@ -38,14 +39,8 @@ const protocol = defineProtocol({
 type P = typeof protocol;
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 const quiet: Logger = () => {};
-const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
 
 /** Players walk by input (shared); the 500 things are drones on circles, or boxes stepped by Rapier on the server only. */
 function game(withPhysics: boolean) {

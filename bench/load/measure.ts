@@ -72,6 +72,14 @@ export function histogramDelta(after: ArrayLike<number>, before: ArrayLike<numbe
 
 export const round = (value: number, digits: number): number => (Number.isFinite(value) ? Number(value.toFixed(digits)) : value);
 
+/** The q-quantile (0..1) of unsorted `values` (floor rank, as the per-frame benches report it); NaN when empty. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+export const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
