@@ -15,6 +15,7 @@ import { NetcodeFrame, PredictedRigidBody, VisualProxy } from 'react-netcode/r3f
 import { createPhysics, type PhysicsMode } from 'react-netcode/rapier';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
 import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
+import { boxArenaBodies, boxArenaLevel, HALF, PADDLE, useRapierReady, WALL } from './harness/rapier.ts';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -25,26 +26,7 @@ interface Args extends LinkArgs {
 }
 
 const SPEED = 6; // m/s, the paddle's top speed
-const HALF = 0.25; // box half extent
-const PADDLE = 0.4; // paddle half extent
-const WALL = 5; // inner faces of the side walls at x = ±WALL
-const DEPTH = 1; // inner faces of the front/back walls at z = ±DEPTH
 const OVER = 0.01; // a correction above 1 cm counts
-
-/** RAPIER.init() once per page (the WASM module); the stories show a loading state until then. */
-let rapierReady: Promise<void> | undefined;
-function useRapier(): boolean {
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    let live = true;
-    rapierReady ??= RAPIER.init();
-    void rapierReady.then(() => live && setReady(true));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return ready;
-}
 
 /** The scripted paddle target at a tick, rounded to the wire's 0.01 m steps: x sweeps ±3.8 m, y bobs between 0.4 and 2.4 m. */
 function paddleTarget(tick: number): { x: number; y: number } {
@@ -72,17 +54,8 @@ function makeGame(mode: PhysicsMode) {
   });
   const physics = createPhysics(RAPIER, {
     mode,
-    level: (world, R) => {
-      world.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0));
-      for (const side of [-1, 1]) {
-        world.createCollider(R.ColliderDesc.cuboid(0.5, 5, 50).setTranslation(side * (WALL + 0.5), 5, 0));
-        world.createCollider(R.ColliderDesc.cuboid(50, 5, 0.5).setTranslation(0, 5, side * (DEPTH + 0.5)));
-      }
-    },
-    bodies: {
-      player: { kind: 'kinematic', collider: { cuboid: [PADDLE, PADDLE, PADDLE] } },
-      box: { kind: 'dynamic', collider: { cuboid: [HALF, HALF, HALF] }, density: 1, friction: 0.5 },
-    },
+    level: boxArenaLevel,
+    bodies: boxArenaBodies,
   });
   const systems = defineSystems(protocol, [
     system.shared('sweep', (world, ctx) => {
@@ -219,7 +192,7 @@ function GamePanel({ args, mode, seed }: { args: Args; mode: PhysicsMode; seed: 
 }
 
 function PhysicsModes(args: Args): ReactNode {
-  const ready = useRapier();
+  const ready = useRapierReady();
   return (
     <SplitView
       description={

@@ -17,6 +17,7 @@ import { NetcodeFrame, PredictedRigidBody } from 'react-netcode/r3f';
 import { createPhysics } from 'react-netcode/rapier';
 import { argsKey, linkArgs, linkArgTypes, linkConditions, type LinkArgs } from './harness/args.ts';
 import { Panel, Probe, SplitView, StoryCanvas, useLoopbackScene, usePolledText } from './harness/react.tsx';
+import { boxArenaBodies, boxArenaLevel, DEPTH, HALF, PADDLE, useRapierReady, WALL } from './harness/rapier.ts';
 import { reportFigure } from './harness/story-state.ts';
 
 interface Args extends LinkArgs {
@@ -24,28 +25,10 @@ interface Args extends LinkArgs {
   debris: number;
 }
 
-const HALF = 0.25; // predicted box half extent
-const PADDLE = 0.4; // paddle half extent
 const BIT = 0.1; // debris half extent
-const WALL = 5; // side walls at x = ±WALL, front/back at z = ±DEPTH, in both worlds
-const DEPTH = 1;
 const FLOOR_Y = -2.5; // both worlds are drawn in a group lowered by this much
 
 const minor = (version: string): number => Number(/^0\.(\d+)/.exec(version)?.[1] ?? 0);
-
-let rapierReady: Promise<void> | undefined;
-function useRapierInit(): boolean {
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    let live = true;
-    rapierReady ??= RAPIER.init();
-    void rapierReady.then(() => live && setReady(true));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return ready;
-}
 
 function makeGame() {
   const protocol = defineProtocol({
@@ -58,17 +41,8 @@ function makeGame() {
     input: { x: field.f32() },
   });
   const physics = createPhysics(RAPIER, {
-    level: (world, R) => {
-      world.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0));
-      for (const side of [-1, 1]) {
-        world.createCollider(R.ColliderDesc.cuboid(0.5, 5, 50).setTranslation(side * (WALL + 0.5), 5, 0));
-        world.createCollider(R.ColliderDesc.cuboid(50, 5, 0.5).setTranslation(0, 5, side * (DEPTH + 0.5)));
-      }
-    },
-    bodies: {
-      player: { kind: 'kinematic', collider: { cuboid: [PADDLE, PADDLE, PADDLE] } },
-      box: { kind: 'dynamic', collider: { cuboid: [HALF, HALF, HALF] }, density: 1, friction: 0.5 },
-    },
+    level: boxArenaLevel,
+    bodies: boxArenaBodies,
   });
   const systems = defineSystems(protocol, [
     system.shared('sweep', (world, ctx) => {
@@ -216,7 +190,7 @@ function Readout(): ReactNode {
 }
 
 function Coexist(args: Args): ReactNode {
-  const ready = useRapierInit();
+  const ready = useRapierReady();
   return ready ? <Game args={args} /> : <div style={{ padding: 20 }}>Loading Rapier (RAPIER.init())…</div>;
 }
 
