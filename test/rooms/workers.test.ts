@@ -55,7 +55,7 @@ function counted(client: NetClient<Arena>): number {
 }
 
 describe('rooms in worker threads', () => {
-  it('rooms land on both workers; players play in their own room; stats and /metrics show rooms and workers', { timeout: 90_000 }, async () => {
+  it('rooms land on both workers; players play in their own room; stats and /metrics show rooms and workers; drain closes them', { timeout: 90_000 }, async () => {
     const { served, base, mm, connect } = await setup();
     const seats = [];
     for (const mode of ['a', 'a', 'b', 'b']) seats.push(await mm.joinOrCreate('arena', { filter: { mode } }));
@@ -78,6 +78,11 @@ describe('rooms in worker threads', () => {
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics.match(/^netcode_room_in_game\{.*\} 2$/gm)?.length).toBe(2);
     expect(metrics.match(/^netcode_worker_rooms\{.*worker="[01]"\} 1$/gm)?.length).toBe(2);
+    // Drain (SIGTERM): the rooms are locked, and closed after maxWaitMs; their players are told why.
+    await served.rooms.drain({ maxWaitMs: 300 });
+    await waitFor(() => clients.every((c) => c.status === 'closed'), 'every player closed by the drain', WAIT_MS);
+    expect(new Set(clients.map((c) => c.state.closeReason))).toEqual(new Set(['react-netcode: the server is restarting; matchmake again to play on.']));
+    expect(served.rooms.stats().rooms).toEqual([]);
   });
 
   it("a crashed worker's rooms leave the directory, their players are told and matchmake again; the other worker plays on", { timeout: 90_000 }, async () => {
