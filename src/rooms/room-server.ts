@@ -24,9 +24,7 @@ import type { CreateOptions, Matchmaker } from './matchmaker.ts';
 import type { Seat } from './seat.ts';
 import { LocalMatchmaker } from './room-matchmaking.ts';
 import { RoomMux, RoomTransport, type SeatVerdict } from './room-mux.ts';
-import { roomStats, type RoomServerStats, type WorkerStats } from './room-stats.ts';
-
-type WorkerStatsList = readonly WorkerStats[];
+import { roomStats, type RoomServerStats } from './room-stats.ts';
 
 export interface RoomServerOptions {
   /** The room types this process runs (defineRoom). */
@@ -179,10 +177,6 @@ export class RoomServer {
     if (why !== undefined) throw new MatchmakingError('unavailable', why);
   }
 
-  /** Per-worker figures (empty without `workers`). */
-  get workers(): WorkerStatsList {
-    return this.pool?.stats() ?? [];
-  }
 
   /** The rooms running in this process, in creation order. */
   get rooms(): readonly Room[] {
@@ -344,7 +338,7 @@ export class RoomServer {
 
   /** Per-room and per-process figures (room-stats.ts; `metricsText` renders them for Prometheus). */
   stats(): RoomServerStats {
-    return roomStats(this, this.order.map((r) => r.stats()), this.workers);
+    return roomStats(this, this.order.map((r) => r.stats()), this.pool?.stats() ?? []);
   }
 
   /**

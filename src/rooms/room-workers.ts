@@ -134,7 +134,10 @@ export class WorkerRoom implements HostedRoom {
   }
 
   shut(reason: string): void {
-    for (const peer of [...this.peers]) this.pool.host.evict(peer, reason);
+    for (const peer of [...this.peers]) {
+      this.pool.detach(this, peer);
+      this.pool.host.evict(peer, reason); // told here at once; what the worker still sends them is dropped
+    }
     this.slot.rooms.delete(this.id);
     this.slot.out.op({ t: 'close', roomId: this.id, reason });
   }
@@ -209,9 +212,14 @@ export class WorkerPool {
   }
 
   lost(room: WorkerRoom, peer: PeerId, reason: string): void {
-    if (!room.peers.delete(peer)) return;
+    if (this.detach(room, peer)) room.slot.out.op({ t: 'lost', peer, reason });
+  }
+
+  /** Stop routing `peer` to and from `room`; false if it was not. */
+  detach(room: WorkerRoom, peer: PeerId): boolean {
+    if (!room.peers.delete(peer)) return false;
     this.peerRoom.delete(peer);
-    room.slot.out.op({ t: 'lost', peer, reason });
+    return true;
   }
 
   stats(): WorkerStats[] {
