@@ -97,7 +97,8 @@ export class Batcher<Op> {
     this.scheduled = false;
     if (this.at === 0) return;
     const batch: Batch<Op> = { data: this.buffer, length: this.at, ops: this.ops };
-    const capacity = this.buffer.byteLength;
+    let capacity = INITIAL_BYTES; // sized to this batch: a burst's big buffer is not kept for every later batch
+    while (capacity < this.at) capacity *= 2;
     this.buffer = new ArrayBuffer(capacity);
     this.view = new DataView(this.buffer);
     this.bytes = new Uint8Array(this.buffer);
