@@ -6,6 +6,7 @@ export { defineRoom } from './define-room.ts';
 export type { Room, RoomDefinition, RoomNetServerOptions, RoomType } from './define-room.ts';
 export { RoomServer } from './room-server.ts';
 export type { RoomServerEvents, RoomServerOptions } from './room-server.ts';
+export type { RoomWorkersOptions } from './room-workers.ts';
 export { MemoryDirectory } from './memory-directory.ts';
 export type {
   ClaimQuery, ClaimRefusal, ClaimResult, Directory, MaybePromise, ProcessRecord,
@@ -16,6 +17,6 @@ export type { CreateOptions, JoinOrCreateOptions, Matchmaker, MatchmakingReason,
 export { seatedTransport } from './seat.ts';
 export type { Seat } from './seat.ts';
 export { metricsText } from './room-stats.ts';
-export type { RoomServerStats, RoomStats } from './room-stats.ts';
+export type { RoomServerStats, RoomStats, WorkerStats } from './room-stats.ts';
 export { createMatchmakerClient } from './matchmaker-client.ts';
 export type { MatchmakerClientOptions } from './matchmaker-client.ts';

@@ -1,6 +1,7 @@
-// One running room inside a room server: its NetServer on its RoomTransport, and the link
-// between seats and connections — a seat is held from its connection's `connect` until its
-// `leave` (through suspension and resume), then released in the directory.
+// One running room: its NetServer on its RoomTransport, and the link between seats and
+// connections — a seat is held from its connection's `connect` until its `leave` (through
+// suspension and resume), then released in the directory. It runs in the room server's thread,
+// or in a room worker (worker-host.ts), where the room server keeps a WorkerRoom for it.
 
 import type { Connection } from '../core/connection.ts';
 import type { Logger } from '../core/emitter.ts';
@@ -10,18 +11,38 @@ import { NetServer, type ServerOptions } from '../core/server.ts';
 import type { Scheduler } from '../core/transport.ts';
 import type { Room, RoomType } from './define-room.ts';
 import type { RoomListing, RoomMetadata } from './directory.ts';
-import type { RoomTransport } from './room-mux.ts';
+import type { RoomLink, RoomTransport } from './room-mux.ts';
+import { statsOfRoom, type RoomStats } from './room-stats.ts';
+
+/** What the room server keeps of each of its rooms, wherever it runs (this thread: LiveRoom; a worker: WorkerRoom). */
+export interface HostedRoom<P extends Protocol = Protocol> extends Room<P> {
+  /** Where the mux routes the room's links. */
+  readonly link: RoomLink;
+  clients: number;
+  locked: boolean;
+  /** Since when the room has had no seat (undefined: it has some). */
+  emptySince: number | undefined;
+  readonly emptyGraceMs: number;
+  holdsAny(): boolean;
+  holds(token: string): boolean;
+  heldTokens(): string[];
+  /** Close the room: its players are told `reason`, then onDispose runs. */
+  shut(reason: string): void;
+  stats(): RoomStats;
+}
 
 export interface LiveRoomHooks {
   /** The seat token of the link `peer` (the mux knows it). */
   tokenOf(peer: number): string | undefined;
   lock(roomId: string, locked: boolean): void;
+  /** A connection now holds this seat. */
+  hold?(token: string): void;
   /** A seat's connection left for good: free its place. */
   release(token: string): void;
   log: Logger;
 }
 
-export class LiveRoom<P extends Protocol = Protocol> implements Room<P> {
+export class LiveRoom<P extends Protocol = Protocol> implements HostedRoom<P> {
   readonly server: NetServer<P>;
   readonly id: string;
   readonly type: string;
@@ -75,8 +96,21 @@ export class LiveRoom<P extends Protocol = Protocol> implements Room<P> {
     this.server.listen();
   }
 
+  get link(): RoomLink {
+    return this.transport;
+  }
+
   lock(): void {
     this.hooks.lock(this.id, true);
+  }
+
+  shut(reason: string): void {
+    this.server.close(reason);
+    this.call('onDispose', () => this.roomType.definition.onDispose?.(this));
+  }
+
+  stats(): RoomStats {
+    return statsOfRoom(this);
   }
 
   unlock(): void {
@@ -120,6 +154,7 @@ export class LiveRoom<P extends Protocol = Protocol> implements Room<P> {
     }
     this.tokenByNetworkId.set(c.networkId, token);
     this.networkIdByToken.set(token, c.networkId);
+    this.hooks.hold?.(token);
   }
 
   private left(c: Connection<JoinPayload<P>>, reason: string): void {

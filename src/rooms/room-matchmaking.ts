@@ -94,6 +94,7 @@ export class LocalMatchmaker implements Matchmaker {
     const elsewhere = here ? undefined : await this.server.placeNewRoom();
     if (elsewhere !== undefined) return this.server.forwardCreate(elsewhere, type.name, { metadata, private: isPrivate, requestId });
     if (this.server.draining) throw new MatchmakingError('draining', refusalMessage('draining', `process ${this.server.processId}`));
+    await this.server.canOpenRoom();
     const now = this.server.scheduler.now();
     const listing: RoomListing = {
       roomId: `r${hex(this.server.random())}${hex(this.server.random()).slice(0, 4)}`,

@@ -13,8 +13,15 @@ import { MessageKind } from '../core/wire.ts';
 import type { MaybePromise } from './directory.ts';
 import { decodeSeat } from './seat.ts';
 
+/** Where the mux routes a link once its seat named a room. */
+export interface RoomLink {
+  connect(peer: PeerId): void;
+  deliver(peer: PeerId, data: Uint8Array, channel: Channel): void;
+  lost(peer: PeerId, reason: string): void;
+}
+
 /** One room's view of the shared transport: only its own peers, told about by the mux. */
-export class RoomTransport implements ServerTransport {
+export class RoomTransport implements ServerTransport, RoomLink {
   private handler: ServerTransportHandler | null = null;
   readonly peers = new Set<PeerId>();
 
@@ -57,7 +64,7 @@ export class RoomTransport implements ServerTransport {
 }
 
 /** What a seat turns into: the room to route the link to, or the reason to refuse it. */
-export type SeatVerdict = { readonly room: RoomTransport } | { readonly refuse: string };
+export type SeatVerdict = { readonly room: RoomLink } | { readonly refuse: string };
 
 export interface SeatGate {
   /** A link presented `token`. */
@@ -90,7 +97,7 @@ interface Pending {
 }
 
 export class RoomMux {
-  private readonly routed = new Map<PeerId, { readonly room: RoomTransport; readonly token: string }>();
+  private readonly routed = new Map<PeerId, { readonly room: RoomLink; readonly token: string }>();
   private readonly pending = new Map<PeerId, Pending>();
   private readonly refusing = new Map<PeerId, number>();
   private readonly encoder = new MessageEncoder();
@@ -169,6 +176,19 @@ export class RoomMux {
     this.routed.set(peer, { room: verdict.room, token });
     verdict.room.connect(peer);
     for (const [data, channel] of p.queue ?? []) verdict.room.deliver(peer, data, channel);
+  }
+
+  /**
+   * Take a routed link away from its room (whose thread is gone, or which is closing): tell it
+   * `reason` (a Close, the client's close reason) and drop it after a linger.
+   */
+  evict(peer: PeerId, reason: string): void {
+    const routed = this.routed.get(peer);
+    if (routed === undefined) return;
+    this.routed.delete(peer);
+    this.gate.gone(routed.token, peer);
+    this.real.send(peer, this.encoder.reason(MessageKind.Close, reason), 'reliable');
+    this.refusing.set(peer, this.options.now() + LINGER_MS);
   }
 
   /** Tell the link why (a Refuse, which the client engine reports as its close reason), drop it after a linger. */

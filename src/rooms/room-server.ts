@@ -1,20 +1,24 @@
 // The room server: many rooms (NetServers) in one process, on one transport and one loop.
 // Links reach their room through the mux (room-mux.ts) by the seat they present; seats come
 // from matchmaking (room-matchmaking.ts) and live in the directory. One loop on the scheduler
-// updates every room each turn, in rotating order, then sweeps: lapsed unused seats, rooms
-// empty past their grace, the process heartbeat.
+// updates every room each turn, in rotating order (room-turn.ts), then sweeps: lapsed unused
+// seats, rooms empty past their grace, the process heartbeat. With `workers`, the rooms run in
+// worker threads instead (room-workers.ts) and this loop keeps the links, seats and sweep.
 
 import { Emitter, consoleLogger, type Logger } from '../core/emitter.ts';
 import { NetcodeError, asNetcodeError } from '../core/errors.ts';
 import type { Protocol } from '../core/protocol.ts';
 import { deriveSeed } from '../core/rng.ts';
 import { ServerLoop } from '../core/server-loop.ts';
+import { MatchmakingError } from './matchmaker.ts';
+import { RoomTurn } from './room-turn.ts';
+import { WorkerPool, WorkerRoom, type RoomWorkersOptions } from './room-workers.ts';
 import type { PeerId, Scheduler, ServerTransport } from '../core/transport.ts';
 import { realTimeScheduler } from '../transport/scheduler.ts';
 import type { Room, RoomType } from './define-room.ts';
 import { after, settle, type Directory, type MaybePromise, type RoomListing } from './directory.ts';
 import { LogLimiter } from '../core/log-limit.ts';
-import { LiveRoom } from './live-room.ts';
+import { LiveRoom, type HostedRoom } from './live-room.ts';
 import { MemoryDirectory } from './memory-directory.ts';
 import type { CreateOptions, Matchmaker } from './matchmaker.ts';
 import type { Seat } from './seat.ts';
@@ -55,6 +59,12 @@ export interface RoomServerOptions {
   /** uint32 source for seat tokens, room ids, codes and resume tokens (default Web Crypto; tests pass a seeded one). */
   random?: () => number;
   log?: Logger;
+  /**
+   * Run the rooms in worker threads, when one core is not enough: `{ count, module }`, where
+   * `module` exports the same room types (each worker imports it to build its rooms). Links,
+   * seats, matchmaking and the directory stay in this thread. Default: every room in this thread.
+   */
+  workers?: RoomWorkersOptions | 0;
 }
 
 export type RoomServerEvents = {
@@ -83,12 +93,14 @@ export class RoomServer {
   readonly matchmaker: Matchmaker;
   /** Draining: no new rooms, rooms locked, disposed as they empty. */
   draining = false;
-  private readonly live = new Map<string, LiveRoom<Protocol>>();
-  private order: LiveRoom<Protocol>[] = [];
+  private readonly live = new Map<string, HostedRoom>();
+  private order: HostedRoom[] = [];
+  /** The rooms that run in this thread. */
+  private readonly local: RoomTurn<LiveRoom<Protocol>>;
+  private readonly pool: WorkerPool | undefined;
   private readonly linkOfSeat = new Map<string, PeerId>();
   private readonly emptyGraceMs: number;
   private loop: ServerLoop | undefined;
-  private turn = 0;
   private nextSweepAt = 0;
   private seeds = 0;
   private readonly unsubscribe: () => void;
@@ -114,15 +126,57 @@ export class RoomServer {
       seatTimeoutMs: positive(options.seatTimeoutMs ?? 10_000, 'seatTimeoutMs'),
       maxPendingPeers: positive(options.maxPendingPeers ?? 64, 'maxPendingPeers'),
     });
+    this.local = new RoomTurn((room, error, now) =>
+      this.limited.log('error', 'room update', `react-netcode: room ${room.id} failed to update: ${asNetcodeError(error, 'updating a room').message}`, now));
+    this.pool = this.workerPool(options);
     this.unsubscribe = this.directory.subscribe((change) => {
       const room = this.live.get(change.room.roomId);
       if (room === undefined || change.kind === 'remove') return;
       room.clients = change.room.clients;
       room.locked = change.room.locked;
+      if (room instanceof WorkerRoom) room.synced();
     });
     this.matchmaker = new LocalMatchmaker(this);
     this.mux.listen();
   }
+
+  private workerPool(options: RoomServerOptions): WorkerPool | undefined {
+    const workers = options.workers;
+    if (workers === undefined || workers === 0) return undefined;
+    if (typeof workers !== 'object') {
+      throw new NetcodeError('usage', "react-netcode: workers takes the count and the module that exports the room types, which every worker imports: workers: { count: 2, module: new URL('./rooms.ts', import.meta.url) }.");
+    }
+    return new WorkerPool(workers, {
+      real: options.transport,
+      log: this.log,
+      tokenOf: (peer) => this.mux.tokenOf(peer),
+      evict: (peer, reason) => this.mux.evict(peer, reason),
+      lost: (rooms, reason) => rooms.forEach((room) => this.forget(room, reason)),
+      lock: (id, locked) => this.fire(this.directory.setLocked(id, locked), 'lock'),
+      release: (token) => this.fire(this.directory.releaseSeat(token), 'release'),
+    }, options.rooms);
+  }
+
+  /**
+   * Resolves once the rooms can run: at once, or with `workers` once every worker has loaded
+   * the module of room types; rejects with what is wrong when one could not.
+   */
+  ready(): Promise<void> {
+    return this.pool?.ready() ?? Promise.resolve();
+  }
+
+  /** Before a room is created: throws `unavailable` when no worker can take it (matchmaking). */
+  async canOpenRoom(): Promise<void> {
+    if (this.pool === undefined) return;
+    try {
+      await this.pool.ready();
+    } catch (error) {
+      throw new MatchmakingError('unavailable', (error as Error).message);
+    }
+    const why = this.pool.unavailable;
+    if (why !== undefined) throw new MatchmakingError('unavailable', why);
+  }
+
 
   /** The rooms running in this process, in creation order. */
   get rooms(): readonly Room[] {
@@ -156,17 +210,7 @@ export class RoomServer {
    */
   update(now: number): void {
     this.mux.expire(now);
-    const n = this.order.length;
-    const start = n === 0 ? 0 : this.turn++ % n;
-    const order = this.order;
-    for (let i = 0; i < n; i++) {
-      const room = order[(start + i) % n]!;
-      try {
-        room.server.update(now); // contained inside per stage; this guards the other rooms of the turn
-      } catch (error) {
-        this.limited.log('error', 'room update', `react-netcode: room ${room.id} failed to update: ${asNetcodeError(error, 'updating a room').message}`, now);
-      }
-    }
+    this.local.run(now);
     if (now >= this.nextSweepAt) {
       this.nextSweepAt = now + SWEEP_MS;
       this.sweep(now);
@@ -174,9 +218,7 @@ export class RoomServer {
   }
 
   private msUntilNextTurn(): number {
-    let ms = MAX_SLEEP_MS;
-    for (const room of this.order) ms = Math.min(ms, room.server.msUntilNextTick);
-    return ms;
+    return this.local.msUntilNext(MAX_SLEEP_MS);
   }
 
   private sweep(now: number): void {
@@ -245,10 +287,18 @@ export class RoomServer {
     return this.options.forwardCreate!(url, type, options);
   }
 
-  /** Build and register the room of a listing the directory accepted (room-matchmaking.ts). */
-  openRoom(type: RoomType<Protocol>, listing: RoomListing): LiveRoom<Protocol> {
+  /** Build and register the room of a listing the directory accepted (room-matchmaking.ts): here, or on a worker. */
+  openRoom(type: RoomType<Protocol>, listing: RoomListing): Room {
+    const seed = deriveSeed(this.random(), this.seeds++);
+    if (this.pool !== undefined) {
+      const remote = this.pool.open(type, listing, seed, this.emptyGraceMs);
+      this.live.set(remote.id, remote);
+      this.order = [...this.order, remote];
+      this.events.emit('create', remote);
+      return remote;
+    }
     const room = new LiveRoom(type, listing, new RoomTransport(this.options.transport), this.scheduler, {
-      seed: deriveSeed(this.random(), this.seeds++),
+      seed,
       randomUint32: this.random,
       emptyGraceMs: this.emptyGraceMs,
       log: this.log,
@@ -260,6 +310,7 @@ export class RoomServer {
     });
     this.live.set(room.id, room);
     this.order = [...this.order, room];
+    this.local.add(room);
     room.call('onCreate', () => type.definition.onCreate?.(room));
     this.events.emit('create', room);
     return room;
@@ -271,15 +322,23 @@ export class RoomServer {
     if (live === undefined) return;
     this.live.delete(room.id);
     this.order = this.order.filter((r) => r !== live);
-    live.server.close(reason === 'empty' ? 'react-netcode: the room was closed; matchmake again to play on.' : reason);
+    if (live instanceof LiveRoom) this.local.remove(live);
+    live.shut(reason === 'empty' ? 'react-netcode: the room was closed; matchmake again to play on.' : reason);
     this.fire(this.directory.removeRoom(room.id), 'remove');
-    live.call('onDispose', () => live.roomType.definition.onDispose?.(live));
     this.events.emit('dispose', live, reason);
+  }
+
+  /** A room whose worker died: it leaves the directory (its players were told by the pool). */
+  private forget(room: HostedRoom, reason: string): void {
+    if (!this.live.delete(room.id)) return;
+    this.order = this.order.filter((r) => r !== room);
+    this.fire(this.directory.removeRoom(room.id), 'remove');
+    this.events.emit('dispose', room, reason);
   }
 
   /** Per-room and per-process figures (room-stats.ts; `metricsText` renders them for Prometheus). */
   stats(): RoomServerStats {
-    return roomStats(this, this.order);
+    return roomStats(this, this.order.map((r) => r.stats()), this.pool?.stats() ?? []);
   }
 
   /**
@@ -312,6 +371,7 @@ export class RoomServer {
     this.stop();
     for (const room of [...this.order]) this.dispose(room, reason);
     this.unsubscribe();
+    this.pool?.close();
     this.mux.close();
   }
 
@@ -326,7 +386,7 @@ export class RoomServer {
       if (old !== undefined && old !== peer) this.options.transport.disconnect(old, 'react-netcode: replaced by a newer link with the same seat.');
       this.linkOfSeat.set(token, peer);
       this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
-      return { room: room.transport };
+      return { room: room.link };
     });
   }
 

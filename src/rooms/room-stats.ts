@@ -1,6 +1,7 @@
 // Per-room and per-process figures of a room server, and their Prometheus text rendering
 // (what a `/metrics` endpoint serves for scraping).
 
+import type { Protocol } from '../core/protocol.ts';
 import type { Room } from './define-room.ts';
 
 export interface RoomStats {
@@ -19,6 +20,25 @@ export interface RoomStats {
   readonly droppedTicks: number;
 }
 
+/** One room worker (RoomServerOptions.workers), as its last report said (at most 250 ms old). */
+export interface WorkerStats {
+  /** Its slot, 0 … count − 1 (a crashed worker's slot is taken by its replacement). */
+  readonly index: number;
+  readonly rooms: number;
+  /** Seats taken in its rooms. */
+  readonly clients: number;
+  /** Share of wall time it spent running its rooms' turns over the last report (0–1; 1 = its core is full). */
+  readonly busy: number;
+  /** Messages and batches (postMessage calls) into and out of the worker, since it started. */
+  readonly messagesIn: number;
+  readonly messagesOut: number;
+  readonly batchesIn: number;
+  readonly batchesOut: number;
+  readonly heapUsedBytes: number;
+  /** Workers of this slot that crashed so far. */
+  readonly crashes: number;
+}
+
 export interface RoomServerStats {
   readonly processId: string;
   readonly draining: boolean;
@@ -28,27 +48,31 @@ export interface RoomServerStats {
   /** Links waiting to present their seat, and links refused so far (no seat, bad seat, timeout, busy). */
   readonly pendingLinks: number;
   readonly refusedLinks: number;
+  /** The room workers (empty without `workers`). */
+  readonly workers: readonly WorkerStats[];
+}
+
+/** One room's figures, read from its NetServer (in the thread that runs it). */
+export function statsOfRoom<P extends Protocol>(room: Room<P>): RoomStats {
+  const s = room.server.stats;
+  let inGame = 0;
+  for (const c of room.server.connections.values()) if (c.inGame) inGame++;
+  return {
+    roomId: room.id, type: room.type, clients: room.clients, maxClients: room.maxClients,
+    connections: room.server.connections.size, inGame, ghosts: room.server.world.size,
+    ticks: s.ticks, tickMeanMs: s.meanMs, tickP99Ms: s.p99Ms, droppedTicks: s.droppedTicks,
+  };
 }
 
 export function roomStats(
   server: { processId: string; draining: boolean; mux: { pendingPeers: number; refused: number } },
-  rooms: readonly Room[],
+  rooms: readonly RoomStats[],
+  workers: readonly WorkerStats[],
 ): RoomServerStats {
   let clients = 0;
-  const list: RoomStats[] = [];
-  for (const room of rooms) {
-    const s = room.server.stats;
-    let inGame = 0;
-    for (const c of room.server.connections.values()) if (c.inGame) inGame++;
-    clients += room.clients;
-    list.push({
-      roomId: room.id, type: room.type, clients: room.clients, maxClients: room.maxClients,
-      connections: room.server.connections.size, inGame, ghosts: room.server.world.size,
-      ticks: s.ticks, tickMeanMs: s.meanMs, tickP99Ms: s.p99Ms, droppedTicks: s.droppedTicks,
-    });
-  }
+  for (const room of rooms) clients += room.clients;
   const { processId, draining, mux } = server;
-  return { processId, draining, rooms: list, clients, pendingLinks: mux.pendingPeers, refusedLinks: mux.refused };
+  return { processId, draining, rooms, clients, pendingLinks: mux.pendingPeers, refusedLinks: mux.refused, workers };
 }
 
 /** The stats in Prometheus' text exposition format (version 0.0.4). */
@@ -74,6 +98,20 @@ export function metricsText(stats: RoomServerStats): string {
   for (const [name, type, help, value] of perRoom) {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
     for (const r of stats.rooms) lines.push(`${name}{${p},room="${label(r.roomId)}",type="${label(r.type)}"} ${value(r)}`);
+  }
+  if (stats.workers.length === 0) return `${lines.join('\n')}\n`;
+  const perWorker: Array<[string, string, string, (w: WorkerStats) => number]> = [
+    ['netcode_worker_rooms', 'gauge', 'Rooms running in the worker.', (w) => w.rooms],
+    ['netcode_worker_clients', 'gauge', 'Seats taken in the worker\'s rooms.', (w) => w.clients],
+    ['netcode_worker_busy_ratio', 'gauge', 'Share of wall time the worker spent running its rooms (1 = its core is full).', (w) => w.busy],
+    ['netcode_worker_messages_in_total', 'counter', 'Messages handed to the worker.', (w) => w.messagesIn],
+    ['netcode_worker_messages_out_total', 'counter', 'Messages the worker sent.', (w) => w.messagesOut],
+    ['netcode_worker_heap_used_bytes', 'gauge', 'V8 heap in use in the worker thread.', (w) => w.heapUsedBytes],
+    ['netcode_worker_crashes_total', 'counter', 'Workers of this slot that crashed.', (w) => w.crashes],
+  ];
+  for (const [name, type, help, value] of perWorker) {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const w of stats.workers) lines.push(`${name}{${p},worker="${w.index}"} ${value(w)}`);
   }
   return `${lines.join('\n')}\n`;
 }

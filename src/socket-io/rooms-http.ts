@@ -39,7 +39,7 @@ export interface ServeRoomsOptions extends Omit<RoomServerOptions, 'transport'> 
 export interface ServedRooms {
   readonly rooms: RoomServer;
   readonly transport: SocketIoServerTransport;
-  /** Resolves with the port once listening. */
+  /** Resolves with the port once listening (and, with `workers`, once every worker loaded the room types; else rejects with why). */
   ready(): Promise<{ port: number }>;
   /** Close every room (players are told why) and the port. */
   close(reason?: string): void;
@@ -75,7 +75,11 @@ export function serveRooms(options: ServeRoomsOptions): ServedRooms {
   const server = new RoomServer({ forwardCreate, ...options, transport: wrapped });
   box.rooms = server;
   if (options.start !== false) server.start();
-  return { rooms: server, transport, ready: () => transport.ready(), close: (reason) => server.close(reason) };
+  const ready = async (): Promise<{ port: number }> => {
+    await server.ready(); // with workers: every worker has loaded the module of room types
+    return transport.ready();
+  };
+  return { rooms: server, transport, ready, close: (reason) => server.close(reason) };
 }
 
 async function handle(
