@@ -25,12 +25,12 @@ export interface BurstSpec {
 
 /** An explosion: hot sparks and smoke-grey bits, quick and heavy. */
 export const BLAST_BURST: Readonly<BurstSpec> = Object.freeze<BurstSpec>({
-  count: 48, speed: [3, 11], lift: 2, life: [0.35, 0.9], size: 0.22, colours: [0xffab40, 0xffd54f, 0xff7043, 0x6d6d6d], gravity: 14, drag: 1.5,
+  count: 64, speed: [3, 11], lift: 2, life: [0.4, 1], size: 0.5, colours: [0xffab40, 0xffd54f, 0xff7043, 0x6d6d6d], gravity: 14, drag: 1.5,
 });
 
 /** A goal: confetti in the scoring team's colours and white, slow to fall. */
 export function goalBurst(teamColour: number): Readonly<BurstSpec> {
-  return { count: 120, speed: [2, 8], lift: 5, life: [1.2, 2.2], size: 0.18, colours: [teamColour, teamColour, 0xffffff, 0xffee58], gravity: 5, drag: 1.2 };
+  return { count: 120, speed: [2, 8], lift: 5, life: [1.2, 2.2], size: 0.3, colours: [teamColour, teamColour, 0xffffff, 0xffee58], gravity: 5, drag: 1.2 };
 }
 
 /** A seeded generator (mulberry32), so the pool is deterministic for tests. */
