@@ -1,7 +1,7 @@
 // The scene's particles (particles.ts): one pool and one InstancedMesh of small octahedra
 // for every explosion and goal. `burst` is called from event handlers (a grenade's or a
 // ball's despawn); the mesh's frame callback steps the pool and uploads the instance
-// matrices only while a spark is alive. Nothing is allocated per frame.
+// matrices only while a spark is alive, and the mesh is drawn only then. Nothing is allocated per frame.
 import { useFrame } from '@react-three/fiber';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { InstancedBufferAttribute, type InstancedMesh } from 'three';
@@ -39,9 +39,10 @@ export function Particles(): ReactNode {
     fresh = false;
     active.current = pool.step(Math.min(delta, 0.1), matrices);
     m.instanceMatrix.needsUpdate = true;
+    m.visible = active.current; // no draw call while no spark lives
   });
   return (
-    <instancedMesh ref={mesh} args={[undefined, undefined, PARTICLE_CAPACITY]} frustumCulled={false}>
+    <instancedMesh ref={mesh} args={[undefined, undefined, PARTICLE_CAPACITY]} frustumCulled={false} visible={false}>
       <octahedronGeometry args={[1, 0]} />
       <meshBasicMaterial toneMapped={false} />
     </instancedMesh>
