@@ -1,17 +1,22 @@
 // The 3D view: the static level (the same boxes the physics builds), players,
 // grenades and balls at their rendered (smoothed) transforms via <VisualProxy>,
-// the ball prediction switching, explosion effects, a camera following the local
-// player, and the input bindings.
+// the ball prediction switching, explosion and goal effects (a flash, pooled particles),
+// a camera keeping the local player and the nearest ball in view, and the input bindings.
 import { Canvas, useFrame } from '@react-three/fiber';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
+import { PerspectiveCamera, Vector3, type Group, type Mesh, type MeshBasicMaterial, type MeshStandardMaterial } from 'three';
+import { aimCamera, CAMERA_OFFSET, nearestInRange } from './camera.ts';
 import { FrameCostProbe } from './frame-cost.tsx';
 import { Pitch } from './Pitch.tsx';
+import { BLAST_BURST, goalBurst } from './particles.ts';
+import { burst, Particles } from './Particles.tsx';
 import { NameTag } from './NameTag.tsx';
 import { playExplosion, playKick } from './sound.ts';
 import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
+import { GOAL_HALF_WIDTH, GOAL_HEIGHT } from '../shared/level.ts';
+import { matchOf, PHASE_PLAYING, TEAM_BLUE, TEAM_COLOURS, TEAM_RED } from '../shared/match.ts';
 import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_HALF_HEIGHT, PLAYER_RADIUS, playerColour } from '../shared/systems.ts';
 import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
@@ -47,7 +52,7 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
     };
   }, []);
   return (
-    <Canvas shadows="percentage" camera={{ position: [0, 10, 13], fov: 45 }}>
+    <Canvas shadows="percentage" camera={{ position: [CAMERA_OFFSET.x, CAMERA_OFFSET.y, CAMERA_OFFSET.z], fov: 45 }}>
       <NetcodeFrame />
       <FrameCostProbe />
       <color attach="background" args={['#9fc3e0']} />
@@ -70,6 +75,8 @@ export function Scene({ showDebug, prediction, smoothing }: SceneProps): ReactNo
       <Grenades smoothed={smoothing} />
       <Balls smoothed={smoothing} prediction={prediction} />
       <Explosions />
+      <GoalBursts />
+      <Particles />
       <FollowCamera />
       {DEBUG && <DemoDebugHook />}
       <NetDebug visible={showDebug} />
@@ -217,6 +224,7 @@ function Explosions(): ReactNode {
       const { position: p, spawnId } = (g as Ghost<DemoProtocol, 'grenade'>).components;
       const blast = { key: key++, at: { x: p.x, y: p.y, z: p.z }, start: performance.now() };
       setBlasts((list) => [...list, blast]);
+      burst(blast.at, BLAST_BURST);
       playExplosion();
       if (DEBUG) recordExplosion(spawnId, blast.at);
     });
@@ -247,21 +255,67 @@ function BlastSphere({ blast, onDone }: { blast: Blast; onDone: (key: number) =>
   );
 }
 
-const OFFSET = new Vector3(0, 9, 12);
-const target = new Vector3();
-const wanted = new Vector3();
+/**
+ * Confetti where a ball went in: a ball that despawns during play past an end line, inside
+ * the mouth (the server replaces a scoring ball at once), in the scoring team's colour.
+ */
+function GoalBursts(): ReactNode {
+  const { client } = useNetcode();
+  useEffect(
+    () =>
+      client.ghosts.events.on('despawn', (g) => {
+        if (g.type !== 'ball' || matchOf(client.world)?.phase !== PHASE_PLAYING) return;
+        const p = (g as Ghost<DemoProtocol, 'ball'>).components.position;
+        if (Math.abs(p.x) < ARENA_HALF_SIZE - BALL_RADIUS || Math.abs(p.z) > GOAL_HALF_WIDTH || p.y > GOAL_HEIGHT) return;
+        const team = p.x > 0 ? TEAM_RED : TEAM_BLUE; // red attacks +x
+        burst({ x: Math.sign(p.x) * ARENA_HALF_SIZE, y: Math.max(p.y, 0.5), z: p.z }, goalBurst(parseInt(TEAM_COLOURS[team].slice(1), 16)));
+      }),
+    [client],
+  );
+  return null;
+}
 
-/** Follows the local player's rendered position (priority 0: after VisualProxy wrote this frame's transforms). */
+const focus = new Vector3();
+const wanted = new Vector3();
+const shownFocus = new Vector3();
+const probe = new PerspectiveCamera();
+const ball = { x: 0, y: 0, z: 0 };
+const ballViews: Vec3[] = [];
+
+/**
+ * Keeps the local player and the ball nearest to it in view (camera.ts: looks between them,
+ * pulled back as far as both need), easing towards that aim. Priority 0: after VisualProxy
+ * wrote this frame's transforms, so it reads the drawn positions.
+ */
 function FollowCamera(): ReactNode {
   const { client } = useNetcode();
   const local = useLocalGhost('player');
+  const aimed = useRef(false);
   useFrame(({ camera }, delta) => {
     if (local === undefined) return;
     const p = client.view(local).position as Vec3;
-    target.set(p.x, p.y + 0.1, p.z);
-    wanted.copy(target).add(OFFSET);
-    camera.position.lerp(wanted, 1 - Math.exp(-8 * delta));
-    camera.lookAt(target);
+    let n = 0;
+    for (const b of client.world.query('ball')) {
+      const v = client.view(b).position as Vec3;
+      const slot = ballViews[n] ?? (ballViews[n] = { x: 0, y: 0, z: 0 });
+      slot.x = v.x;
+      slot.y = v.y;
+      slot.z = v.z;
+      n++;
+    }
+    ballViews.length = Math.min(ballViews.length, n);
+    const found = nearestInRange(p, ballViews, ball);
+    const cam = camera as PerspectiveCamera;
+    probe.fov = cam.fov;
+    probe.aspect = cam.aspect;
+    probe.updateProjectionMatrix();
+    aimCamera(p, found ? ball : undefined, probe, focus, wanted);
+    const k = 1 - Math.exp(-6 * delta);
+    if (aimed.current) shownFocus.lerp(focus, k);
+    else shownFocus.copy(focus);
+    aimed.current = true;
+    camera.position.lerp(wanted, k);
+    camera.lookAt(shownFocus);
   });
   return null;
 }

@@ -7,6 +7,7 @@ import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'r
 import { NetGraph } from 'react-netcode/react';
 import type { ConditionedClientTransport } from 'react-netcode';
 import type { Seat } from 'react-netcode/rooms';
+import { DEMO_CLIENT_OPTIONS } from './client-options.ts';
 import { FrameCostLine } from './frame-cost.tsx';
 import { Hud } from './Hud.tsx';
 import { NetcodeProvider } from './netcode.ts';
@@ -16,8 +17,6 @@ import { Scoreboard, TeamButton } from './Scoreboard.tsx';
 import { TouchControls, touchWanted } from './Touch.tsx';
 import { initRapier } from '../shared/rapier-init.ts';
 
-/** The 300 ms ± 50 ms preset with 10 % loss can delay a grenade's spawn record: give predicted grenades 0.5 s to be matched. */
-const CLIENT_OPTIONS = { spawning: { graceTicks: 30 } };
 
 /** leva and the panels built with it: a chunk of its own, fetched when the tuning button is first pressed. */
 /** Below 1000 × 640 px the HUD starts compact (Hud.tsx folds the network panel too). */
@@ -48,7 +47,7 @@ export default function Session({ name, seat, onLeave }: { name: string; seat: S
     transportRef.current?.setOptions(linkOptions(p));
   };
   return (
-    <NetcodeProvider key={seat.token} transport={transport} join={{ name }} clientOptions={CLIENT_OPTIONS} init={initRapier}>
+    <NetcodeProvider key={seat.token} transport={transport} join={{ name }} clientOptions={DEMO_CLIENT_OPTIONS} init={initRapier}>
       <div style={{ position: 'fixed', inset: 0 }}>
         <Scene showDebug={showDebug} prediction={prediction} smoothing={smoothing} />
         <Scoreboard />

@@ -12,6 +12,7 @@
 //                                'predicted spawn', 'snapshot containing the ghost', 'matched', 'despawn'
 //   grenadeColours             → { [spawnId]: colours shown per frame, deduplicated in order }
 //   explosions                 → [{ spawnId, at, t }] explosion effects played (one per grenade)
+//   particles()                → sparks alive now (explosions and goals, Particles.tsx)
 //   modes                      → [{ id, type, mode, t }] prediction switches, in order
 //   frames                     → frames rendered so far
 //   fps()                      → frames per second over the last 2 s of rendered frames
@@ -30,6 +31,7 @@ import type { DemoProtocol } from '../shared/protocol.ts';
 import { playerColour } from '../shared/systems.ts';
 import { frameCost, resetFrameCost } from './frame-cost.tsx';
 import { useNetcode } from './netcode.ts';
+import { particlesAlive } from './Particles.tsx';
 
 export const DEBUG = typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('debug');
 
@@ -126,6 +128,7 @@ export function DemoDebugHook(): ReactNode {
       events,
       grenadeColours,
       explosions: [] as ExplosionRecord[],
+      particles: particlesAlive,
       modes,
       frames: 0,
       frameTimes,

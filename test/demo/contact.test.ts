@@ -8,6 +8,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import { describe, expect, it } from 'vitest';
 import type { Vec3 } from '../../src/index.ts';
 import { createStepper } from '../../src/testing/index.ts';
+import { DEMO_CLIENT_OPTIONS } from '../../demo/client/client-options.ts';
 import { setupGame } from '../../demo/server/game.ts';
 import { protocol } from '../../demo/shared/protocol.ts';
 import { PLAYER_SPEED, systems } from '../../demo/shared/systems.ts';
@@ -18,7 +19,7 @@ const LINK = { up: { latencyMs: 75 }, down: { latencyMs: 75 } };
 
 describe('demo: player contacts at 150 ms', () => {
   it('corrections of the local player bumping into a remote one: p95 printed; drawn moves stay smooth', () => {
-    const s = createStepper({ protocol, systems, seed: 11, log: () => {}, clients: [{ link: LINK }, { link: LINK }] });
+    const s = createStepper({ protocol, systems, seed: 11, log: () => {}, clients: [{ link: LINK, engine: DEMO_CLIENT_OPTIONS }, { link: LINK, engine: DEMO_CLIENT_OPTIONS }] });
     setupGame(s.server, { balls: [] });
     s.joinAll({ name: 'p' });
     const [a, b] = [s.clients[0]!.client, s.clients[1]!.client];
@@ -49,7 +50,7 @@ describe('demo: player contacts at 150 ms', () => {
     const p95 = sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))]!;
     console.log(`contacts at 150 ms: ${distances.length} corrections of the local player in 30 s, p95 ${(p95 * 1000).toFixed(0)} mm, max ${((sorted.at(-1) ?? 0) * 1000).toFixed(0)} mm; largest one-frame move of the drawn player beyond its walk ${(worstExtra * 1000).toFixed(0)} mm`);
     expect(distances.length).toBeGreaterThan(0); // the contacts do mispredict
-    expect(p95).toBeLessThan(2); // below the 2 m teleport threshold: smoothed over 100 ms, not snapped
+    expect(p95).toBeLessThan(DEMO_CLIENT_OPTIONS.prediction.correction.teleportDistance); // below the teleport threshold: smoothed, not snapped
     expect(worstExtra).toBeLessThan(0.25); // no drawn jump of more than 0.25 m in a frame
   });
 });
