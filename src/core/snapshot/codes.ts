@@ -58,12 +58,6 @@ export class BitSink {
     this.n = rest;
   }
 
-  /** Drop everything after the first `bitLength` bits written. */
-  rewind(bitLength: number): void {
-    this.flush();
-    this.w.truncate(bitLength);
-  }
-
   /** Push the buffered bits into the writer (call before using the writer directly). */
   flush(): void {
     if (this.n > 0) this.w.writeBits(this.acc >>> 0, this.n);
