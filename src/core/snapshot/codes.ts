@@ -78,7 +78,7 @@ export function peekBits(buf: Uint8Array, pos: number, bits: number): number {
 /** Copy `len` bits starting at bit `pos` of `buf` into the sink. */
 export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: number): void {
   if (len > 256) {
-    // Long runs (a message's records in one piece): byte-wise, straight into the writer.
+    // Long runs (long bodies, the inputs section): byte-wise, straight into the writer.
     sink.flush();
     sink.w.appendBits(buf, pos, len);
     return;
