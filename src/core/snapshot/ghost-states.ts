@@ -5,6 +5,7 @@
 
 import { HistoryBuffer } from '../history.ts';
 import { isNewer, isNewerOrEqual, type Tick } from '../clock/tick.ts';
+import { resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 
 /** Ghost lifecycle per connection. */
@@ -26,11 +27,7 @@ export class SentSnapshot {
   }
 
   push(d: number, slot: number, kind: number): void {
-    if (this.n === this.entries.length) {
-      const next = new Uint32Array(this.n * 2);
-      next.set(this.entries);
-      this.entries = next;
-    }
+    if (this.n === this.entries.length) this.entries = resized(this.entries, this.n * 2);
     this.entries[this.n++] = ((d << 9) | (slot << 2) | kind) >>> 0;
   }
 
