@@ -20,6 +20,8 @@ const SEED = 0x5eed;
 const LOSS = 0.05;
 /** Round-trip times of the RTT-spread case's clients, spread evenly (ms). */
 const RTT_MS = [20, 250] as const;
+/** The RTT spread with acks held back to three and to two delays (ms): the bytes and encode time of fewer baselines. */
+const RTT_CLASSES = [[100, 200, 250], [150, 250]] as const;
 
 type Result = { case: string; system: string } & Record<string, number | string | null>;
 
@@ -61,6 +63,12 @@ const CASES: Case[] = [
     clients: CLIENTS,
     peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, kernels: 'reference' })],
   },
+  ...RTT_CLASSES.map((classes): Case => ({
+    name: `${RTT}, acks held to ${classes.join('/')} ms`,
+    motion: 'linear',
+    clients: CLIENTS,
+    peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, rttClassesMs: classes })],
+  })),
   { name: LOSSY, motion: 'linear', clients: CLIENTS, peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: LOSS, seed: SEED })] },
   { name: `${IDEAL}, schema StateView`, motion: 'linear', clients: CLIENTS, peers: (world) => [createSchemaPeer(world, CLIENTS, true)] },
 ];

@@ -30,6 +30,11 @@ export interface NetcodePeerOptions {
   seed: number;
   /** Round-trip times of the clients, spread evenly over [min, max] ms: each ack reaches the server one RTT after its snapshot was sent. Default: acks arrive at once. */
   rttMs?: readonly [number, number];
+  /**
+   * Each client's round trip raised to the smallest of these (ms, ascending), less 1 ms: its acks arrive as if an
+   * encoder held them back to one of a few delays, so the clients fall into as many groups (fewer baselines, fewer encodes).
+   */
+  rttClassesMs?: readonly number[];
   /** The encoder's per-ghost kernel: generated code (default) or the reference (what runs where code generation is not allowed). */
   kernels?: 'compiled' | 'reference';
 }
@@ -62,7 +67,9 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
   // Network ids 1..clients; no client owns a ghost.
   const states = Array.from({ length: clients }, (_, c) => encoder.createConnectionState(c + 1));
   const acks = Array.from({ length: clients }, () => new AckState());
-  const rtt = Array.from({ length: clients }, (_, c) => (options.rttMs === undefined ? 0 : options.rttMs[0] + ((options.rttMs[1] - options.rttMs[0]) * c) / Math.max(1, clients - 1)));
+  const spread = (c: number): number => (options.rttMs === undefined ? 0 : options.rttMs[0] + ((options.rttMs[1] - options.rttMs[0]) * c) / Math.max(1, clients - 1));
+  const classed = (ms: number): number => (options.rttClassesMs === undefined || ms === 0 ? ms : (options.rttClassesMs.find((x) => x >= ms) ?? ms + 1) - 1);
+  const rtt = Array.from({ length: clients }, (_, c) => classed(spread(c)));
   /** Acks on their way to the server: arrival time (ms), client, ack tick, mask. */
   let inFlight: { at: number; c: number; tick: number; mask: number }[] = [];
   const decoder = new SnapshotDecoder(protocol, 1);

@@ -9,7 +9,6 @@ import type { BitReader } from '../bits.ts';
 import { WireError } from '../errors.ts';
 import type { Quat } from '../field.ts';
 import { codeBits, putCode, readCode, unzigzag, zigzag, type BitSink } from './codes.ts';
-import type { RecordHead } from './kernels.ts';
 import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedFinite, quatOfCodes, type FieldSlot } from './layout.ts';
 
 /** Linear prediction of a slot from baselines b0 (dt0 ticks before the snapshot) and b1 (dt1 ticks before b0). */
@@ -79,7 +78,7 @@ function bodyBits(view: readonly FieldSlot[], z: Float64Array): number {
  */
 export function writeBody(
   sink: BitSink, view: readonly FieldSlot[], cur: Int32Array, co: number, cs: readonly string[], cso: number, base: Baselines,
-  z: BodyScratch, head?: RecordHead,
+  z: BodyScratch,
 ): boolean {
   const { b0, b0o, b1, b1o, dt0, dt1 } = base;
   const { za, zb } = z;
@@ -98,7 +97,6 @@ export function writeBody(
   }
   const useB = b1 !== null && (big === 0 || bodyBits(view, zb) < bodyBits(view, za));
   const r = useB ? zb : za;
-  head?.write(useB);
   let any = 0;
   for (const s of view) any |= fieldChanged(s, r, cs, cso, base) ? 1 : 0;
   sink.put(any, 1);

@@ -58,12 +58,6 @@ export class BitSink {
     this.n = rest;
   }
 
-  /** Drop everything after the first `bitLength` bits written. */
-  rewind(bitLength: number): void {
-    this.flush();
-    this.w.truncate(bitLength);
-  }
-
   /** Push the buffered bits into the writer (call before using the writer directly). */
   flush(): void {
     if (this.n > 0) this.w.writeBits(this.acc >>> 0, this.n);
@@ -84,7 +78,7 @@ export function peekBits(buf: Uint8Array, pos: number, bits: number): number {
 /** Copy `len` bits starting at bit `pos` of `buf` into the sink. */
 export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: number): void {
   if (len > 256) {
-    // Long runs (a message's records in one piece): byte-wise, straight into the writer.
+    // Long runs (long bodies, the inputs section): byte-wise, straight into the writer.
     sink.flush();
     sink.w.appendBits(buf, pos, len);
     return;

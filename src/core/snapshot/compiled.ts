@@ -115,7 +115,7 @@ function bodySource(view: readonly FieldSlot[]): string {
     `{ const r = b0[b0o + ${j}], q = row[b1o + ${j}], p = (r + (m !== 0 ? (r - q) * m : Math.round(((r - q) * dt0) / dt1))) | 0;
       ${zz('zb', j, `row[co + ${j}] - p`)} big |= (zb${j} >= ${SMALL_RESIDUAL}) | 0; }`;
   const plain = (j: number, to: string): string => zz(to, j, `row[co + ${j}] - b0[b0o + ${j}]`);
-  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so, head) {
+  return `'use strict'; return function body(sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) {
 ${decl('zb')}
 let useB = false;
 if (b1o < 0) { ${each((_, j) => plain(j, 'zb'))} } else {
@@ -130,11 +130,9 @@ useB = bitsB < bitsA;
 if (!useB) { ${slots.map((j) => `zb${j} = za${j};`).join(' ')} }
 }
 }
-if (head !== undefined) head.write(useB);
 ${emitCode(view)}
 return useB; };`;
 }
-
 
 function compileBody(view: readonly FieldSlot[]): BodyWriter {
   const source = bodySource(view);

@@ -158,11 +158,7 @@ export class SnapshotDecoder {
         s.kind[k] = g === undefined ? R_NEW : g.layout === layout && g.owner === owner ? R_RESPAWN : R_REPLACE;
         s.type[k] = typeId;
         s.owner[k] = owner;
-        base.b0 = layout.defaultRow;
-        base.b0o = 0;
-        base.b0s = layout.defaultStrings;
-        base.b0so = 0;
-        base.b1 = null;
+        this.againstDefaults(layout);
       } else {
         if (g === undefined) throw corrupt(`update of ghost ${id}, which the client does not have`, pos);
         layout = g.layout;
@@ -193,14 +189,8 @@ export class SnapshotDecoder {
   private baselines(g: ClientGhost, tick: Tick, age0: number, age1: number, pos: number): void {
     const base = this.base;
     const l = g.layout;
-    base.b1 = null;
-    if (age0 === 0) {
-      base.b0 = l.defaultRow;
-      base.b0o = 0;
-      base.b0s = l.defaultStrings;
-      base.b0so = 0;
-      return;
-    }
+    this.againstDefaults(l);
+    if (age0 === 0) return;
     const t0 = (tick - age0) >>> 0;
     const s0 = g.find(t0);
     if (s0 < 0) throw corrupt(`baseline tick ${t0} of ghost ${g.id} is not one the client kept`, pos);
@@ -215,6 +205,16 @@ export class SnapshotDecoder {
     base.b1o = s1 * l.slotCount;
     base.dt0 = age0;
     base.dt1 = age1;
+  }
+
+  /** Point `base` at the type's defaults, without a prediction. */
+  private againstDefaults(l: TypeLayout): void {
+    const base = this.base;
+    base.b0 = l.defaultRow;
+    base.b0o = 0;
+    base.b0s = l.defaultStrings;
+    base.b0so = 0;
+    base.b1 = null;
   }
 
   private parseInputs(): void {

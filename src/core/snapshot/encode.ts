@@ -12,7 +12,7 @@ import * as S from './ghost-states.ts';
 import type { Group } from './groups.ts';
 import type { TypeKernel } from './kernels.ts';
 import type { TypeLayout } from './layout.ts';
-import { MessageWriter, MSG_HEADER_BITS, spawnFieldBits, StreamHead } from './message.ts';
+import { MessageWriter, MSG_HEADER_BITS, spawnFieldBits } from './message.ts';
 import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
 import { BodyCache, Despawns, F_SPAWN, F_B1, Records, resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
@@ -35,14 +35,6 @@ export class EncodePass {
   /** Dense index of the ghost at each position of the last ghost list (a hint; -1 = none). */
   private hint = new Int32Array(0);
   private tick: Tick = 0;
-  /**
-   * The records stream: while this encode's bodies are all written fresh, in order, each is
-   * preceded in the arena by its header (as in a message that has every record); the message
-   * then copies them in one piece. [start, end), end = -1 once broken; `id`: its last record's.
-   */
-  private readonly stream = [0, 0];
-  private streamId = -1;
-  private readonly head = new StreamHead();
 
   constructor(
     protocol: Protocol,
@@ -53,13 +45,11 @@ export class EncodePass {
     private readonly refreshTicks: number,
   ) {
     this.msg = new MessageWriter(protocol, budgetBytes);
-    this.head.sink = this.cache.sink;
-    this.head.store = store;
   }
 
   /** Start tick `tick`: the body cache is cleared. */
   beginTick(tick: Tick): void {
-    this.tick = this.head.tick = tick;
+    this.tick = tick;
     this.cache.clear();
   }
 
@@ -105,7 +95,7 @@ export class EncodePass {
     // Estimates are rough (baselines, id gaps): rewrite to fill what they left unused, and
     // to drop the lowest priorities when they were too low. A few rounds at most.
     for (let round = 0; ; round++) {
-      msg.write(this.tick, gone, despawnCount, c, store, body, this.stream[1]! >= 0 ? this.stream : null);
+      msg.write(this.tick, gone, despawnCount, c, store, body);
       const over = msg.bitLength - budgetBits;
       if (over > 0) {
         if (!selector.dropLowest(c.n, c.prio, c.bits, over, c.sel)) break;
@@ -122,11 +112,6 @@ export class EncodePass {
     if (this.hint.length < ghosts.length) this.hint = new Int32Array(Math.max(64, ghosts.length * 2)).fill(-1);
     c.n = 0;
     this.ensure(states);
-    // The stream starts at the bit phase records have in a message of all these ghosts and no despawns (a byte copy then).
-    const sink = this.cache.sink;
-    sink.put(0, (MSG_HEADER_BITS + 1 + codeBits(ghosts.length) - sink.bitLength) & 7);
-    this.stream[0] = this.stream[1] = sink.bitLength;
-    this.streamId = this.head.run.p0 = this.head.run.p1 = -1;
     const stamp = ++this.stamp;
     for (let i = 0, prevId = -1; i < ghosts.length; i++) {
       const g = ghosts[i]!;
@@ -166,20 +151,19 @@ export class EncodePass {
 
   /**
    * The next record: ghost d against ring slots b0 (-1: the type's defaults) and b1 (-1: no prediction), ages age0 and
-   * age1; its body from the cache, or written into the arena (in the stream, after its header) and cached. Then its size
+   * age1; its body from the cache, or written into the arena and cached. Then its size
    * estimate (id gap to the previous record, explicit baselines).
    */
   private record(
     d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, flags: number, b0: number, b1: number, age0: number, age1: number,
   ): void {
-    const { c, cache, store, head, stream } = this;
+    const { c, cache, store } = this;
     const k = c.n++;
     const view = g.owner === nid ? 0 : 1;
     const key = (b0 + 1) | ((b1 + 1) << 8) | ((layout.viewDependent ? view + 1 : 0) << 16);
     const hit = this.cacheBodies ? cache.find(d, key) : -1;
     const sink = cache.sink;
     let off = sink.bitLength;
-    if (stream[1] !== off || hit >= 0) stream[1] = -1;
     if (hit >= 0) {
       off = cache.off[hit]!;
       if (cache.b1[hit] === 1) flags |= F_B1;
@@ -188,17 +172,9 @@ export class EncodePass {
       const b0row = b0 >= 0 ? store.hist : layout.defaultRow, b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
       const b0o = b0 >= 0 ? e0 * store.stride : 0, b0so = b0 >= 0 ? e0 * store.sstride : 0;
       const b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
-      const inStream = stream[1] === off;
-      if (inStream) head.set(d, g.id - this.streamId - 1, (flags & F_SPAWN) !== 0, age0, age1);
       const body = this.kernels[layout.typeId]!.body[view]!;
       const co = e * store.stride, cso = e * store.sstride;
-      const used = body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so, inStream ? head : undefined);
-      if (used) flags |= F_B1;
-      if (inStream) {
-        off = head.bodyStart;
-        stream[1] = sink.bitLength;
-        this.streamId = g.id;
-      }
+      if (body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so)) flags |= F_B1;
       if (this.cacheBodies) cache.add(d, key, off, sink.bitLength - off, (flags & F_B1) !== 0);
     }
     const len = hit >= 0 ? cache.len[hit]! : sink.bitLength - off;

@@ -169,8 +169,9 @@ export class SnapshotEncoder {
   private lead(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array {
     if (g.members.length > 1) (g.pre ??= new GhostStates()).copyRecords(g.states);
     g.children.length = 0;
-    // Bodies are remembered for other encodes of the tick only when there can be any.
-    this.pass.cacheBodies = this.groups.list.length > 1;
+    // Bodies are remembered for other encodes of the tick only when there can be any: a body names its baselines, and
+    // states whose newest acks differ (clients with other round trips, or behind a loss) have other baselines.
+    this.pass.cacheBodies = this.groups.sharesAcks(g);
     const msg = this.pass.encode(g.states, state.networkId, g, ghosts, options.predicted, options.inputs);
     g.keep(msg, this.tick);
     g.shareable = !g.viewOwners.includes(state.networkId);

@@ -5,6 +5,7 @@
 
 import { HistoryBuffer } from '../history.ts';
 import { isNewer, isNewerOrEqual, type Tick } from '../clock/tick.ts';
+import { resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 
 /** Ghost lifecycle per connection. */
@@ -26,11 +27,7 @@ export class SentSnapshot {
   }
 
   push(d: number, slot: number, kind: number): void {
-    if (this.n === this.entries.length) {
-      const next = new Uint32Array(this.n * 2);
-      next.set(this.entries);
-      this.entries = next;
-    }
+    if (this.n === this.entries.length) this.entries = resized(this.entries, this.n * 2);
     this.entries[this.n++] = ((d << 9) | (slot << 2) | kind) >>> 0;
   }
 
@@ -66,6 +63,8 @@ export class GhostStates {
   ackedOk = new Uint8Array(W);
   lastTick: Tick = 0;
   hasEncoded = false;
+  /** Newest acked snapshot tick (as int32; -1: none): states with different ones share no bodies. */
+  newestAck = -1;
 
   /** Grow the per-ghost records to the store's capacity. */
   ensure(cap: number): void {
@@ -84,6 +83,7 @@ export class GhostStates {
     this.ackedOk.set(from.ackedOk);
     this.lastTick = from.lastTick;
     this.hasEncoded = from.hasEncoded;
+    this.newestAck = from.newestAck;
   }
 
   /** After `copyRecords`: share the sent records of `from` except the one at `skip`, and take references on the known ghosts. */
@@ -107,6 +107,7 @@ export class GhostStates {
     this.ackedOk.fill(0);
     this.lastTick = 0;
     this.hasEncoded = false;
+    this.newestAck = -1;
   }
 
   /**
@@ -130,10 +131,14 @@ export class GhostStates {
   /** After `sameAs(other)`: take the acks of `other` too. */
   mergeAcks(other: GhostStates): void {
     other.sent.forEach((_, t) => {
-      if (!other.isAcked(t)) return;
-      this.ackedOk[t % W] = 1;
-      this.ackedTick[t % W] = t | 0;
+      if (other.isAcked(t)) this.setAcked(t);
     });
+  }
+
+  private setAcked(tick: Tick): void {
+    this.ackedOk[tick % W] = 1;
+    this.ackedTick[tick % W] = tick | 0;
+    if (this.newestAck === -1 || isNewer(tick, this.newestAck >>> 0)) this.newestAck = tick | 0;
   }
 
   isAcked(tick: Tick): boolean {
@@ -174,8 +179,7 @@ export class GhostStates {
   ackTick(store: GhostStore, tick: Tick): void {
     const rec = this.sent.get(tick);
     if (rec === undefined || this.isAcked(tick)) return;
-    this.ackedOk[tick % W] = 1;
-    this.ackedTick[tick % W] = tick | 0;
+    this.setAcked(tick);
     const t = tick | 0;
     const g = this.g;
     for (let i = 0; i < rec.n; i++) {

@@ -134,6 +134,12 @@ export class Groups {
     to.members.push(state);
   }
 
+  /** True when another group has the same newest acked tick as `g` (so their encodes may share bodies). */
+  sharesAcks(g: Group): boolean {
+    for (const o of this.list) if (o !== g && o.states.newestAck === g.states.newestAck) return true;
+    return false;
+  }
+
   remove(g: Group): void {
     g.states.release(this.store);
     this.list.splice(this.list.indexOf(g), 1);

@@ -14,19 +14,14 @@ import { quantizeRow, type TypeLayout } from './layout.ts';
 /** Quantize `values` into row[o..] / strs[so..]; false when some value is invalid (nothing is promised about the row then). */
 export type Quantizer = (values: Record<string, unknown>, row: Int32Array, o: number, strs: string[], so: number) => boolean;
 
-/** Writes a record's header once its body writer has chosen the baselines (b1: the prediction is used). */
-export interface RecordHead {
-  write(b1: boolean): void;
-}
-
 /**
  * Write the body of the row at row[co..] (strings at cs[cso..]) against the baseline b0[b0o..]
- * (b0s[b0so..]) and, when b1o >= 0, the prediction from it and row[b1o..] (ages dt0, dt1);
- * `head`, when given, writes the record header first. True when the prediction was used.
+ * (b0s[b0so..]) and, when b1o >= 0, the prediction from it and row[b1o..] (ages dt0, dt1).
+ * True when the prediction was used.
  */
 export type BodyWriter = (
   sink: BitSink, row: Int32Array, co: number, b0: Int32Array, b0o: number, b1o: number, dt0: number, dt1: number,
-  cs: readonly string[], cso: number, b0s: readonly string[], b0so: number, head?: RecordHead,
+  cs: readonly string[], cso: number, b0s: readonly string[], b0so: number,
 ) => boolean;
 
 export interface TypeKernel {
@@ -44,7 +39,7 @@ export type KernelMode = 'compiled' | 'reference';
 export function referenceKernel(layout: TypeLayout): TypeKernel {
   const scratch = new BodyScratch(layout.slotCount);
   const base = emptyBaselines();
-  const writer = (view: TypeLayout['fields']): BodyWriter => (sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so, head) => {
+  const writer = (view: TypeLayout['fields']): BodyWriter => (sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) => {
     base.b0 = b0;
     base.b0o = b0o;
     base.b0s = b0s;
@@ -53,7 +48,7 @@ export function referenceKernel(layout: TypeLayout): TypeKernel {
     base.b1o = b1o;
     base.dt0 = dt0;
     base.dt1 = dt1;
-    return writeBody(sink, view, row, co, cs, cso, base, scratch, head);
+    return writeBody(sink, view, row, co, cs, cso, base, scratch);
   };
   return {
     generated: false,

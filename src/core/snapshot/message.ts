@@ -24,67 +24,6 @@ export function spawnFieldBits(store: GhostStore, d: number, tick: Tick): number
   return codeBits(store.typeId[d]!) + codeBits(store.owner[d]!) + codeBits(spawnAge(store, d, tick));
 }
 
-/** The baselines named by the previous update record of a message (the decoder's p0, p1): a run of equal ones is named once. */
-export class RecordRun {
-  p0 = -1;
-  p1 = -1;
-}
-
-/** A record header: id gap, then the spawn bit and fields (typeId, owner, age), or the baselines' ages (or "the same as before"). */
-export function writeRecordHeader(
-  sink: BitSink, store: GhostStore, tick: Tick, d: number, gap: number, spawn: boolean, a0: number, a1: number, run: RecordRun,
-): void {
-  if (!spawn && a0 === run.p0 && a1 === run.p1 && gap < CODE_TABLE_SIZE) {
-    sink.put(CODE_VALUE[gap]! | (0b10 << CODE_LENGTH[gap]!), CODE_LENGTH[gap]! + 2); // the common case in one put
-    return;
-  }
-  putCode(sink, gap);
-  if (spawn) {
-    sink.put(1, 1);
-    putCode(sink, store.typeId[d]!);
-    putCode(sink, store.owner[d]!);
-    putCode(sink, spawnAge(store, d, tick));
-  } else if (a0 === run.p0 && a1 === run.p1) sink.put(0b10, 2);
-  else {
-    sink.put(0, 2);
-    putCode(sink, a0);
-    if (a0 !== 0) putCode(sink, a1);
-    run.p0 = a0;
-    run.p1 = a1;
-  }
-}
-
-/**
- * The header of the record whose body a kernel is about to write (kernels.ts RecordHead): the
- * encoder's records stream puts each header before its body, once the body writer has chosen
- * its baselines. `bodyStart` is where the body then begins.
- */
-export class StreamHead {
-  sink!: BitSink;
-  store!: GhostStore;
-  tick: Tick = 0;
-  readonly run = new RecordRun();
-  d = 0;
-  gap = 0;
-  spawn = false;
-  a0 = 0;
-  a1 = 0;
-  bodyStart = 0;
-
-  set(d: number, gap: number, spawn: boolean, a0: number, a1: number): void {
-    this.d = d;
-    this.gap = gap;
-    this.spawn = spawn;
-    this.a0 = a0;
-    this.a1 = a1;
-  }
-
-  write(b1: boolean): void {
-    writeRecordHeader(this.sink, this.store, this.tick, this.d, this.gap, this.spawn, this.a0, b1 ? this.a1 : 0, this.run);
-    this.bodyStart = this.sink.bitLength;
-  }
-}
-
 export class MessageWriter {
   private readonly w = new BitWriter();
   private readonly sink = new BitSink();
@@ -92,7 +31,9 @@ export class MessageWriter {
   private readonly inSink = new BitSink();
   private inCount = 0;
   private inBits = 0;
-  private readonly run = new RecordRun();
+  /** The baselines named by the previous update record of the message (the decoder's p0, p1): a run of equal ones is named once. */
+  private p0 = -1;
+  private p1 = -1;
 
   constructor(
     private readonly protocol: Protocol,
@@ -128,12 +69,9 @@ export class MessageWriter {
 
   /**
    * Write the whole message: header, the first `despawnCount` despawns, the selected records
-   * with their bodies from `body`, the inputs. When every record is selected and `stream` is
-   * not null, bits [stream[0], stream[1]) of `body` are those records, headers included.
+   * with their bodies from `body`, the inputs.
    */
-  write(
-    tick: Tick, gone: Despawns, despawnCount: number, c: Records, store: GhostStore, body: Uint8Array, stream: readonly number[] | null,
-  ): void {
+  write(tick: Tick, gone: Despawns, despawnCount: number, c: Records, store: GhostStore, body: Uint8Array): void {
     const sink = this.sink.begin(this.w.reset());
     sink.put(MessageKind.Snapshot, 8);
     sink.put(0, 16); // the CRC, filled in by `finish`
@@ -143,19 +81,38 @@ export class MessageWriter {
     let count = 0;
     for (let k = 0; k < c.n; k++) count += c.sel[k]!;
     putCode(sink, count);
-    if (count === c.n && stream !== null) copyBits(sink, body, stream[0]!, stream[1]! - stream[0]!);
-    else {
-      const run = this.run;
-      run.p0 = run.p1 = -1;
-      for (let k = 0, prev = -1; k < c.n; k++) {
-        if (c.sel[k] === 0) continue;
-        const d = c.dense[k]!, id = store.id[d]!;
-        writeRecordHeader(sink, store, tick, d, id - prev - 1, (c.flags[k]! & F_SPAWN) !== 0, c.age0[k]!, c.age1[k]!, run);
-        prev = id;
-        copyBits(sink, body, c.off[k]!, c.len[k]!);
-      }
+    this.p0 = this.p1 = -1;
+    for (let k = 0, prev = -1; k < c.n; k++) {
+      if (c.sel[k] === 0) continue;
+      const d = c.dense[k]!, id = store.id[d]!;
+      this.header(sink, store, tick, d, id - prev - 1, (c.flags[k]! & F_SPAWN) !== 0, c.age0[k]!, c.age1[k]!);
+      prev = id;
+      copyBits(sink, body, c.off[k]!, c.len[k]!);
     }
     this.tail(sink);
+  }
+
+  /** A record header: id gap, then the spawn bit and fields (typeId, owner, age), or the baselines' ages (or "the same as before"). */
+  private header(sink: BitSink, store: GhostStore, tick: Tick, d: number, gap: number, spawn: boolean, a0: number, a1: number): void {
+    const same = a0 === this.p0 && a1 === this.p1;
+    if (!spawn && same && gap < CODE_TABLE_SIZE) {
+      sink.put(CODE_VALUE[gap]! | (0b10 << CODE_LENGTH[gap]!), CODE_LENGTH[gap]! + 2); // the common case in one put
+      return;
+    }
+    putCode(sink, gap);
+    if (spawn) {
+      sink.put(1, 1);
+      putCode(sink, store.typeId[d]!);
+      putCode(sink, store.owner[d]!);
+      putCode(sink, spawnAge(store, d, tick));
+    } else if (same) sink.put(0b10, 2);
+    else {
+      sink.put(0, 2);
+      putCode(sink, a0);
+      if (a0 !== 0) putCode(sink, a1);
+      this.p0 = a0;
+      this.p1 = a1;
+    }
   }
 
   /** The inputs section and the padding. */

@@ -9,16 +9,11 @@ import { isNewer, type Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import type { TypeKernel } from './kernels.ts';
 import { badValue, quantizeRow, type TypeLayout } from './layout.ts';
+import { resized as grow } from './scratch.ts';
 
 const H = SNAPSHOT_GHOST_HISTORY;
 /** Dense indices fit 21 bits (sent-record packing in ghost-states.ts). */
 export const MAX_DENSE = 1 << 21;
-
-function grow<A extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: A, n: number): A {
-  const b = new (a.constructor as new (n: number) => A)(n);
-  b.set(a);
-  return b;
-}
 
 export class GhostStore {
   cap = 0;
