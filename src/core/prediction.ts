@@ -9,6 +9,7 @@ import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import type { Field, Quat, Vec3 } from './field.ts';
 import { HistoryBuffer } from './history.ts';
+import { beyondTolerance, type BeyondTolerance } from './prediction-check.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
@@ -99,6 +100,8 @@ export interface PredictionStats {
 interface Predicted {
   readonly rec: GhostRecord;
   readonly codec: SchemaCodec<Schema>;
+  /** Whether a prediction is off by more than a field's tolerance (the cheap check before `differs` reports it). */
+  readonly beyond: BeyondTolerance;
   readonly history: HistoryBuffer<Values<Schema>>;
   readonly pool: Values<Schema>[];
   readonly correction: VisualCorrection;
@@ -141,12 +144,11 @@ export class ClientPrediction<P extends Protocol> {
   lastTick: Tick | undefined;
   /** The snapshot tick the last rollback used. */
   private rolledBackTo: Tick | undefined;
-  /** The predicted ghosts at the start of the frame's advance(), and after a tick that changed the world's structure. */
-  private readonly frameList: Predicted[] = [];
-  private readonly tickList: Predicted[] = [];
-  /** The list of the newest collect() and the world version it saw. */
-  private latest: Predicted[] = this.frameList;
+  /** The predicted ghosts, kept across frames and collected again only when the world's structure or a ghost's mode changed. */
+  private readonly list: Predicted[] = [];
+  /** The world's version and mode version the list was collected at (-1: collect at the next use). */
   private collectedVersion = -1;
+  private collectedModes = -1;
 
   constructor(
     private readonly ghosts: ClientGhosts<P>,
@@ -181,6 +183,8 @@ export class ClientPrediction<P extends Protocol> {
   /** Forget everything (new session). */
   reset(): void {
     this.states.clear();
+    this.list.length = 0;
+    this.collectedVersion = -1;
     this.lastTick = undefined;
     this.rolledBackTo = undefined;
     this.lastSkip = undefined;
@@ -216,6 +220,7 @@ export class ClientPrediction<P extends Protocol> {
       s = {
         rec,
         codec: rec.codec,
+        beyond: beyondTolerance(rec.codec),
         pool,
         history: new HistoryBuffer<Values<Schema>>(this.maxRollback + 8, (v) => pool.push(v)),
         correction: new VisualCorrection(this.options.correction ?? {}),
@@ -232,8 +237,9 @@ export class ClientPrediction<P extends Protocol> {
     return s;
   }
 
-  /** Predicted ghosts now in the world, into `list` (drops state of ghosts that left or stopped being predicted). */
-  private collect(list: Predicted[]): Predicted[] {
+  /** Predicted ghosts now in the world (drops state of ghosts that left or stopped being predicted). */
+  private collect(): Predicted[] {
+    const list = this.list;
     // Keyed by ghost.handle, which never changes.
     for (const s of this.states.values()) {
       const rec = this.ghosts.record(s.rec.ghost.id);
@@ -247,18 +253,19 @@ export class ClientPrediction<P extends Protocol> {
       if (rec) list[n++] = this.state(rec);
     }
     list.length = n;
-    this.latest = list;
     this.collectedVersion = this.ghosts.world.version;
+    this.collectedModes = this.ghosts.world.modeVersion;
     return list;
   }
 
   /**
-   * The predicted ghosts after a tick ran. Within advance() only the systems change which ghosts
-   * there are (a spawn, a despawn, a predicted spawn adopted), and each such change bumps the
-   * world's version: collected again only then.
+   * The predicted ghosts now. Which ghosts there are changes only with a spawn, a despawn, a predicted
+   * spawn adopted (each bumps the world's version) or a mode change (the world's modeVersion): the
+   * list is collected again only then, not per frame nor per tick.
    */
-  private current(): readonly Predicted[] {
-    return this.ghosts.world.version === this.collectedVersion ? this.latest : this.collect(this.tickList);
+  private current(): Predicted[] {
+    const world = this.ghosts.world;
+    return world.version === this.collectedVersion && world.modeVersion === this.collectedModes ? this.list : this.collect();
   }
 
   /**
@@ -267,7 +274,7 @@ export class ClientPrediction<P extends Protocol> {
    * `beforeTick(t)` commits and sends the input of t before it is simulated.
    */
   advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame, committedThrough?: Tick): number {
-    const list = this.collect(this.frameList);
+    let list = this.current();
     // Never run more than maxRollbackTicks past the newest snapshot (no snapshots for that long: the
     // server or the link stalled): every later rollback stays resimulatable, and no input is committed
     // for ticks the server could not queue. Prediction holds; it skips ahead when snapshots resume.
@@ -302,24 +309,23 @@ export class ClientPrediction<P extends Protocol> {
       if (keep > 0) skipAfter = tickAdd(this.lastTick, keep);
       else this.afterStall(list, targetTick, maxTicksPerFrame);
     }
-    this.rollback(list);
+    this.rollback(this.current());
     let ran = 0;
     const budget = maxTicksPerFrame + keep;
     while (tickDiff(targetTick, this.lastTick) > 0 && ran < budget) {
       const t = tickAdd(this.lastTick, 1);
       beforeTick(t);
-      for (const s of list) {
-        s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
-        s.hasPrevious = true;
-      }
+      list = this.current();
+      for (let i = 0; i < list.length; i++) copyToPrevious(list[i]!);
       this.resimulationHooks.beforeTick?.(t);
       this.runner.run('prediction', t, FIRST_TIME);
-      for (const s of this.current()) if (s.rec.ghost.alive) this.record(s, t);
+      list = this.current();
+      for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) this.record(list[i]!, t);
       this.lastTick = t;
       ran++;
       if (t === skipAfter) {
         skipAfter = undefined;
-        this.afterStall(this.collect(this.tickList), targetTick, maxTicksPerFrame);
+        this.afterStall(this.current(), targetTick, maxTicksPerFrame);
       }
     }
     return ran;
@@ -403,59 +409,94 @@ export class ClientPrediction<P extends Protocol> {
     this.rolledBackTo = snapTick;
     const depth = tickDiff(last, snapTick);
     if (depth < 0) return; // the snapshot is ahead of our prediction (just after a jump): nothing to redo
-    let needed = this.policy === 'always';
-    let catchUp = false;
-    for (const s of list) {
-      if (s.rec.confirmedTick !== snapTick) continue;
-      const confirmed = s.rec.history.get(snapTick);
-      const predicted = s.history.get(snapTick);
-      if (!confirmed) continue;
-      if (depth > this.maxRollback) {
-        // Too deep to resimulate: take the confirmed state as it is and predict on from there.
-        this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
-        s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
-        this.record(s, last);
-        continue;
-      }
-      // No prediction of our own for that tick (prediction just started, or the ghost just
-      // became predicted): resimulate from the confirmed state.
-      if (!predicted) {
-        catchUp = true;
-        continue;
-      }
-      if (this.differs(s, snapTick, predicted, confirmed)) needed = true;
+    if (depth > this.maxRollback) {
+      this.capped(list, snapTick, last, depth);
+      return;
     }
-    if (!needed && !catchUp) {
+    // Policy 'always' restores each ghost right after comparing it (one pass); 'check' compares all first.
+    const always = this.policy === 'always';
+    const found = this.compare(list, snapTick, always);
+    const needed = always || found === 'differs';
+    if (!needed && found !== 'catchUp') {
       this.stats.skipped++;
       return;
     }
-    if (depth > this.maxRollback) return;
     if (needed) this.stats.rollbacks++;
-    // Remember what was shown, restore every predicted ghost to tick S, resimulate to `last`.
-    for (const s of list) {
-      const shown = s.rec.ghost.components as Record<string, unknown>;
-      if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
-      if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
+    if (!always) for (let i = 0; i < list.length; i++) this.restore(list[i]!, snapTick);
+    this.resimulate(list, snapTick, last, needed);
+    if (!needed) return; // a catch-up changes nothing that was shown: no correction
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      if (s.position) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
     }
+  }
+
+  /** Too deep to resimulate: every ghost confirmed at `snapTick` takes its confirmed state as it is and predicts on from there. */
+  private capped(list: readonly Predicted[], snapTick: Tick, last: Tick, depth: number): void {
     for (const s of list) {
-      const components = s.rec.ghost.components as Values<Schema>;
-      const predicted = s.history.get(snapTick);
-      if (predicted) s.codec.copy(predicted, components); // predicted-only fields come from our own history (Source's rule)
+      if (s.rec.confirmedTick !== snapTick) continue;
+      const confirmed = s.rec.history.get(snapTick);
+      if (!confirmed) continue;
+      this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
+      s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
+      this.record(s, last);
+    }
+    if (this.policy === 'check') this.stats.skipped++; // nothing was compared, nothing resimulated
+  }
+
+  /**
+   * Compare each ghost's prediction for `snapTick` with its confirmed state (reporting mispredictions);
+   * with `restore`, restore each ghost right after. 'catchUp': a ghost has no prediction of its own for
+   * that tick (prediction just started, or it just became predicted) and must be resimulated from it.
+   */
+  private compare(list: readonly Predicted[], snapTick: Tick, restore: boolean): 'same' | 'differs' | 'catchUp' {
+    let differs = false;
+    let catchUp = false;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
       const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
       if (confirmed) {
-        s.codec.copy(confirmed, components, true);
-        this.record(s, snapTick);
+        const predicted = s.history.get(snapTick);
+        if (!predicted) catchUp = true;
+        else if (s.beyond(predicted, confirmed, s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) differs = true;
       }
+      if (restore) this.restore(s, snapTick);
     }
+    return differs ? 'differs' : catchUp ? 'catchUp' : 'same';
+  }
+
+  /**
+   * Remember what a ghost shows, then put it back at `snapTick`: its confirmed state where there is one,
+   * predicted-only fields from its own history (Source's rule). Two copies: the confirmed fields into the
+   * predicted sample, which then is the state of that tick, and that sample into the components.
+   */
+  private restore(s: Predicted, snapTick: Tick): void {
+    const shown = s.rec.ghost.components as Record<string, unknown>;
+    if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
+    if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
+    const components = shown as Values<Schema>;
+    const predicted = s.history.get(snapTick);
+    const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
+    if (predicted) {
+      if (confirmed) s.codec.copy(confirmed, predicted, true);
+      s.codec.copy(predicted, components);
+    } else if (confirmed) {
+      s.codec.copy(confirmed, components, true);
+      this.record(s, snapTick);
+    }
+  }
+
+  /** Resimulate snapTick+1 … last from the restored state, recording each tick. */
+  private resimulate(list: readonly Predicted[], snapTick: Tick, last: Tick, needed: boolean): void {
     this.resimulating = true;
     this.resimulationHooks.begin?.(snapTick);
     try {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
         // Frame interpolation only needs the state before the last tick.
-        if (t === last) for (const s of list) s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+        if (t === last) for (let i = 0; i < list.length; i++) copyToPrevious(list[i]!);
         this.resimulationHooks.beforeTick?.(t);
         this.runner.run('prediction', t, RESIMULATING);
-        for (const s of list) if (s.rec.ghost.alive) this.record(s, t);
+        for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) this.record(list[i]!, t);
         if (needed) this.stats.resimulatedTicks++;
         else this.stats.catchUpTicks++;
       }
@@ -463,8 +504,6 @@ export class ClientPrediction<P extends Protocol> {
       this.resimulating = false;
       this.resimulationHooks.end?.(snapTick, last);
     }
-    if (!needed) return; // a catch-up changes nothing that was shown: no correction
-    for (const s of list) if (s.position) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
   }
 
   private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
@@ -506,6 +545,12 @@ export class ClientPrediction<P extends Protocol> {
       }
     }
   }
+}
+
+/** Keep the state before a tick, for frame interpolation between it and the tick's. */
+function copyToPrevious(s: Predicted): void {
+  s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
+  s.hasPrevious = true;
 }
 
 function copyVec3(from: Vec3, to: Vec3): void {

@@ -37,9 +37,10 @@ export type GhostMode = 'server' | 'predicted' | 'interpolated';
 /** A ghost of any type of P, as a union narrowed by `ghost.type` (`if (g.type === 'ball') g.components.spin`). */
 export type AnyGhost<P extends Protocol> = { [K in GhostNames<P>]: Ghost<P, K> }[GhostNames<P>];
 
-/** Shared by a World and its ghosts so `isLocal` follows `world.localNetworkId`. */
+/** Shared by a World and its ghosts: `isLocal` follows `world.localNetworkId`; `modes` counts mode changes (`world.modeVersion`). */
 interface LocalId {
   id: number;
+  modes: number;
 }
 
 /** One replicated entity instance. Created by the engines (`spawn`, snapshots), never by game code. */
@@ -48,7 +49,17 @@ export class Ghost<P extends Protocol = Protocol, K extends GhostNames<P> = Ghos
    * Mode this peer runs it in; the engines set it (default: 'server' on the server; on a client 'predicted' when owned locally and the type
    * allows it, else 'interpolated').
    */
-  mode: GhostMode;
+  get mode(): GhostMode {
+    return this.#mode;
+  }
+
+  set mode(mode: GhostMode) {
+    if (mode === this.#mode) return;
+    this.#mode = mode;
+    this.#local.modes++;
+  }
+
+  #mode: GhostMode;
   /** True while the ghost is in the world; false once removed or despawned (also false for a spawn not yet added). */
   alive = false;
   /**
@@ -73,7 +84,7 @@ export class Ghost<P extends Protocol = Protocol, K extends GhostNames<P> = Ghos
     mode: GhostMode,
     local: LocalId,
   ) {
-    this.mode = mode;
+    this.#mode = mode;
     this.#local = local;
   }
 
@@ -222,7 +233,7 @@ export interface World<P extends Protocol> {
 export class EngineWorld<P extends Protocol> implements World<P> {
   readonly protocol: P;
   readonly isServer: boolean;
-  readonly #local: LocalId = { id: 0 };
+  readonly #local: LocalId = { id: 0, modes: 0 };
   readonly #byId = new Map<number, Ghost<P>>();
   readonly #inserted = new WeakSet<Ghost>();
   readonly #types: Slots[];
@@ -260,6 +271,11 @@ export class EngineWorld<P extends Protocol> implements World<P> {
   /** Monotonic counter bumped on add/remove/clear (UI-rate subscribers compare it). */
   get version(): number {
     return this.#version;
+  }
+
+  /** Monotonic counter bumped whenever a ghost of this world changes `mode` (prediction switching, predicted spawns). */
+  get modeVersion(): number {
+    return this.#local.modes;
   }
 
   /**

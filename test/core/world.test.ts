@@ -65,6 +65,17 @@ describe('World', () => {
     expect(w.size).toBe(1); // the failed adds left nothing behind
   });
 
+  it('counts mode changes in modeVersion (an unchanged mode does not count), apart from version', () => {
+    const w = new EngineWorld(protocol, { isServer: false });
+    const a = w.add('crate', 1, 0, 0);
+    const [v0, m0] = [w.version, w.modeVersion];
+    const other = a.mode === 'predicted' ? 'interpolated' : 'predicted';
+    a.mode = other;
+    expect([a.mode, w.modeVersion, w.version]).toEqual([other, m0 + 1, v0]);
+    a.mode = other;
+    expect(w.modeVersion).toBe(m0 + 1);
+  });
+
   it('removes ghosts: get/query forget them, alive turns false, version bumps', () => {
     const w = server();
     const a = w.add('crate', 1, 0, 0);

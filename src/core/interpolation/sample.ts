@@ -127,7 +127,8 @@ function apply<T>(field: Field<T>, a: T, b: T | undefined, prev: T | undefined, 
   const maxDistance = field.options.maxSmoothingDistance;
   if (b !== undefined) {
     // A jump beyond maxSmoothingDistance (a teleport) snaps: show a until b's tick is reached.
-    return field.distance(a, b) > maxDistance ? field.copy(a, out) : lerpField(field, a, b, plan.t, out);
+    // (No limit, the default: no distance to compute. A distance returned as a float is a heap number per call.)
+    return maxDistance !== Infinity && field.distance(a, b) > maxDistance ? field.copy(a, out) : lerpField(field, a, b, plan.t, out);
   }
   if (smoothing === 'extrapolate' && prev !== undefined && field.distance(prev, a) <= maxDistance) {
     return lerpField(field, prev, a, plan.ext, out);
