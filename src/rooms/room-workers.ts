@@ -345,8 +345,8 @@ const TYPESCRIPT = /\.[mc]?tsx?$/;
  */
 function bootstrap(entry: string, module: string): string {
   const ts = TYPESCRIPT.test(entry) || TYPESCRIPT.test(module.split('?')[0]!);
-  const missing = `react-netcode: the room workers load TypeScript (${module}) and need tsx for it: install tsx, or give workers.module a compiled .js file.`;
-  const register = `let api; try { api = await import('tsx/esm/api'); } catch { throw new Error(${JSON.stringify(missing)}); } api.register();`;
+  const missing = `the room workers load TypeScript (${module}) and need tsx for it: install tsx, or give workers.module a compiled .js file.`;
+  const register = `let api; try { api = await import('tsx/esm/api'); } catch { throw new Error("react-netcode: " + ${JSON.stringify(missing)}); } api.register();`;
   return `(async () => { ${ts ? register : ''} await import(${JSON.stringify(entry)}); })();`;
 }
 
