@@ -98,11 +98,12 @@ describe('netcode frames', () => {
     const client = createSocketIoClientTransport(`http://127.0.0.1:${port}`, { retry: false });
     let closed = '';
     let open = false;
-    client.connect({ onOpen: () => void (open = true), onMessage: () => {}, onClose: (r) => void (closed = r) });
+    let heard = 0;
+    client.connect({ onOpen: () => void (open = true), onMessage: () => void heard++, onClose: (r) => void (closed = r) });
     cleanups.push(() => client.close('test over'));
     await waitFor(() => open && peer > 0, 'open');
-    server.send(peer, Uint8Array.of(1), 'reliable'); // the client now sends frames
-    await new Promise((r) => setTimeout(r, 50));
+    server.send(peer, Uint8Array.of(1), 'reliable');
+    await waitFor(() => heard === 1, 'the server frame'); // the client now sends frames
     client.send(new Uint8Array(65), 'unreliable');
     await waitFor(() => reasons.length === 1 && closed !== '', 'the disconnect');
     expect(reasons[0]).toMatch(/^react-netcode: message of 65 bytes exceeds maxMessageBytes \(64\)/);
