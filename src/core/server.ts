@@ -4,15 +4,13 @@
 // accumulator on an injected monotonic clock (`start()`), or by hand (`tick()`).
 
 import { FixedStepAccumulator } from './clock/accumulator.ts';
-import { BitReader } from './bits.ts';
 import { buildIdentity, type BuildIdentity } from './build-check.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
-import { asNetcodeError, describeError, HandlerError, NetcodeError, WireError, isNetcodeError } from './errors.ts';
+import { asNetcodeError, describeError, HandlerError, NetcodeError } from './errors.ts';
 import { LogLimiter } from './log-limit.ts';
-import { boundsProblem } from './payload.ts';
-import { MessageEncoder, readKind, readPing } from './messages.ts';
-import { forEachMessage } from './outbox.ts';
+import { MessageEncoder } from './messages.ts';
+import { ServerMessages } from './server-messages.ts';
 import { ServerOutbox } from './server-outbox.ts';
 import { ServerInbox } from './server-inbox.ts';
 import { ServerInputs } from './input/server-inputs.ts';
@@ -22,14 +20,13 @@ import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import { ServerGhosts } from './server-ghosts.ts';
 import { SystemError } from './system.ts';
-import { Sessions, type JoinDecision } from './server-sessions.ts';
-import { decodeAck } from './snapshot/index.ts';
+import { Sessions } from './server-sessions.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import { BehindWarning, ServerLoop } from './server-loop.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
-import { MAX_MESSAGE_BYTES, MESSAGE_KIND_NAMES, MessageKind, RELIABLE_ONLY_KINDS } from './wire.ts';
+import { MessageKind } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
 import type { ServerEvents, ServerOptions } from './server-options.ts';
@@ -51,7 +48,8 @@ export class NetServer<P extends Protocol> {
   private readonly out: ServerOutbox;
   private readonly rpcs: RpcRegistry<(connection: Connection<JoinPayload<P>>, payload: never) => void>;
   private readonly encoder = new MessageEncoder();
-  private readonly reader = new BitReader();
+  /** The message stage: each queued message decoded and handled by kind (server-messages.ts). */
+  private readonly messages: ServerMessages<P>;
   private readonly acc: FixedStepAccumulator;
   private readonly timer = new TickTimer();
   private readonly rng: Rng;
@@ -148,6 +146,17 @@ export class NetServer<P extends Protocol> {
       this.log,
     );
     this.inbox = this.createInbox(options);
+    this.messages = this.createMessages(options);
+  }
+
+  /** The message stage, on this server's state. */
+  private createMessages(options: ServerOptions<P>): ServerMessages<P> {
+    return new ServerMessages<P>({
+      protocol: options.protocol, sessions: this.sessions, inputs: this.inputs, ghosts: this.ghosts, rpcs: this.rpcs, encoder: this.encoder,
+      events: this.events, limitedLog: this.limitedLog, log: this.log, onJoin: options.onJoin,
+      tick: () => this.currentTick, timeMs: () => this.timeMs, fraction: () => this.acc.fraction,
+      sendRaw: (c, bytes, channel) => this.sendRaw(c, bytes, channel), report: (e, c) => this.report(e, c),
+    });
   }
 
   /** The arrival stage and its per-peer limits (peer-limits.ts), from the options. */
@@ -431,7 +440,7 @@ export class NetServer<P extends Protocol> {
           this.inbox.limits.forget(event.peer);
           this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
         } else if (event.kind === 'limit') this.closeFlooder(event.peer);
-        else this.onMessage(event.peer, event.data, event.channel);
+        else this.messages.onMessage(event.peer, event.data, event.channel);
       } catch (error) {
         this.report(asNetcodeError(error, `handling a ${event.kind} event of peer ${event.peer}`));
       }
@@ -457,159 +466,6 @@ export class NetServer<P extends Protocol> {
   get limitTotals(): Readonly<{ droppedMessages: number; droppedBytes: number; refusedPeers: number; closedPeers: number }> {
     return this.inbox.limits.totals;
   }
-
-  /** One transport message: a lone message or a Batch, whose parts are handled in order. */
-  private onMessage(peer: PeerId, data: Uint8Array, channel: Channel): void {
-    try {
-      if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
-      this.batchPeer = peer;
-      this.batchChannel = channel;
-      forEachMessage(data, this.onPart);
-    } catch (error) {
-      const connection = this.sessions.byPeer.get(peer);
-      if (connection?.state === 'closed' || this.sessions.isRefused(peer)) return;
-      let reason: string;
-      if (isNetcodeError(error)) reason = `react-netcode: protocol error from client: ${describeError(error)}`;
-      else {
-        // Not a malformed message we recognised: a bug of ours it triggered. Contained all the same.
-        this.report(asNetcodeError(error, `handling a message of peer ${peer}`), connection);
-        reason = 'react-netcode: the server failed to handle a message from this client (an internal error, reported on the server)';
-      }
-      this.limitedLog.log('warn', 'protocol error', `react-netcode: ${describeError(reason)} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.timeMs);
-      if (connection) this.sessions.close(connection, reason, true, this.timeMs);
-      else this.sessions.refuse(peer, reason, this.timeMs);
-    }
-  }
-
-  private batchPeer: PeerId = 0;
-  private batchChannel: Channel = 'reliable';
-  private readonly onPart = (data: Uint8Array): void => this.handle(this.batchPeer, data, this.batchChannel);
-
-  /** One message (throws NetcodeError when it is malformed: the caller closes the connection). */
-  private handle(peer: PeerId, data: Uint8Array, channel: Channel): void {
-    const connection = this.sessions.byPeer.get(peer);
-    if (connection?.state === 'closed') return;
-    if (!connection && this.sessions.isRefused(peer)) return; // told why; dropped after the linger
-    const kind = readKind(this.reader, data);
-    if (kind === MessageKind.Signal && channel === 'reliable') return; // a transport's own (WebRTC on a plain server): never the engine's
-    if (channel === 'unreliable' && RELIABLE_ONLY_KINDS.has(kind)) {
-      throw new WireError('wire/bad-value', `react-netcode: ${kindName(kind)} came on the unreliable channel; it may only be sent reliably.`);
-    }
-    if (!connection) {
-      if (kind === MessageKind.Seat) {
-        throw new WireError('wire/unknown-message', 'react-netcode: a seat came to a server that is no room server; connect to the URL the matchmaker gave, served by serveRooms.');
-      }
-      if (kind !== MessageKind.Hello) throw new WireError('wire/unknown-message', `react-netcode: expected Hello, got ${kindName(kind)} before the handshake.`);
-      this.sessions.hello(peer, this.reader, this.timeMs);
-      return;
-    }
-    connection.stats.messagesIn++;
-    connection.stats.bytesIn += data.byteLength;
-    if (kind === MessageKind.Hello) {
-      throw new WireError('wire/bad-value', `react-netcode: a second Hello on a link whose handshake is done (networkId ${connection.networkId}); a client says Hello once per link.`);
-    } else if (kind === MessageKind.Input) {
-      this.onInput(connection);
-    } else if (kind === MessageKind.Ping) {
-      const echoMs = readPing(this.reader);
-      const stats = this.inputs.stats(connection.networkId);
-      this.sendRaw(
-        connection,
-        this.encoder.pong({
-          echoMs,
-          serverTick: this.currentTick,
-          serverFraction: this.acc.fraction,
-          inputMarginTicks: this.inputs.margin(connection.networkId),
-          inputsLate: stats?.late ?? 0,
-          inputsMissing: stats?.missing ?? 0,
-        }),
-        'unreliable',
-      );
-    } else if (kind === MessageKind.SnapshotAck) {
-      const { tick, mask } = decodeAck(this.reader);
-      this.reader.expectEnd();
-      this.ghosts.ack(connection, tick, mask);
-    } else if (kind === MessageKind.Join) this.onJoinMessage(connection);
-    else if (kind === MessageKind.Rpc) this.onRpcMessage(connection);
-    else if (kind === MessageKind.Close) this.sessions.close(connection, this.closeReason(), false, this.timeMs);
-    else throw new WireError('wire/unknown-message', `react-netcode: ${kindName(kind)} is not one a client may send.`);
-  }
-
-  private onInput(connection: Connection<JoinPayload<P>>): void {
-    const got = this.inputs.receive(connection, this.reader, this.currentTick);
-    if (!got) return;
-    if (got.ackTick !== 0 || got.ackMask !== 0) this.ghosts.ack(connection, got.ackTick, got.ackMask);
-    if (got.newest && this.protocol.replicateInputs) {
-      let last = this.ghosts.lastInputs.get(connection.networkId);
-      if (!last) this.ghosts.lastInputs.set(connection.networkId, (last = this.protocol.input.defaults() as Record<string, unknown>));
-      this.protocol.input.copy(got.newest as never, last as never);
-    }
-  }
-
-  private closeReason(): string {
-    try {
-      return this.reader.readString(256);
-    } catch {
-      return 'client left';
-    }
-  }
-
-  private onJoinMessage(connection: Connection<JoinPayload<P>>): void {
-    const payload = this.protocol.join.read(this.reader) as JoinPayload<P>;
-    this.reader.expectEnd();
-    if (connection.inGame || connection.joining) return;
-    // Decoded means well-formed; the declared bounds (min/max, maxLength) are checked here, before onJoin.
-    const problem = boundsProblem(this.protocol.join, payload);
-    if (problem !== null) {
-      this.sendRaw(connection, this.encoder.reason(MessageKind.JoinRefused, `react-netcode: join payload refused: ${problem}`), 'reliable');
-      return;
-    }
-    let decision: JoinDecision | Promise<JoinDecision>;
-    try {
-      decision = this.options.onJoin ? this.options.onJoin(connection, payload) : true;
-    } catch (error) {
-      this.report(new HandlerError('onJoin', this.currentTick, error), connection);
-      decision = { reject: 'join failed on the server' };
-    }
-    if (!(decision instanceof Promise)) return this.applyJoin(connection, payload, decision);
-    connection.joining = true;
-    decision.then(
-      (d) => this.applyJoin(connection, payload, d),
-      (error: unknown) => {
-        this.report(new HandlerError('onJoin (its promise)', this.currentTick, error), connection);
-        this.applyJoin(connection, payload, { reject: 'join failed on the server' });
-      },
-    );
-  }
-
-  private applyJoin(connection: Connection<JoinPayload<P>>, payload: JoinPayload<P>, decision: JoinDecision): void {
-    connection.joining = false;
-    if (connection.state !== 'connected') return;
-    if (decision === false || (typeof decision === 'object' && decision !== null)) {
-      const reason = typeof decision === 'object' && decision !== null ? decision.reject : 'join refused';
-      this.sendRaw(connection, this.encoder.reason(MessageKind.JoinRefused, reason), 'reliable');
-      return;
-    }
-    connection.state = 'in-game';
-    connection.joinPayload = payload;
-    this.sendRaw(connection, this.encoder.joined(), 'reliable');
-    this.ghosts.attach(connection);
-    this.events.emit('join', connection);
-  }
-
-  private onRpcMessage(connection: Connection<JoinPayload<P>>): void {
-    const { entry, payload } = this.rpcs.decode(this.reader);
-    if (!connection.inGame) {
-      connection.stats.droppedRpcs++;
-      return;
-    }
-    const problem = boundsProblem(entry.codec, payload);
-    if (problem !== null) {
-      connection.stats.refusedRpcs++;
-      this.limitedLog.log('warn', 'refused RPC', `react-netcode: refused RPC "${entry.name}" from networkId ${connection.networkId}: ${problem} (a client built from this protocol never sends it).`, this.timeMs);
-      return;
-    }
-    this.rpcs.dispatch(entry, [connection, payload as never], (m) => this.log('error', m), (e) => this.report(e, connection), this.currentTick);
-  }
 }
 
 /** The input stage, from the options (the queue holds 128 ticks: no lead beyond capacity − repeat − 2, its default). */
@@ -629,12 +485,6 @@ function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Gener
 function positive(value: number, name: string): number {
   if (!(value > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number > 0 (Infinity turns the limit off), got ${String(value)}.`);
   return value;
-}
-
-/** "message kind Join (4)", or "unknown message kind 200". */
-function kindName(kind: number): string {
-  const name = MESSAGE_KIND_NAMES[kind];
-  return name === undefined ? `unknown message kind ${kind}` : `message kind ${name} (${kind})`;
 }
 
 /** The snapshot budget: the app's, else the default (1200) capped to the transport's datagram size (WebRTC: 1100). */

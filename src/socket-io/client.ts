@@ -1,7 +1,9 @@
 // Client half of the socket.io transport: adapts a socket.io-client Socket to the
-// ClientTransport interface the client engine talks to. Same events as the
-// server: 'r' (reliable) and 'u' (unreliable); both are plain emits — an unreliable
-// message is dropped (and counted) only under backpressure (backpressure.ts).
+// ClientTransport interface the client engine talks to. It asks for netcode frames
+// (frames.ts: one WebSocket frame per message) and sends them once the server has
+// answered with one; until then, and with a server that does not speak them, events
+// 'r' (reliable) and 'u' (unreliable) as plain emits. An unreliable message is
+// dropped (and counted) only under backpressure (backpressure.ts).
 // A connection that cannot be opened is retried with growing delays (`retry`) before
 // it is reported closed; a link that was open and dropped is the engine's to resume.
 import { io } from 'socket.io-client';
@@ -10,13 +12,15 @@ import { NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { toBytes } from './bytes.ts';
+import { encodeFrame, FRAMES_QUERY, interceptFrames, type DataEmitter } from './frames.ts';
 
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
   path?: string;
   /**
    * Extra socket.io-client options. `transports` defaults to ['websocket']; `autoConnect`, `reconnection`
-   * and `forceNew` are owned by the transport.
+   * and `forceNew` are owned by the transport. With a `parser` of your own the transport sends plain
+   * emits only (no netcode frames; the server's io must then use the same parser).
    */
   socket?: Partial<ManagerOptions & SocketOptions>;
   /** Unreliable messages are dropped (counted in `stats`) while more than this many bytes wait to be written (default 64 KiB). */
@@ -63,9 +67,28 @@ interface Link {
   readonly socket: Socket;
   readonly handler: ClientTransportHandler;
   open: boolean;
+  /** The server has sent a netcode frame: it reads them, so this link sends them too. */
+  frames: boolean;
   attempts: number;
   readonly startedAt: number;
   retryTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** Write one message: a frame or a plain emit; an unreliable one dropped (counted) while the link is backed up. */
+function write(link: Link, data: Uint8Array, channel: Channel, maxBuffered: number, stats: TransportStats): void {
+  if (channel === 'unreliable' && bufferedBytes(link.socket.io.engine) > maxBuffered) stats.unreliableDropped++;
+  else if (link.frames) link.socket.io.engine.write(encodeFrame(data, channel) as never);
+  else link.socket.emit(channel === 'reliable' ? 'r' : 'u', data);
+}
+
+/** Take the server's netcode frames off the link's engine; the first one switches the link's own sends to frames. */
+function takeFrames(link: Link, onData: (link: Link, channel: Channel, data: Uint8Array) => void): void {
+  const engine = link.socket.io.engine as unknown as DataEmitter | undefined;
+  if (engine === undefined) return;
+  interceptFrames(engine, (data, channel) => {
+    link.frames = true;
+    onData(link, channel, data);
+  });
 }
 
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
@@ -106,9 +129,8 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
     );
   };
 
-  const onData = (current: Link, channel: Channel, args: unknown[]): void => {
+  const onData = (current: Link, channel: Channel, data: Uint8Array | null): void => {
     if (link !== current || !current.open) return;
-    const data = args.length === 1 ? toBytes(args[0]) : null;
     if (data === null) {
       finish(current, `react-netcode: the server sent a non-binary payload on '${channel === 'reliable' ? 'r' : 'u'}'`);
       return;
@@ -120,32 +142,32 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
     stats,
     connect(handler: ClientTransportHandler): void {
       if (link !== null) throw new NetcodeError('usage', 'react-netcode: connect() called while a connection is active; call close() first.');
+      const frames = options.socket?.parser === undefined;
       const socket = io(url, {
         transports: ['websocket'],
         ...options.socket,
+        ...(frames ? { query: { ...options.socket?.query, [FRAMES_QUERY]: '1' } } : {}),
         path,
         autoConnect: false,
         reconnection: false,
         forceNew: true,
       });
-      const current: Link = { socket, handler, open: false, attempts: 0, startedAt: Date.now(), retryTimer: undefined };
+      const current: Link = { socket, handler, open: false, frames: false, attempts: 0, startedAt: Date.now(), retryTimer: undefined };
       link = current;
       socket.on('connect', () => {
         if (link !== current || current.open) return;
         current.open = true;
+        if (frames) takeFrames(current, onData);
         handler.onOpen();
       });
-      socket.on('r', (...args: unknown[]) => onData(current, 'reliable', args));
-      socket.on('u', (...args: unknown[]) => onData(current, 'unreliable', args));
+      socket.on('r', (...args: unknown[]) => onData(current, 'reliable', args.length === 1 ? toBytes(args[0]) : null));
+      socket.on('u', (...args: unknown[]) => onData(current, 'unreliable', args.length === 1 ? toBytes(args[0]) : null));
       socket.on('connect_error', (err: Error) => failed(current, err));
       socket.on('disconnect', (reason: string) => finish(current, `react-netcode: the connection to ${where} closed (socket.io: ${reason})`));
       socket.connect();
     },
     send(data: Uint8Array, channel: Channel): void {
-      if (link === null || !link.open) return;
-      if (channel === 'reliable') link.socket.emit('r', data);
-      else if (bufferedBytes(link.socket.io.engine) > maxBuffered) stats.unreliableDropped++;
-      else link.socket.emit('u', data);
+      if (link !== null && link.open) write(link, data, channel, maxBuffered, stats);
     },
     close(reason: string): void {
       if (link !== null) finish(link, reason);

@@ -1,7 +1,9 @@
 // Server half of the socket.io transport: adapts a socket.io Server to the
-// ServerTransport interface the server engine talks to. Event 'r' carries the
-// reliable channel, event 'u' the unreliable one; both are plain emits — an
-// unreliable message is dropped (and counted) only under backpressure (backpressure.ts).
+// ServerTransport interface the server engine talks to. A client that speaks netcode
+// frames (frames.ts) gets and sends each message as one frame; any other client uses
+// event 'r' for the reliable channel and event 'u' for the unreliable one (plain emits).
+// Either way an unreliable message is dropped (and counted) only under backpressure
+// (backpressure.ts).
 // New connections are admitted in engine.io's `allowRequest`, before any socket exists,
 // when the server engine says it takes one (pending handshakes and rate under their caps).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,6 +14,7 @@ import { NetcodeError } from '../core/errors.ts';
 import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
+import { encodeFrame, FRAMES_QUERY, interceptFrames, type DataEmitter } from './frames.ts';
 
 export interface SocketIoServerTransportOptions {
   /**
@@ -139,6 +142,33 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   };
 }
 
+/** Whether `io` parses with socket.io's default parser (text packets): netcode frames are sorted out of its packets. */
+function defaultParser(io: Server): boolean {
+  try {
+    const encoder = (io as unknown as { encoder?: { encode?: (packet: unknown) => unknown[] } }).encoder;
+    const out = encoder?.encode?.({ type: 2, nsp: '/', data: ['r'] });
+    return typeof out?.[0] === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** A connected peer: its socket, and whether it speaks netcode frames. */
+interface Peer {
+  readonly socket: Socket;
+  readonly frames: boolean;
+  readonly stats: TransportStats;
+}
+
+const allocFrame = (n: number): Uint8Array => Buffer.allocUnsafe(n);
+
+/** Write one message to a peer: a frame or a plain emit; an unreliable one dropped (counted) while the link is backed up. */
+function write(p: Peer, data: Uint8Array, channel: Channel, maxBuffered: number): void {
+  if (channel === 'unreliable' && bufferedBytes(p.socket.conn) > maxBuffered) p.stats.unreliableDropped++;
+  else if (p.frames) p.socket.conn.write(encodeFrame(data, channel, allocFrame) as Buffer);
+  else p.socket.emit(channel === 'reliable' ? 'r' : 'u', data);
+}
+
 /** Why a received event is not acceptable (null: it is). */
 function violationOf(event: string, channel: Channel | null, data: Uint8Array | null, maxMessageBytes: number): string | null {
   if (channel === null) return `unknown event '${event}' (only 'r' and 'u' are accepted)`;
@@ -159,19 +189,29 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
   let closed = false;
   let nextPeer: PeerId = 1;
   const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
-  const peers = new Map<PeerId, Socket>();
-  const stats = new Map<PeerId, TransportStats>();
+  const peers = new Map<PeerId, Peer>();
+  const framesSupported = owned || defaultParser(io);
   const admission = admit(io, () => (closed ? null : handler));
 
   /** Forget `peer` and report it once; returns the socket if it was still known. */
   const drop = (peer: PeerId, reason: string): Socket | undefined => {
-    const socket = peers.get(peer);
+    const socket = peers.get(peer)?.socket;
     if (socket === undefined) return undefined;
     peers.delete(peer);
-    stats.delete(peer);
     socket.offAny();
     handler?.onDisconnect(peer, reason);
     return socket;
+  };
+
+  /** A message received from `peer` on `event`: handed on, or the peer dropped for what is wrong with it. */
+  const deliver = (peer: PeerId, event: string, channel: Channel | null, data: Uint8Array | null): void => {
+    if (!peers.has(peer)) return;
+    const violation = violationOf(event, channel, data, maxMessageBytes);
+    if (violation !== null || channel === null || data === null) {
+      hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
+      return;
+    }
+    handler?.onMessage(peer, data, channel);
   };
 
   const onConnection = (socket: Socket): void => {
@@ -181,17 +221,12 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       return;
     }
     const peer = nextPeer++;
-    peers.set(peer, socket);
-    stats.set(peer, { unreliableDropped: 0 });
+    const frames = framesSupported && socket.handshake.query[FRAMES_QUERY] === '1';
+    peers.set(peer, { socket, frames, stats: { unreliableDropped: 0 } });
+    if (frames) interceptFrames(socket.conn as unknown as DataEmitter, (data, channel) => deliver(peer, channel === 'reliable' ? 'r' : 'u', channel, data));
     socket.onAny((event: string, ...args: unknown[]) => {
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
-      const data = args.length === 1 ? toBytes(args[0]) : null;
-      const violation = violationOf(event, channel, data, maxMessageBytes);
-      if (violation !== null || channel === null || data === null) {
-        hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
-        return;
-      }
-      handler?.onMessage(peer, data, channel);
+      deliver(peer, event, channel, args.length === 1 ? toBytes(args[0]) : null);
     });
     socket.once('disconnect', (reason: string) => {
       drop(peer, reason);
@@ -209,14 +244,11 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       handler = next;
     },
     send(peer: PeerId, data: Uint8Array, channel: Channel): void {
-      const socket = peers.get(peer);
-      if (socket === undefined) return;
-      if (channel === 'reliable') socket.emit('r', data);
-      else if (bufferedBytes(socket.conn) > maxBuffered) stats.get(peer)!.unreliableDropped++;
-      else socket.emit('u', data);
+      const p = peers.get(peer);
+      if (p !== undefined) write(p, data, channel, maxBuffered);
     },
-    peerStats: (peer) => stats.get(peer),
-    peerAddress: (peer) => peers.get(peer)?.handshake.address,
+    peerStats: (peer) => peers.get(peer)?.stats,
+    peerAddress: (peer) => peers.get(peer)?.socket.handshake.address,
     disconnect(peer: PeerId, reason: string): void {
       hangUp(drop(peer, reason));
     },

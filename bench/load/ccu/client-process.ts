@@ -5,6 +5,7 @@
 // this process's CPU), `stop`, `exit`. Clients are spread over PHASES frame loops at 30 fps,
 // started a fraction of a frame apart, so inputs reach the server spread over the frame.
 import { performance } from 'node:perf_hooks';
+import { seatedTransport } from '../../../src/rooms/index.ts';
 import { FrameLoop } from '../frame-loop.ts';
 import { InputScript } from '../game.ts';
 import { loadLibrary } from '../library.ts';
@@ -67,7 +68,9 @@ async function start(r: ClientStart): Promise<null> {
     let client: LoadClient;
     if (r.system === 'colyseus') client = new ColyseusLoadClient(endpoint, name);
     else {
-      const lean = new LeanNetcodeClient(lib.socketIo.createSocketIoClientTransport(endpoint.url), game, name, () => performance.now());
+      const seat = endpoint.seats?.[i % r.players];
+      const inner = lib.socketIo.createSocketIoClientTransport(endpoint.url);
+      const lean = new LeanNetcodeClient(seat === undefined ? inner : seatedTransport(inner, seat), game, name, () => performance.now());
       lean.connect();
       client = lean;
     }
