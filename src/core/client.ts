@@ -12,7 +12,7 @@ import { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { installDebugHandle } from './debug-handle.ts';
-import { asNetcodeError, describeError, NetcodeError } from './errors.ts';
+import { asNetcodeError, checkEngineOptions, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
 import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
@@ -104,6 +104,7 @@ export class NetClient<P extends Protocol> {
   readonly time: NetworkTime = createNetworkTime();
 
   constructor(private readonly options: ClientOptions<P>) {
+    checkEngineOptions(options, 'createClient');
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.log = options.log ?? consoleLogger;

@@ -62,3 +62,20 @@ export function asNetcodeError(error: unknown, while_: string): NetcodeError {
   e.cause = error;
   return e;
 }
+
+/**
+ * The first check of createClient / createServer: one options object whose `protocol` came from
+ * defineProtocol and with a transport (a common slip in JavaScript: `createClient(protocol, systems, …)`).
+ */
+export function checkEngineOptions(options: unknown, what: 'createClient' | 'createServer'): void {
+  const o = options as { protocol?: { ghostList?: unknown }; transport?: unknown } | null | undefined;
+  const example = `${what}({ protocol, systems, transport })`;
+  if (typeof o !== 'object' || o === null) throw new NetcodeError('usage', `react-netcode: ${what} takes one options object: ${example}.`);
+  if (typeof o.protocol !== 'object' || o.protocol === null || !Array.isArray(o.protocol.ghostList)) {
+    const given = 'ghostList' in o ? ' (got a protocol as the first argument: pass the options object instead)' : '';
+    throw new NetcodeError('usage', `react-netcode: ${what} needs options.protocol, the value defineProtocol returned: ${example}${given}.`);
+  }
+  if (typeof o.transport !== 'object' || o.transport === null) {
+    throw new NetcodeError('usage', `react-netcode: ${what} needs options.transport (e.g. createSocketIo${what === 'createClient' ? 'Client' : 'Server'}Transport(…)): ${example}.`);
+  }
+}

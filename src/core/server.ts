@@ -7,7 +7,7 @@ import { FixedStepAccumulator } from './clock/accumulator.ts';
 import { buildIdentity, type BuildIdentity } from './build-check.ts';
 import type { Connection } from './connection.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
-import { asNetcodeError, describeError, HandlerError, NetcodeError } from './errors.ts';
+import { asNetcodeError, checkEngineOptions, describeError, HandlerError, NetcodeError } from './errors.ts';
 import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder } from './messages.ts';
 import { ServerMessages } from './server-messages.ts';
@@ -71,6 +71,7 @@ export class NetServer<P extends Protocol> {
   timeMs = 0;
 
   constructor(private readonly options: ServerOptions<P>) {
+    checkEngineOptions(options, 'createServer');
     this.protocol = options.protocol;
     this.transport = options.transport;
     this.out = new ServerOutbox(options.transport);
