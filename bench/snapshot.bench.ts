@@ -45,7 +45,7 @@ const all = (clients: number) => (world: World): SnapshotPeer[] => [
   createJsonPeer(world, clients),
 ];
 
-/** The encoder as configured by default (ack ladder [1, 3, 5]) and, interleaved in the same case, without the ladder. */
+/** The encoder as configured by default (ack ladder [1, 2, 5]) and, interleaved in the same case, without the ladder. */
 const LADDER_OFF = 'react-netcode, ackLadder off';
 const withLadderOff = (world: World, options: NetcodePeerOptions): SnapshotPeer[] => [
   createNetcodePeer(world, CLIENTS, options),

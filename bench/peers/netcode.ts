@@ -30,7 +30,7 @@ export interface NetcodePeerOptions {
   seed: number;
   /** Round-trip times of the clients, spread evenly over [min, max] ms: each ack reaches the server one RTT after its snapshot was sent. Default: acks arrive at once. */
   rttMs?: readonly [number, number];
-  /** The encoder's ack ladder (default: the encoder's default, [1, 3, 5]); false: every ack counts at the next snapshot. */
+  /** The encoder's ack ladder (default: the encoder's default, [1, 2, 5]); false: every ack counts at the next snapshot. */
   ackLadder?: readonly number[] | false;
   /** The row's system name (default 'react-netcode'). */
   system?: string;

@@ -44,7 +44,7 @@ export interface SnapshotEncoderOptions {
   refreshTicks?: number;
   /**
    * Ages (in snapshots: this encoder's ticks) at which a connection's acks count as baselines, the rung
-   * chosen per connection from its measured ack delay (default [1, 3, 5]). Connections on one rung that
+   * chosen per connection from its measured ack delay (default [1, 2, 5]). Connections on one rung that
    * acked the same snapshots share one encode; an ack younger than the rung waits, none is dropped.
    * `false`: every ack counts at the next tick (the newest baselines, one encode per distinct ack delay).
    */

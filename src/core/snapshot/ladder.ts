@@ -9,8 +9,11 @@
 import type { Tick } from '../clock/tick.ts';
 import { usage } from './usage.ts';
 
-/** Default rungs (ack ages in snapshots): within one snapshot, within three, within five. */
-export const DEFAULT_ACK_LADDER: readonly number[] = [1, 3, 5];
+/**
+ * Default rungs (ack ages in snapshots): within one snapshot, within two (a client near the server whose acks
+ * straddle one snapshot interval), within five (round trips up to about 250 ms at 20 Hz).
+ */
+export const DEFAULT_ACK_LADDER: readonly number[] = [1, 2, 5];
 /** Snapshots in a row whose acks fit a lower rung (an ack heard at each, young enough) before a connection moves down to it. */
 export const LADDER_CALM = 20;
 /** An ack this many ticks old counts whatever the rung (long before its snapshot leaves the ack window). */
@@ -41,7 +44,7 @@ export class AckLadder {
 
   constructor(rungs: readonly number[]) {
     const ok = rungs.length > 0 && rungs.every((r, i) => Number.isInteger(r) && r >= 1 && r <= 32 && (i === 0 || r > rungs[i - 1]!));
-    if (!ok) throw usage(`snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 3, 5], or false.`);
+    if (!ok) throw usage(`snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
     this.rungs = Int32Array.from(rungs);
   }
 

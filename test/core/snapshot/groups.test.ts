@@ -180,16 +180,18 @@ describe('connections sharing an encode', () => {
   it.each([
     // Without the ladder each lag is a class: four encodes per tick for seven connections.
     { ackLadder: false as const, groups: 4 },
-    // With rungs 1, 3, 5: lags 2 and 3 share rung 3, so three.
+    // With rungs 1, 3, 5: lags 2 and 3 share rung 3, so three; with 1, 2, 5 (the default) lags 3 and 5 share rung 5.
     { ackLadder: [1, 3, 5], groups: 3 },
+    { ackLadder: undefined, groups: 3 },
   ])('keep one group per ack-delay class (ackLadder $ackLadder), with the bytes of separate encoders', ({ ackLadder, groups }) => {
     const rng = new Rng(14);
     const ghosts = Array.from({ length: 30 }, (_, i) => makeGhost(i + 1, BOX, 0, randomBox(rng)));
-    const shared = new SnapshotEncoder(protocol, { budgetBytes: 60_000, ackLadder });
+    const opts = { budgetBytes: 60_000, ...(ackLadder !== undefined ? { ackLadder } : {}) };
+    const shared = new SnapshotEncoder(protocol, opts);
     // Acks of snapshot t reach the server at t + lag · 3 ticks: lags 1, 1, 2, 2, 2, 3, 5.
     const lags = [1, 1, 2, 2, 2, 3, 5];
     const clients = lags.map((lag, i) => {
-      const alone = new SnapshotEncoder(protocol, { budgetBytes: 60_000, ackLadder });
+      const alone = new SnapshotEncoder(protocol, opts);
       return { lag, state: shared.createConnectionState(i + 1), alone, aloneState: alone.createConnectionState(i + 1), dec: new SnapshotDecoder(protocol, i + 1) };
     });
     const flying: { at: number; c: (typeof clients)[number]; tick: number; mask: number }[] = [];
