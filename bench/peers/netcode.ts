@@ -30,11 +30,10 @@ export interface NetcodePeerOptions {
   seed: number;
   /** Round-trip times of the clients, spread evenly over [min, max] ms: each ack reaches the server one RTT after its snapshot was sent. Default: acks arrive at once. */
   rttMs?: readonly [number, number];
-  /**
-   * Each client's round trip raised to the smallest of these (ms, ascending), less 1 ms: its acks arrive as if an
-   * encoder held them back to one of a few delays, so the clients fall into as many groups (fewer baselines, fewer encodes).
-   */
-  rttClassesMs?: readonly number[];
+  /** The encoder's ack ladder (default: the encoder's default, [1, 2, 5]); false: every ack counts at the next snapshot. */
+  ackLadder?: readonly number[] | false;
+  /** The row's system name (default 'react-netcode'). */
+  system?: string;
   /** The encoder's per-ghost kernel: generated code (default) or the reference (what runs where code generation is not allowed). */
   kernels?: 'compiled' | 'reference';
 }
@@ -59,17 +58,18 @@ class AckState {
 }
 
 export function createNetcodePeer(world: World, clients: number, options: NetcodePeerOptions): SnapshotPeer {
-  const system = 'react-netcode';
+  const system = options.system ?? 'react-netcode';
   const typeId = protocol.ghostByName.get('thing')!.id;
   const codec = protocol.ghostList[typeId]!.codec;
   const ghosts: SnapshotGhost[] = world.values.map((values, i) => ({ id: i + 1, typeId, owner: 0, values }));
-  const encoder = new SnapshotEncoder(protocol, { budgetBytes: BUDGET_BYTES, kernels: options.kernels ?? 'compiled' });
+  const encoder = new SnapshotEncoder(protocol, {
+    budgetBytes: BUDGET_BYTES, kernels: options.kernels ?? 'compiled', ...(options.ackLadder !== undefined ? { ackLadder: options.ackLadder } : {}),
+  });
   // Network ids 1..clients; no client owns a ghost.
   const states = Array.from({ length: clients }, (_, c) => encoder.createConnectionState(c + 1));
   const acks = Array.from({ length: clients }, () => new AckState());
   const spread = (c: number): number => (options.rttMs === undefined ? 0 : options.rttMs[0] + ((options.rttMs[1] - options.rttMs[0]) * c) / Math.max(1, clients - 1));
-  const classed = (ms: number): number => (options.rttClassesMs === undefined || ms === 0 ? ms : (options.rttClassesMs.find((x) => x >= ms) ?? ms + 1) - 1);
-  const rtt = Array.from({ length: clients }, (_, c) => classed(spread(c)));
+  const rtt = Array.from({ length: clients }, (_, c) => spread(c));
   /** Acks on their way to the server: arrival time (ms), client, ack tick, mask. */
   let inFlight: { at: number; c: number; tick: number; mask: number }[] = [];
   const decoder = new SnapshotDecoder(protocol, 1);

@@ -10,6 +10,7 @@ import { EncodePass } from './encode.ts';
 import { GhostStates } from './ghost-states.ts';
 import { ConnectionSnapshotState, Groups, type Group } from './groups.ts';
 import { kernelsFor, type KernelMode } from './kernels.ts';
+import { AckLadder, DEFAULT_ACK_LADDER } from './ladder.ts';
 import { compileLayouts } from './layout.ts';
 import { GhostStore } from './store.ts';
 import { usage } from './usage.ts';
@@ -41,6 +42,13 @@ export interface SnapshotEncoderOptions {
    * confirmed tick on the client never goes stale by more than that. It then costs ~4 bits.
    */
   refreshTicks?: number;
+  /**
+   * Ages (in snapshots: this encoder's ticks) at which a connection's acks count as baselines, the rung
+   * chosen per connection from its measured ack delay (default [1, 2, 5]). Connections on one rung that
+   * acked the same snapshots share one encode; an ack younger than the rung waits, none is dropped.
+   * `false`: every ack counts at the next tick (the newest baselines, one encode per distinct ack delay).
+   */
+  ackLadder?: readonly number[] | false;
   /** @internal 'reference': the reference quantizer and body writer, as where code generation is not allowed (tests compare). */
   kernels?: KernelMode;
 }
@@ -58,6 +66,8 @@ export class SnapshotEncoder {
   private readonly store: GhostStore;
   private readonly pass: EncodePass;
   private readonly groups: Groups;
+  /** @internal The ack ladder (undefined: off). */
+  readonly ladder: AckLadder | undefined;
   private tick: Tick = 0;
   private hasTick = false;
   /** New connections join this group until it first encodes (identical empty states). */
@@ -74,7 +84,9 @@ export class SnapshotEncoder {
     const kernels = kernelsFor(layouts, options.kernels ?? 'compiled');
     this.store = new GhostStore(layouts, kernels);
     this.pass = new EncodePass(protocol, layouts, kernels, this.store, this.budgetBytes, this.refreshTicks);
-    this.groups = new Groups(this.store);
+    const ladder = options.ackLadder ?? DEFAULT_ACK_LADDER;
+    this.ladder = ladder === false ? undefined : new AckLadder(ladder);
+    this.groups = new Groups(this.store, this.ladder);
   }
 
   createConnectionState(networkId: number): ConnectionSnapshotState {
@@ -101,6 +113,7 @@ export class SnapshotEncoder {
     this.tick = tick >>> 0;
     this.hasTick = true;
     this.pass.beginTick(this.tick);
+    this.ladder?.begin(this.tick);
     // Groups first: states split off from before an encode take references on the ghosts they know, so those stay allocated.
     this.groups.beginTick();
     this.store.flushFree();
@@ -123,12 +136,16 @@ export class SnapshotEncoder {
     if (d !== undefined && ghostId === ghostId >>> 0) this.store.destroy(d);
   }
 
-  /** Handle a SnapshotAck body: the client decoded `newestTick` and each tick − 1 − i whose mask bit i is set. Applied at the next tick. */
+  /**
+   * Handle a SnapshotAck body: the client decoded `newestTick` and each tick − 1 − i whose mask bit i is set.
+   * Applied at the next tick, or later when the ack ladder holds it until it is as old as the connection's rung.
+   */
   ack(state: ConnectionSnapshotState, newestTick: Tick, mask: number): void {
     if (state.disposed) return;
     // The mask repeats the last 32 acks every time: keep only those that can still change something.
     const s = state.group.states;
     const newest = newestTick >>> 0;
+    state.hear(newest);
     if (s.canAck(newest)) state.addPending(newest);
     for (let i = 0; i < 32; i++) {
       const t = (newest - 1 - i) >>> 0;

@@ -8,6 +8,7 @@
 
 import type { Tick } from '../clock/tick.ts';
 import { GhostStates } from './ghost-states.ts';
+import type { AckLadder, LadderSeat } from './ladder.ts';
 import type { GhostStore } from './store.ts';
 
 /** A set of connections in identical states, and the message its latest encode made. */
@@ -48,12 +49,21 @@ export class Group {
 }
 
 /** One connection's snapshot state. Create with `SnapshotEncoder.createConnectionState`. */
-export class ConnectionSnapshotState {
+export class ConnectionSnapshotState implements LadderSeat {
   /** @internal The group whose states this connection is in. */
   group: Group;
   /** @internal Acked snapshot ticks not yet applied (acks are applied at the start of the next tick). */
   pending = new Int32Array(64);
   pendingCount = 0;
+  /** @internal After `settle`: the first `usable` pending acks count this tick; the rest are held back by the ack ladder. */
+  usable = 0;
+  /** @internal Place on the ack ladder (ladder.ts). */
+  rung = 0;
+  calm = 0;
+  calmMax = 0;
+  heardTick = 0;
+  heard = false;
+  moves = 0;
   /** @internal The group epoch this connection last took part in. */
   epoch = 0;
   lastTick: Tick = 0;
@@ -81,8 +91,17 @@ export class ConnectionSnapshotState {
     this.pending[this.pendingCount++] = t;
   }
 
-  /** @internal Keep only the pending acks that change `states`, sorted ascending (as int32). */
-  settle(states: GhostStates): void {
+  /** @internal The client acked up to `tick` (for the ladder's delay measurement). */
+  hear(tick: Tick): void {
+    if (!this.heard || (tick | 0) - this.heardTick > 0) this.heardTick = tick | 0;
+    this.heard = true;
+  }
+
+  /**
+   * @internal Keep only the pending acks that change `states`, sorted ascending (as int32); count the
+   * usable ones (all, or the oldest ones the ladder lets count at this connection's rung).
+   */
+  settle(states: GhostStates, ladder: AckLadder | undefined): void {
     let n = 0;
     for (let i = 0; i < this.pendingCount; i++) {
       const t = this.pending[i]!;
@@ -92,13 +111,26 @@ export class ConnectionSnapshotState {
       this.pending[j] = t;
     }
     this.pendingCount = n;
+    let u = 0;
+    if (ladder === undefined) u = n;
+    else while (u < n && ladder.usable(this, this.pending[u]! >>> 0)) u++; // ages fall along ascending ticks
+    this.usable = u;
   }
 
-  /** @internal Same settled acks as `other`. */
+  /** @internal Same usable settled acks as `other`. */
   sameAcks(other: ConnectionSnapshotState): boolean {
-    if (other.pendingCount !== this.pendingCount) return false;
-    for (let i = 0; i < this.pendingCount; i++) if (this.pending[i] !== other.pending[i]) return false;
+    if (other.usable !== this.usable) return false;
+    for (let i = 0; i < this.usable; i++) if (this.pending[i] !== other.pending[i]) return false;
     return true;
+  }
+
+  /** @internal The usable acks were applied: the held ones stay pending. */
+  consume(): void {
+    const u = this.usable;
+    if (u === 0) return;
+    this.pending.copyWithin(0, u, this.pendingCount);
+    this.pendingCount -= u;
+    this.usable = 0;
   }
 }
 
@@ -110,7 +142,10 @@ export class Groups {
   private readonly spare: Group[] = [];
   private readonly who: ConnectionSnapshotState[] = [];
 
-  constructor(private readonly store: GhostStore) {}
+  constructor(
+    private readonly store: GhostStore,
+    private readonly ladder: AckLadder | undefined,
+  ) {}
 
   create(): Group {
     const g = this.spare.pop() ?? new Group();
@@ -175,7 +210,8 @@ export class Groups {
     if (lead === undefined) return;
     let differ = false;
     for (const m of g.members) {
-      m.settle(g.states);
+      this.ladder?.observe(m);
+      m.settle(g.states, this.ladder);
       differ ||= !m.sameAcks(lead);
     }
     while (differ) {
@@ -189,8 +225,8 @@ export class Groups {
   }
 
   private ack(g: Group, acks: ConnectionSnapshotState): void {
-    for (let i = 0; i < acks.pendingCount; i++) g.states.ackTick(this.store, acks.pending[i]! >>> 0);
-    for (const m of g.members) m.pendingCount = 0;
+    for (let i = 0; i < acks.usable; i++) g.states.ackTick(this.store, acks.pending[i]! >>> 0);
+    for (const m of g.members) m.consume();
   }
 
   /** Merge groups that were given the same arguments and whose states are the same again. */

@@ -177,14 +177,21 @@ describe('connections sharing an encode', () => {
     expect(new Set(clients.map((c) => c.state.group)).size).toBe(1);
   });
 
-  it('keep one group per round-trip time class when acks arrive after each client\'s RTT, with the bytes of separate encoders', () => {
+  it.each([
+    // Without the ladder each lag is a class: four encodes per tick for seven connections.
+    { ackLadder: false as const, groups: 4 },
+    // With rungs 1, 3, 5: lags 2 and 3 share rung 3, so three; with 1, 2, 5 (the default) lags 3 and 5 share rung 5.
+    { ackLadder: [1, 3, 5], groups: 3 },
+    { ackLadder: undefined, groups: 3 },
+  ])('keep one group per ack-delay class (ackLadder $ackLadder), with the bytes of separate encoders', ({ ackLadder, groups }) => {
     const rng = new Rng(14);
     const ghosts = Array.from({ length: 30 }, (_, i) => makeGhost(i + 1, BOX, 0, randomBox(rng)));
-    const shared = new SnapshotEncoder(protocol, { budgetBytes: 60_000 });
+    const opts = { budgetBytes: 60_000, ...(ackLadder !== undefined ? { ackLadder } : {}) };
+    const shared = new SnapshotEncoder(protocol, opts);
     // Acks of snapshot t reach the server at t + lag · 3 ticks: lags 1, 1, 2, 2, 2, 3, 5.
     const lags = [1, 1, 2, 2, 2, 3, 5];
     const clients = lags.map((lag, i) => {
-      const alone = new SnapshotEncoder(protocol, { budgetBytes: 60_000 });
+      const alone = new SnapshotEncoder(protocol, opts);
       return { lag, state: shared.createConnectionState(i + 1), alone, aloneState: alone.createConnectionState(i + 1), dec: new SnapshotDecoder(protocol, i + 1) };
     });
     const flying: { at: number; c: (typeof clients)[number]; tick: number; mask: number }[] = [];
@@ -202,8 +209,7 @@ describe('connections sharing an encode', () => {
         flying.push({ at: t + 3 * c.lag, c, tick: c.dec.ackTick, mask: c.dec.ackMask });
       }
     }
-    // Four lag classes: four encodes per tick for seven connections.
-    expect(new Set(clients.map((c) => c.state.group)).size).toBe(4);
+    expect(new Set(clients.map((c) => c.state.group)).size).toBe(groups);
   });
 
   it('merge only states whose future is the same: a sent snapshot one of them may still ack must match', () => {
