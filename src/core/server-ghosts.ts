@@ -19,6 +19,8 @@ export interface ServerGhostOptions<P extends Protocol> {
   seed: number;
   /** Snapshot byte budget per connection (default 1200). */
   snapshotBudgetBytes?: number;
+  /** The snapshot encoder's ack ladder (default [1, 2, 5]; false: off). */
+  snapshotAckLadder?: readonly number[] | false;
   relevancy?: Relevancy<P>;
   /** Importance of a ghost in the priority accumulator (default 1). */
   importance?: (ghost: Ghost<P>) => number;
@@ -306,7 +308,9 @@ export class ServerGhosts<P extends Protocol> {
   }
 
   private createEncoder(): SnapshotEncoder {
-    return new SnapshotEncoder(this.protocol, { budgetBytes: this.options.snapshotBudgetBytes ?? 1200 });
+    const ladder = this.options.snapshotAckLadder;
+    const budgetBytes = this.options.snapshotBudgetBytes ?? 1200;
+    return new SnapshotEncoder(this.protocol, ladder === undefined ? { budgetBytes } : { budgetBytes, ackLadder: ladder });
   }
 
   /** Times the snapshot encoder was rebuilt after a failed encode. */

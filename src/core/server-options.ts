@@ -35,6 +35,11 @@ export interface ServerOptions<P extends Protocol> {
   importance?: (ghost: Ghost<P>) => number;
   /** Snapshot byte budget per connection (default 1200, about one MTU; capped to the transport's `maxDatagramBytes` when it has one). */
   snapshotBudgetBytes?: number;
+  /**
+   * Ages (in snapshots) at which a connection's acks count as baselines, so that clients with different
+   * round trips share snapshot encodes (default [1, 2, 5]; false: every ack counts at once). docs/ghosts.md, "Ack ladder".
+   */
+  snapshotAckLadder?: readonly number[] | false;
   /** Most simultaneous connections (default 256). Extra clients are refused with "server full". */
   maxConnections?: number;
   /** How long a dropped client may resume with its token (default 10,000 ms); 0 disables resume. */

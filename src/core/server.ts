@@ -96,6 +96,7 @@ export class NetServer<P extends Protocol> {
         ...(options.relevancy ? { relevancy: options.relevancy } : {}),
         ...(options.importance ? { importance: options.importance } : {}),
         ...snapshotBudget(options.snapshotBudgetBytes, options.transport.maxDatagramBytes),
+        ...(options.snapshotAckLadder !== undefined ? { snapshotAckLadder: options.snapshotAckLadder } : {}),
         ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
         warn: (m) => this.limitedLog.log('warn', 'ghosts', m, this.timeMs),
         onError: (error, connection) => this.report(error, connection as Connection<JoinPayload<P>> | undefined),

@@ -17,6 +17,12 @@ describe('engine options', () => {
     expect(() => (createServer as (...a: unknown[]) => unknown)()).toThrow(/^react-netcode: createServer needs options\.protocol/);
   });
 
+  it('createServer hands snapshotAckLadder to its snapshot encoder (an invalid ladder is refused there)', () => {
+    const net = new LoopbackNetwork();
+    expect(() => createServer({ protocol, transport: net.server, snapshotAckLadder: [0, 3] })).toThrow(/^react-netcode: snapshot ackLadder \[0, 3\] is invalid/);
+    expect(() => createServer({ protocol, transport: net.server, snapshotAckLadder: false }).close()).not.toThrow();
+  });
+
   it('a proper options object still builds both', () => {
     const net = new LoopbackNetwork();
     const server = createServer({ protocol, transport: net.server });
