@@ -48,8 +48,8 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     return child;
   }
 
-  async function open(name: string): Promise<Page> {
-    const b = await openDemo(server!.url, name, errors);
+  async function open(name: string, viewport?: { width: number; height: number }): Promise<Page> {
+    const b = await openDemo(server!.url, name, errors, viewport ? { viewport } : {});
     browsers.push(b);
     b.page.on('console', (m) => void (m.type() === 'warning' && !/GL Driver Message/.test(m.text()) && errors.push(`${name} warning: ${m.text()}`)));
     await until(b.page, `${name} to join`, (d) => d.client.status, (s) => s === 'in-game', 60_000);
@@ -88,7 +88,10 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
   it.skipIf(process.env.DEMO_FRAME_BUDGET === undefined)('frame budget: one page, seven bots, 30 balls — the netcode’s work per frame, measured', async () => {
     server = await startDemoServer();
     startBots(7, { BOT_BALLS: '30' });
-    const page = await open('solo');
+    // DEMO_FRAME_VIEWPORT=WxH (default 720x450): a smaller canvas lets software WebGL draw at a player's frame rate,
+    // where a frame runs one tick and a rollback every third frame instead of dozens of ticks.
+    const [w, h] = (process.env.DEMO_FRAME_VIEWPORT ?? '720x450').split('x').map(Number);
+    const page = await open('solo', { width: w!, height: h! });
     await until(page, 'seven bots and 30 balls', (d) => [d.ghosts('player').length, d.ghosts('ball').length], ([p, b]) => p! >= 8 && b! >= 30, 90_000);
     const ticks = (): Promise<Ticks> => hook(page, (d) => {
       const p = (d.client as unknown as { prediction?: { lastTick?: number; stats: { resimulatedTicks: number; rollbacks: number } } }).prediction;
@@ -109,6 +112,11 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     const t1 = await ticks();
     if (cdp) writeFileSync(profileTo!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const fps = await hook(page, (d) => d.fps());
+    const clock = await hook(page, (d) => {
+      const c = (d.client as unknown as { clock: { rttMs: number; leadTicks: number; slackTicks: number; frameLagTicks: number; inputDelayTicks: number } }).clock;
+      return `rtt ${c.rttMs.toFixed(1)} ms, lead ${c.leadTicks.toFixed(1)} ticks (slack ${c.slackTicks.toFixed(1)}, frame lag ${c.frameLagTicks.toFixed(1)}, input delay ${c.inputDelayTicks})`;
+    });
+    console.log(`frame budget clock: ${clock}`);
     const perFrame = (n: number): string => (n / cost.frames).toFixed(1);
     console.log(`frame budget: ${cost.frames} frames at ${fps.toFixed(1)} fps, netcode per frame median ${cost.medianMs.toFixed(2)} ms, p95 ${cost.p95Ms.toFixed(2)} ms, max ${cost.maxMs.toFixed(2)} ms; per frame ${perFrame((t1.last - t0.last) >>> 0)} first-time ticks, ${perFrame(t1.resimulated - t0.resimulated)} resimulated in ${perFrame(t1.rollbacks - t0.rollbacks)} rollbacks`);
     // The budget the issue sets is p95 ≤ 2 ms; this machine's figure is printed (docs/demo.md, Frame budget) and
