@@ -31,19 +31,8 @@ export interface HostedRoom<P extends Protocol = Protocol> extends Room<P> {
   stats(): RoomStats;
 }
 
-export interface LiveRoomHooks {
-  /** The seat token of the link `peer` (the mux knows it). */
-  tokenOf(peer: number): string | undefined;
-  lock(roomId: string, locked: boolean): void;
-  /** A connection now holds this seat. */
-  hold?(token: string): void;
-  /** A seat's connection left for good: free its place. */
-  release(token: string): void;
-  log: Logger;
-}
-
-export class LiveRoom<P extends Protocol = Protocol> implements HostedRoom<P> {
-  readonly server: NetServer<P>;
+/** A room's directory listing as the room server keeps it: what LiveRoom and WorkerRoom share. */
+export abstract class ListedRoom {
   readonly id: string;
   readonly type: string;
   readonly metadata: RoomMetadata;
@@ -56,6 +45,33 @@ export class LiveRoom<P extends Protocol = Protocol> implements HostedRoom<P> {
   locked: boolean;
   /** Since when the room has had no seat (undefined: it has some). */
   emptySince: number | undefined;
+
+  constructor(listing: RoomListing) {
+    this.id = listing.roomId;
+    this.type = listing.type;
+    this.metadata = listing.metadata;
+    this.private = listing.private;
+    this.code = listing.code;
+    this.createdAt = listing.createdAt;
+    this.maxClients = listing.maxClients;
+    this.clients = listing.clients;
+    this.locked = listing.locked;
+  }
+}
+
+export interface LiveRoomHooks {
+  /** The seat token of the link `peer` (the mux knows it). */
+  tokenOf(peer: number): string | undefined;
+  lock(roomId: string, locked: boolean): void;
+  /** A connection now holds this seat. */
+  hold?(token: string): void;
+  /** A seat's connection left for good: free its place. */
+  release(token: string): void;
+  log: Logger;
+}
+
+export class LiveRoom<P extends Protocol = Protocol> extends ListedRoom implements HostedRoom<P> {
+  readonly server: NetServer<P>;
   readonly emptyGraceMs: number;
   private readonly tokenByNetworkId = new Map<number, string>();
   private readonly networkIdByToken = new Map<string, number>();
@@ -68,16 +84,8 @@ export class LiveRoom<P extends Protocol = Protocol> implements HostedRoom<P> {
     options: { seed: number; randomUint32?: () => number; emptyGraceMs: number; log?: Logger },
     private readonly hooks: LiveRoomHooks,
   ) {
+    super(listing);
     const def = roomType.definition;
-    this.id = listing.roomId;
-    this.type = listing.type;
-    this.metadata = listing.metadata;
-    this.private = listing.private;
-    this.code = listing.code;
-    this.createdAt = listing.createdAt;
-    this.maxClients = listing.maxClients;
-    this.clients = listing.clients;
-    this.locked = listing.locked;
     this.emptyGraceMs = def.emptyGraceMs ?? options.emptyGraceMs;
     this.server = new NetServer<P>({
       seed: options.seed,

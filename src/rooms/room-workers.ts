@@ -11,8 +11,8 @@ import type { Protocol } from '../core/protocol.ts';
 import { NetcodeError } from '../core/errors.ts';
 import type { PeerId, ServerTransport } from '../core/transport.ts';
 import type { RoomType } from './define-room.ts';
-import type { RoomListing, RoomMetadata } from './directory.ts';
-import type { HostedRoom } from './live-room.ts';
+import type { RoomListing } from './directory.ts';
+import { ListedRoom, type HostedRoom } from './live-room.ts';
 import type { RoomLink } from './room-mux.ts';
 import type { RoomStats, WorkerStats } from './room-stats.ts';
 import { Batcher, readBatch, type Batch, type FromWorker, type ToWorker, type WorkerReport } from './worker-wire.ts';
@@ -76,32 +76,14 @@ class Slot {
 }
 
 /** The room server's view of a room that runs in a worker. */
-export class WorkerRoom implements HostedRoom {
-  readonly id: string;
-  readonly type: string;
-  readonly metadata: RoomMetadata;
-  readonly private: boolean;
-  readonly code: string | undefined;
-  readonly createdAt: number;
-  readonly maxClients: number;
-  clients: number;
-  locked: boolean;
-  emptySince: number | undefined;
+export class WorkerRoom extends ListedRoom implements HostedRoom {
   readonly peers = new Set<PeerId>();
   readonly held = new Set<string>();
   last: RoomStats | undefined;
   readonly link: RoomLink;
 
   constructor(listing: RoomListing, readonly emptyGraceMs: number, readonly slot: Slot, private readonly pool: WorkerPool) {
-    this.id = listing.roomId;
-    this.type = listing.type;
-    this.metadata = listing.metadata;
-    this.private = listing.private;
-    this.code = listing.code;
-    this.createdAt = listing.createdAt;
-    this.maxClients = listing.maxClients;
-    this.clients = listing.clients;
-    this.locked = listing.locked;
+    super(listing);
     this.link = {
       connect: (peer) => pool.connect(this, peer),
       deliver: (peer, data, channel) => slot.out.message(peer, data, channel),
