@@ -3,6 +3,7 @@
 
 import type { Protocol } from '../core/protocol.ts';
 import type { Room } from './define-room.ts';
+import type { WorkerReport } from './worker-wire.ts';
 
 export interface RoomStats {
   readonly roomId: string;
@@ -20,21 +21,16 @@ export interface RoomStats {
   readonly droppedTicks: number;
 }
 
-/** One room worker (RoomServerOptions.workers), as its last report said (at most 250 ms old). */
-export interface WorkerStats {
+/**
+ * One room worker (RoomServerOptions.workers), as its last report said (at most 250 ms old): the worker's own
+ * figures (busy share — 1 = its core is full —, messages and batches in and out, heap) and the main thread's.
+ */
+export interface WorkerStats extends WorkerReport {
   /** Its slot, 0 … count − 1 (a crashed worker's slot is taken by its replacement). */
   readonly index: number;
   readonly rooms: number;
   /** Seats taken in its rooms. */
   readonly clients: number;
-  /** Share of wall time it spent running its rooms' turns over the last report (0–1; 1 = its core is full). */
-  readonly busy: number;
-  /** Messages and batches (postMessage calls) into and out of the worker, since it started. */
-  readonly messagesIn: number;
-  readonly messagesOut: number;
-  readonly batchesIn: number;
-  readonly batchesOut: number;
-  readonly heapUsedBytes: number;
   /** Workers of this slot that crashed so far. */
   readonly crashes: number;
 }
