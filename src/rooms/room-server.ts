@@ -12,8 +12,8 @@ import { deriveSeed } from '../core/rng.ts';
 import { ServerLoop } from '../core/server-loop.ts';
 import { MatchmakingError } from './matchmaker.ts';
 import { RoomTurn } from './room-turn.ts';
-import { WorkerPool, WorkerRoom, type RoomWorkersOptions } from './room-workers.ts';
-import type { PeerId, Scheduler, ServerTransport } from '../core/transport.ts';
+import { WorkerPool, WorkerRoom } from './room-workers.ts';
+import type { PeerId, Scheduler } from '../core/transport.ts';
 import { realTimeScheduler } from '../transport/scheduler.ts';
 import type { Room, RoomType } from './define-room.ts';
 import { after, settle, type Directory, type MaybePromise, type RoomListing } from './directory.ts';
@@ -25,52 +25,9 @@ import type { Seat } from './seat.ts';
 import { LocalMatchmaker } from './room-matchmaking.ts';
 import { RoomMux, RoomTransport, type SeatVerdict } from './room-mux.ts';
 import { roomStats, type RoomServerStats } from './room-stats.ts';
+import { nonNegative, positive, type RoomServerEvents, type RoomServerOptions } from './room-server-options.ts';
 
-export interface RoomServerOptions {
-  /** The room types this process runs (defineRoom). */
-  rooms: readonly RoomType<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each type has its own protocol
-  /** The one transport every room shares (e.g. createSocketIoServerTransport). */
-  transport: ServerTransport;
-  /** Clock and timers (default: the real monotonic clock). Tests pass a VirtualScheduler and call update(now). */
-  scheduler?: Scheduler;
-  /** Where rooms and seats are kept (default: a MemoryDirectory, in this process). */
-  directory?: Directory;
-  /** This process's id in the directory (default: random). */
-  processId?: string;
-  /** The URL clients reach this process at, handed out with seats (a cluster needs it; default none). */
-  url?: string;
-  /**
-   * An unused seat lapses this long after it was reserved, or after its last link went away
-   * (default 30,000 ms). A used seat never lapses.
-   */
-  seatLapseMs?: number;
-  /** A room without seats is disposed after this long (default 30,000 ms; per type: emptyGraceMs). */
-  emptyGraceMs?: number;
-  /** A link that does not present its seat within this long is refused (default 10,000 ms). */
-  seatTimeoutMs?: number;
-  /** Links waiting to present their seat, at most (default 64); more are turned away. */
-  maxPendingPeers?: number;
-  /**
-   * With a shared directory (one that keeps heartbeats, e.g. Redis): how a new room is created on
-   * another process, the least loaded one (serveRooms passes an HTTP call to its matchmaker with
-   * `here: true`). Without it, or with an in-process directory, rooms are created here.
-   */
-  forwardCreate?: (url: string, type: string, options: CreateOptions) => Promise<Seat>;
-  /** uint32 source for seat tokens, room ids, codes and resume tokens (default Web Crypto; tests pass a seeded one). */
-  random?: () => number;
-  log?: Logger;
-  /**
-   * Run the rooms in worker threads, when one core is not enough: `{ count, module }`, where
-   * `module` exports the same room types (each worker imports it to build its rooms). Links,
-   * seats, matchmaking and the directory stay in this thread. Default: every room in this thread.
-   */
-  workers?: RoomWorkersOptions | 0;
-}
-
-export type RoomServerEvents = {
-  create: (room: Room) => void;
-  dispose: (room: Room, reason: string) => void;
-};
+export type { RoomServerEvents, RoomServerOptions } from './room-server-options.ts';
 
 /** How often the sweep (lapsed seats, empty rooms, heartbeat) runs. */
 const SWEEP_MS = 250;
@@ -404,14 +361,4 @@ function secureUint32(): number {
 
 export function hex(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');
-}
-
-function positive(v: number, name: string): number {
-  if (!(v > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number of ms > 0, got ${String(v)}.`);
-  return v;
-}
-
-function nonNegative(v: number, name: string): number {
-  if (!(v >= 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number of ms >= 0, got ${String(v)}.`);
-  return v;
 }
