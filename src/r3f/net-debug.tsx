@@ -19,7 +19,10 @@ export interface NetDebugProps {
   trail?: number;
   /** Point size of the samples in world units (default 0.1; the rendered point is 1.5× as big). */
   pointSize?: number;
-  /** Hide the overlay without unmounting it (default true). */
+  /**
+   * Show the overlay (default true). Hidden, its per-ghost objects are unmounted and nothing is refilled per
+   * frame: keep it mounted behind a toggle at no cost; shown again, it draws at once from the engine's histories.
+   */
   visible?: boolean;
 }
 
@@ -54,7 +57,8 @@ export function NetDebug({ ghosts, positionField = 'position', trail = 64, point
 
   return (
     <group name="net-debug" visible={visible}>
-      {shown.map((g) => (
+      {/* Hidden: nothing mounted, so nothing is refilled per frame (the histories are the engine's: shown again at once). */}
+      {visible && shown.map((g) => (
         <GhostDebug key={g.handle} ghost={g} positionField={positionField} capacity={trail} pointSize={pointSize} />
       ))}
     </group>

@@ -133,4 +133,27 @@ describe('<NetDebug>', () => {
     expect(root().children).toHaveLength(1);
     expect(disposed).toBe(true);
   });
+
+  it('hidden (visible={false}): no per-ghost objects, so nothing is refilled per frame; shown again, drawn at once', async () => {
+    const h = createTestNetcode(spaceProtocol, spaceSystems);
+    h.stepper.server.events.on('join', (c) => h.stepper.server.spawn('ship', {}, { owner: c.networkId }));
+    h.stepper.server.spawn('rock', { velocity: { x: ROCK_SPEED, y: 0, z: 0 } });
+    h.joinAndSettle({ name: 'p' }, 200);
+    const view = (visible: boolean) => (
+      <h.Provider>
+        <NetcodeFrame now={() => h.stepper.now} />
+        <NetDebug trail={8} visible={visible} />
+      </h.Provider>
+    );
+    renderer = await ReactThreeTestRenderer.create(view(false));
+    for (let i = 0; i < 5; i++) await h.canvasFrame(renderer);
+    const root = () => (renderer!.scene.instance as Object3D).getObjectByName('net-debug')!;
+    expect(root().visible).toBe(false);
+    expect(root().children).toHaveLength(0);
+    await renderer.update(view(true));
+    await h.canvasFrame(renderer);
+    expect(root().children).toHaveLength(2); // the ship and the rock
+    const rock = [...h.client.world.query('rock')][0]! as unknown as Ghost;
+    expect(parts(renderer, rock).confirmed.geometry.drawRange.count).toBeGreaterThan(1); // samples from the history kept while hidden
+  });
 });
