@@ -14,7 +14,10 @@ export interface ClockSyncOptions {
    * lost input packets). Default 2.
    */
   minSlackTicks?: number;
-  /** Slack ≥ jitterSlackSigmas · jitterMs (σ of the RTT), when that exceeds the minimum. Default 2.5. */
+  /**
+   * Slack ≥ jitterSlackSigmas · σ, when that exceeds the minimum: σ of the RTT, or of the server's input-margin
+   * reports once 32 have come when theirs is smaller (they measure the inputs' own way). Default 2.5.
+   */
   jitterSlackSigmas?: number;
   /** Most the prediction may run ahead of `serverTick`, in ms; the rest becomes input delay. Default 500. */
   maxPredictionMs?: number;
@@ -33,6 +36,8 @@ const MAX_SCALE = 1.1;
 const MARGIN_TAU_MS = 1000;
 const MARGIN_ERROR_CLIP = 4;
 const MARGIN_MAX_DT_MS = 250;
+/** Margin reports needed before their spread may set the slack (below the RTT's jitter). */
+const MARGIN_SPREAD_SAMPLES = 32;
 /** inputDelayTicks rises as soon as it is needed; it falls only when 1.25 ticks too many (no flicker). */
 const DELAY_HYSTERESIS = 0.25;
 /** Each report of inputs gone missing adds one packet of slack (at most once per second, up to 3); one is taken back per 20 s without. */
@@ -56,7 +61,9 @@ function check(value: number, name: string, min: number, inclusive: boolean): nu
  * Control law (ticks; stepMs = 1000 / tickRate; all times are client ms):
  * - need = rttMs / 2 / stepMs + slackTicks + frameLagTicks + marginCorrection; frameTicks = mean frame
  *   interval (observeFrame) / stepMs, EWMA 0.1, samples capped at 250 ms; frameLagTicks = max(0, frameTicks − 1);
- *   P = max(1, frameTicks); slackTicks = max(minSlackTicks · P, jitterSlackSigmas · jitterMs / stepMs) + missSlackPackets · P,
+ *   P = max(1, frameTicks); slackTicks = max(minSlackTicks · P, jitterSlackSigmas · σ / stepMs) + missSlackPackets · P,
+ *   σ = the RTT's jitter, or the spread of the input-margin reports when smaller (after 32 reports): the RTT
+ *   counts the way back and the time a busy client takes to handle a message, which inputs never wait for;
  *   missSlackPackets rising by one per report of missing inputs (onInputsMissing, ≤ 1/s, ≤ maxMissSlackPackets) and
  *   falling by one per 20 s;
  *   cap = maxPredictionMs / stepMs. The excess x = need − cap
@@ -70,7 +77,9 @@ function check(value: number, name: string, min: number, inclusive: boolean): nu
  *   (so a steady state needs no error: a client clock 0.5% fast runs at 1/1.005 ≈ 0.995).
  * - onInputMargin: each update integrates the mean of the reports since the last one,
  *   marginCorrection += mean(clip(slack − margin, ±4)) · dt / (1000 + 2 · rttMs), dt = ms since the previous
- *   batch (≤ 250), total clamped to ±jumpThresholdTicks / 2. Inputs then arrive `slack` ticks early on
+ *   batch (≤ 250), total clamped to [−max(jumpThresholdTicks / 2, rttMs / 2 / stepMs), +jumpThresholdTicks / 2]:
+ *   down as far as cancelling the one-way term, which a client that handles messages late measures too long
+ *   (its sends are not late). Inputs then arrive `slack` ticks early on
  *   average whatever the server's input-buffer convention or the frame quantization of sends. (Route
  *   asymmetry needs no correction: the midpoint error and RTT / 2 cancel for input arrival.)
  */
@@ -83,6 +92,8 @@ export class ClockSync {
   readonly maxMissSlackPackets: number;
 
   private readonly rtt: RttEstimator;
+  /** The spread of the server's margin reports (ms): how much the arrival of our inputs varies. */
+  private readonly marginSpread: RttEstimator;
   private readonly offset: OffsetEstimator;
   /** Server tick that relative positions count from (the first pong's, moved on rebase). */
   private base: Tick = 0;
@@ -99,7 +110,6 @@ export class ClockSync {
   private boundaryPending = false;
   private scale = 1;
   private slack: number;
-  private jitterSlack = 0;
   private missBoost = 0;
   private lastMissAt = -Infinity;
   private lastDecayAt = -Infinity;
@@ -120,6 +130,7 @@ export class ClockSync {
     this.jumpThresholdTicks = check(options.jumpThresholdTicks ?? 10, 'jumpThresholdTicks', 0, false);
     this.maxMissSlackPackets = Math.floor(check(options.maxMissSlackPackets ?? MISS_BOOST_MAX, 'maxMissSlackPackets', 0, true));
     this.rtt = new RttEstimator(this.stepMs);
+    this.marginSpread = new RttEstimator(this.stepMs);
     this.offset = new OffsetEstimator(this.jumpThresholdTicks * this.stepMs);
     this.slack = this.minSlackTicks;
   }
@@ -144,8 +155,6 @@ export class ClockSync {
       rel = 0;
     }
     this.rtt.add(receivedAtMs - sentAtMs);
-    const jitterTicks = this.rtt.jitterMs / this.stepMs;
-    this.jitterSlack = this.jitterSlackSigmas * jitterTicks;
     this.slack = this.slackFor();
     const fraction = Math.min(1, Math.max(0, serverFraction));
     const tolerance = Math.max(this.stepMs, 2 * this.rtt.jitterMs);
@@ -155,6 +164,7 @@ export class ClockSync {
   /** The server received our newest input `marginTicks` ticks before it simulated that tick (negative = late). */
   onInputMargin(marginTicks: number): void {
     if (!this.isSynced || !Number.isFinite(marginTicks)) return;
+    this.marginSpread.add(marginTicks * this.stepMs);
     this.marginSum += Math.min(MARGIN_ERROR_CLIP, Math.max(-MARGIN_ERROR_CLIP, this.slack - marginTicks));
     this.marginCount++;
   }
@@ -219,21 +229,25 @@ export class ClockSync {
   }
 
   /**
-   * Slack = max(minSlackTicks × P, jitterSlackSigmas × RTT σ in ticks) + missBoost × P, P = max(1, frame
+   * Slack = max(minSlackTicks × P, jitterSlackSigmas × σ in ticks) + missBoost × P (σ: see the class), P = max(1, frame
    * interval in ticks): one Input packet leaves per frame, so the minimum counts lost packets — 2 ticks
    * at 60 fps, 2 frames (12 ticks) at 10 fps, where one lost packet delays its inputs by a whole frame.
    */
   private slackFor(): number {
     const packet = Math.max(1, this.frameMs / this.stepMs);
-    return Math.max(this.minSlackTicks * packet, this.jitterSlack) + this.missBoost * packet;
+    const margins = this.marginSpread;
+    const spread = margins.samples >= MARGIN_SPREAD_SAMPLES ? Math.min(this.rtt.jitterMs, margins.jitterMs) : this.rtt.jitterMs;
+    return Math.max(this.minSlackTicks * packet, (this.jitterSlackSigmas * spread) / this.stepMs) + this.missBoost * packet;
   }
 
   /** Time-based, so the loop gain does not depend on how often the server reports; slow against the RTT, so it cannot ring. */
   private integrateMargins(nowMs: number, elapsed: number): void {
     const dt = Math.min(MARGIN_MAX_DT_MS, this.lastMarginMs === undefined ? elapsed : nowMs - this.lastMarginMs);
     const limit = this.jumpThresholdTicks / 2;
+    // Down as far as the whole one-way term: an RTT inflated on the way back (a busy main thread) is cancelled.
+    const floor = Math.max(limit, this.rtt.rttMs / 2 / this.stepMs);
     const step = ((this.marginSum / this.marginCount) * dt) / (MARGIN_TAU_MS + 2 * this.rtt.rttMs);
-    this.correction = Math.min(limit, Math.max(-limit, this.correction + step));
+    this.correction = Math.min(limit, Math.max(-floor, this.correction + step));
     this.marginSum = 0;
     this.marginCount = 0;
     this.lastMarginMs = nowMs;

@@ -28,6 +28,13 @@ interface Spec {
   sleep?: { from: number; to: number; clockStops: boolean; resync: 'no' | 'drop' | 'keep' };
   options?: Omit<ClockSyncOptions, 'tickRate'>;
   warmupMs?: number;
+  /** The client's frame interval (default 1000 / 144 ms). */
+  frameMs?: number;
+  /**
+   * A busy main thread: every downlink delivery (pongs, margin reports) waits this long after it arrived
+   * before the client's handler sees it, and is timestamped then; sends are not delayed.
+   */
+  handlerDelayMs?: () => number;
 }
 
 interface Frame { t: number; cs: ClockSync; server: number; predicted: number; jumped: boolean }
@@ -56,8 +63,10 @@ function run(spec: Spec, durationMs: number, onFrame: (f: Frame) => void = () =>
   let lastTick: Tick | undefined;
   let inputs = 0;
   let late = 0;
+  let marginSum = 0;
   let wasAsleep = false;
-  for (let t = 0; t < durationMs; t += FRAME) {
+  const held = spec.handlerDelayMs ?? (() => 0);
+  for (let t = 0; t < durationMs; t += spec.frameMs ?? FRAME) {
     if (sleep && t >= sleep.from && t < sleep.to) { wasAsleep = true; continue; }
     if (wasAsleep) { wasAsleep = false; if (sleep && sleep.resync !== 'no') cs.resync(sleep.resync === 'keep'); nextPing = t; }
     while (queue.length > 0 && (queue[0] as Event).at <= t) {
@@ -68,9 +77,10 @@ function run(spec: Spec, durationMs: number, onFrame: (f: Frame) => void = () =>
     if (t >= nextPing) {
       nextPing += 100;
       const up = t + leg(t);
-      if (!lost()) { const back = up + leg(up); if (!lost()) push({ at: back, sentC: clientAt(t), serverTime: serverAt(up) }); }
+      if (!lost()) { const back = up + leg(up) + held(); if (!lost()) push({ at: back, sentC: clientAt(t), serverTime: serverAt(up) }); }
     }
     const jumpsBefore = cs.jumps;
+    cs.observeFrame(spec.frameMs ?? FRAME); // as the client engine reports each frame
     cs.update(clientAt(t));
     const server = serverAt(t);
     const jumped = cs.jumps !== jumpsBefore;
@@ -83,14 +93,14 @@ function run(spec: Spec, durationMs: number, onFrame: (f: Frame) => void = () =>
         const arrival = t + leg(t);
         if (lost()) continue;
         const margin = target - (spec.needEarlyTicks ?? 0) - serverAt(arrival);
-        if (t >= (spec.warmupMs ?? 3000)) { inputs++; if (margin < 0) late++; }
-        if (spec.margins) push({ at: arrival + leg(arrival), sentC: 0, serverTime: 0, margin });
+        if (t >= (spec.warmupMs ?? 3000)) { inputs++; marginSum += margin; if (margin < 0) late++; }
+        if (spec.margins) push({ at: arrival + leg(arrival) + held(), sentC: 0, serverTime: 0, margin });
       }
       lastTick = tick;
       onFrame({ t, cs, server, predicted: unwrap(tick, server) + cs.predictedFraction, jumped });
     }
   }
-  return { cs, inputs, late };
+  return { cs, inputs, late, meanMargin: marginSum / inputs };
 }
 
 /** Error of the prediction clock against the ideal: true server + mean one-way / step + the client's slack. */
@@ -197,6 +207,25 @@ describe('ClockSync over a simulated link', () => {
     expect(closed.late / closed.inputs).toBeLessThanOrEqual(0.001);
     expect(closed.cs.marginCorrectionTicks).toBeGreaterThan(1.4);
     expect(closed.cs.marginCorrectionTicks).toBeLessThan(2.2);
+  });
+
+  it('a busy main thread (handlers run 30–250 ms after arrival) at 20 fps on localhost: inputs arrive a few ticks early, not dozens', () => {
+    // A page whose main thread is saturated (software WebGL, a slow phone) handles each socket message
+    // late and timestamps it then: its RTT reads ≈ 140 ms ± 60 on a 2 ms link. Its sends are not delayed,
+    // so its inputs need only the slack; the server's margin reports say how early they really arrive.
+    const busy = (seed: number) => {
+      const r = new Rng(seed);
+      return () => r.range(30, 250);
+    };
+    const spec: Spec = { seed: 21, oneWayMs: () => 1, jitterMs: 0.5, frameMs: 50, margins: true, handlerDelayMs: busy(5), warmupMs: 20_000 };
+    const { cs, inputs, late, meanMargin } = run(spec, 60_000);
+    expect(cs.rttMs).toBeGreaterThan(100); // what the page measures
+    // 20 fps: a frame sends 3 ticks, so the slack is at least 2 frames (6 ticks); the oldest input of a frame
+    // arrives about that early, the newest two ticks more.
+    expect(cs.slackTicks).toBeLessThan(8);
+    expect(meanMargin).toBeLessThan(9); // ≈ 6 (was ≈ 13)
+    expect(late / inputs).toBeLessThanOrEqual(0.002);
+    expect(cs.leadTicks).toBeLessThan(13); // ≈ 11 (was ≈ 15.5: a slack of 11.6 ticks from the RTT's jitter)
   });
 
   it('resync(): after 10 s asleep (client clock stopped) it re-jumps to the target on the first fresh pong', () => {
