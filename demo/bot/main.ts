@@ -22,7 +22,7 @@ const KICK_EVERY_FRAMES = 10;
 function startBot(index: number, seat: Seat): void {
   console.log(`bot ${index + 1} seated in room ${seat.roomId}`);
   const transport = seatedTransport(createSocketIoClientTransport(seat.url ?? url), seat);
-  const client = createClient({ protocol, transport, log: (level, message) => level !== 'debug' && console.log(`bot ${index}: ${message}`) });
+  const client = createClient({ protocol, transport, now: () => performance.now() /* messages timestamped on arrival: the RTT measures the link, not the frame rate */, log: (level, message) => level !== 'debug' && console.log(`bot ${index}: ${message}`) });
   const decision = { move: { x: 0, y: 0 }, kick: false };
   let frame = 0;
   client.connect();

@@ -16,8 +16,29 @@ let count = 0;
 let next = 0;
 let startedAt = 0;
 
+/**
+ * `?debug&nodraw`: the scene is updated every frame but never drawn (a useFrame of positive priority takes
+ * the render over from R3F and does nothing). For measuring the netcode's frame cost at a player's frame
+ * rate where software WebGL would take the whole main thread; the canvas stays blank.
+ */
+export const NO_DRAW = typeof window !== 'undefined' && /[?&]debug\b/.test(window.location.search) && new URLSearchParams(window.location.search).has('nodraw');
+
+function SkipDraw(): null {
+  useFrame(() => undefined, 1);
+  return null;
+}
+
 /** Mount inside the Canvas, next to <NetcodeFrame>. */
-export function FrameCostProbe(): null {
+export function FrameCostProbe(): ReactNode {
+  return (
+    <>
+      <Marks />
+      {NO_DRAW && <SkipDraw />}
+    </>
+  );
+}
+
+function Marks(): null {
   useFrame(() => void (startedAt = performance.now()), NETCODE_STEP_PRIORITY - 1);
   useFrame(() => {
     samples[next] = performance.now() - startedAt;

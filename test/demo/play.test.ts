@@ -3,12 +3,13 @@
 // pages. 1. Two pages and two bots play a match until someone scores: both pages' scoreboards
 // show the goal; no console error or warning. 2. The frame budget: one page with seven bots
 // and 30 balls, the netcode's work per rendered frame (demo/client/frame-cost.tsx) measured
-// in the page over 120 frames; its median and p95 are printed (the issue's budget is a p95 of
-// 2 ms; see the report in docs/demo.md for this machine's figure). The frame budget runs only
-// with DEMO_FRAME_BUDGET=1: about 3 minutes of software-rendered frames. It also prints the ticks a
-// frame simulated (first-time and resimulated: at the 1–3 fps of software WebGL a frame catches up
-// 20–60 ticks, where a player's 60 fps frame runs one); DEMO_FRAME_PROFILE=file.cpuprofile writes the
-// page's CPU profile over the measured frames (Chrome DevTools' Profiler, 200 µs sampling).
+// in the page over 600 frames, the scene updated but not drawn (`&nodraw`, so the page runs at the
+// display's 60 fps as on a player's GPU; DEMO_FRAME_DRAW=1 draws with software WebGL, 120 frames
+// at 4–25 fps); its median and p95 are printed (the issue's budget is a p95 of 2 ms; see docs/demo.md
+// for this machine's figures). The frame budget runs only with DEMO_FRAME_BUDGET=1 (about a minute;
+// several drawn). It also prints the ticks a frame simulated (first-time and resimulated) and the
+// client's clock; DEMO_FRAME_PROFILE=file.cpuprofile writes the page's CPU profile over the measured
+// frames (Chrome DevTools' Profiler, 200 µs sampling).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,8 +49,8 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     return child;
   }
 
-  async function open(name: string, viewport?: { width: number; height: number }): Promise<Page> {
-    const b = await openDemo(server!.url, name, errors, viewport ? { viewport } : {});
+  async function open(name: string, viewport?: { width: number; height: number }, query = ''): Promise<Page> {
+    const b = await openDemo(server!.url, name, errors, { ...(viewport ? { viewport } : {}), query });
     browsers.push(b);
     b.page.on('console', (m) => void (m.type() === 'warning' && !/GL Driver Message/.test(m.text()) && errors.push(`${name} warning: ${m.text()}`)));
     await until(b.page, `${name} to join`, (d) => d.client.status, (s) => s === 'in-game', 60_000);
@@ -88,10 +89,13 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
   it.skipIf(process.env.DEMO_FRAME_BUDGET === undefined)('frame budget: one page, seven bots, 30 balls — the netcode’s work per frame, measured', async () => {
     server = await startDemoServer();
     startBots(7, { BOT_BALLS: '30' });
-    // DEMO_FRAME_VIEWPORT=WxH (default 720x450): a smaller canvas lets software WebGL draw at a player's frame rate,
-    // where a frame runs one tick and a rollback every third frame instead of dozens of ticks.
+    // By default the page updates its scene every frame but does not draw it (`&nodraw`): software WebGL would take
+    // the main thread (4–25 fps here), where a player's GPU leaves it free, so the page runs at the display's rate.
+    // DEMO_FRAME_DRAW=1 draws; DEMO_FRAME_VIEWPORT=WxH (default 720x450) sets the page's size.
+    const draw = process.env.DEMO_FRAME_DRAW === '1';
+    const frames = draw ? FRAMES : 600;
     const [w, h] = (process.env.DEMO_FRAME_VIEWPORT ?? '720x450').split('x').map(Number);
-    const page = await open('solo', { width: w!, height: h! });
+    const page = await open('solo', { width: w!, height: h! }, draw ? '' : '&nodraw');
     await until(page, 'seven bots and 30 balls', (d) => [d.ghosts('player').length, d.ghosts('ball').length], ([p, b]) => p! >= 8 && b! >= 30, 90_000);
     const ticks = (): Promise<Ticks> => hook(page, (d) => {
       const p = (d.client as unknown as { prediction?: { lastTick?: number; stats: { resimulatedTicks: number; rollbacks: number } } }).prediction;
@@ -107,7 +111,7 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     await hook(page, (d) => (d as unknown as Hooked).resetFrameCost());
     const t0 = await ticks();
     // Software WebGL draws this scene at 1–3 fps here: 120 frames.
-    await until(page, '120 frames measured', (d) => (d as unknown as Hooked).frameCost().frames, (n) => n >= FRAMES, 150_000);
+    await until(page, `${frames} frames measured`, (d) => (d as unknown as Hooked).frameCost().frames, (n) => n >= frames, 150_000);
     const cost = await hook(page, (d) => (d as unknown as Hooked).frameCost());
     const t1 = await ticks();
     if (cdp) writeFileSync(profileTo!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -118,10 +122,10 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     });
     console.log(`frame budget clock: ${clock}`);
     const perFrame = (n: number): string => (n / cost.frames).toFixed(1);
-    console.log(`frame budget: ${cost.frames} frames at ${fps.toFixed(1)} fps, netcode per frame median ${cost.medianMs.toFixed(2)} ms, p95 ${cost.p95Ms.toFixed(2)} ms, max ${cost.maxMs.toFixed(2)} ms; per frame ${perFrame((t1.last - t0.last) >>> 0)} first-time ticks, ${perFrame(t1.resimulated - t0.resimulated)} resimulated in ${perFrame(t1.rollbacks - t0.rollbacks)} rollbacks`);
+    console.log(`frame budget (${draw ? 'drawn' : 'not drawn'}, ${w}x${h}): ${cost.frames} frames at ${fps.toFixed(1)} fps, netcode per frame median ${cost.medianMs.toFixed(2)} ms, p95 ${cost.p95Ms.toFixed(2)} ms, max ${cost.maxMs.toFixed(2)} ms; per frame ${perFrame((t1.last - t0.last) >>> 0)} first-time ticks, ${perFrame(t1.resimulated - t0.resimulated)} resimulated in ${perFrame(t1.rollbacks - t0.rollbacks)} rollbacks`);
     // The budget the issue sets is p95 ≤ 2 ms; this machine's figure is printed (docs/demo.md, Frame budget) and
     // checked here only for being a measurement: the page can be far slower than a player's.
-    expect(cost.frames).toBeGreaterThanOrEqual(FRAMES);
+    expect(cost.frames).toBeGreaterThanOrEqual(frames);
     expect(Number.isFinite(cost.p95Ms) && cost.p95Ms > 0).toBe(true);
     expect(errors, errors.join('\n')).toEqual([]);
   });
