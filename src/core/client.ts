@@ -1,41 +1,35 @@
-// The client engine: opens the transport, says Hello with the protocol hash,
-// receives its networkId, joins (GoInGame), exchanges typed RPCs, applies
-// snapshots to its World (acking each), interpolates remote ghosts, and resumes
-// a dropped connection within the grace period. Driven by `update(now)` per frame.
+// The client engine: the session with its server (client-session.ts: Hello with the protocol
+// hash, networkId, join, resume), typed RPCs, snapshots applied to its World (acking each),
+// prediction, interpolation of remote ghosts, and the frame that runs it all in stages:
+// `update(now)`, once per rendered frame.
 
-import { BitReader, BitWriter } from './bits.ts';
-import { buildIdentity, buildMismatch, type BuildIdentity } from './build-check.ts';
+import { buildIdentity, type BuildIdentity } from './build-check.ts';
 import { ClientGhosts } from './client-ghosts.ts';
 import { ClientInput } from './input/client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
-import { ClockSync } from './clock/index.ts';
+import { ClientClock } from './client-clock.ts';
+import { ClientSender, type ClientTraffic } from './client-send.ts';
+import { ClientSession, type SessionHost } from './client-session.ts';
+import type { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { installDebugHandle } from './debug-handle.ts';
 import { asNetcodeError, checkEngineOptions, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
 import { LogLimiter } from './log-limit.ts';
-import { MessageEncoder, readKind, readPong, readReason, readWelcome, type Pong } from './messages.ts';
+import { MessageEncoder, readPong, type Pong, type Welcome } from './messages.ts';
 import { ModeSwitcher, type PredictionSwitchingOptions } from './smoothing/mode-switcher.ts';
-import { payloadProblem } from './payload.ts';
 import { createNetworkTime, updateNetworkTime, type NetworkTime } from './clock/network-time.ts';
 import { PredictedSpawns } from './predicted-spawns.ts';
 import { ClientPrediction, type PredictionOptions } from './prediction.ts';
 import type { InputSchema, InputValues, JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
-import { Reconnector } from './reconnect.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import type { Schema, Values } from './schema.ts';
-import { forEachMessage, Outbox } from './outbox.ts';
-import { encodeAck } from './snapshot/index.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Channel, ClientTransport, TransportStats } from './transport.ts';
 import type { Ghost, World } from './world.ts';
-import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
-
-/** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
-type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string };
 
 export class NetClient<P extends Protocol> {
   readonly protocol: P;
@@ -44,30 +38,18 @@ export class NetClient<P extends Protocol> {
   readonly ghosts: ClientGhosts<P>;
   private readonly transport: ClientTransport;
   private readonly encoder = new MessageEncoder();
-  /** What a frame sends, written in one transport write per channel at the end of its send stage. */
-  private readonly out = new Outbox();
-  /** Inside update(): sends are queued in `out`; outside, written at once. */
-  private framing = false;
-  /** A snapshot arrived this frame and no Input packet carried its ack yet. */
-  private ackDue = false;
-  /** Arrival time (client clock) of the message being handled. */
-  private receivedAt = 0;
-  private readonly reader = new BitReader();
-  private readonly ackWriter = new BitWriter(16);
+  /** What a frame sends: one transport write per channel at the end of its send stage (client-send.ts). */
+  private readonly sender: ClientSender;
   private readonly rpcs: RpcRegistry<(payload: never) => void>;
   private readonly log: Logger;
   private readonly limitedLog: LogLimiter;
-  private inbox: Inbound[] = [];
-  private generation = 0;
-  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
+  /** Status, handshake, join, leave and resume; stage 1, receive (client-session.ts). */
+  private readonly session: ClientSession<P>;
   private now = 0;
-  private readonly reconnect: Reconnector;
-  private statusBeforeDrop: ClientStatus = 'idle';
   /** Server tick announced in the Welcome (clock sync refines it). */
   welcomeTick = 0;
   /** Seed of the world's ctx.rng, from the Welcome. */
   worldSeed = 0;
-  private resumeToken = 0;
   /** Shared-systems fingerprint and build id, sent in the Hello and checked against the Welcome (build-check.ts). */
   readonly identity: BuildIdentity;
   /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
@@ -77,12 +59,8 @@ export class NetClient<P extends Protocol> {
   readonly inputReports = new InputReports();
   /** Every correction of a predicted ghost's shown transform, with its cause. */
   readonly corrections: CorrectionLog;
-  private readonly clockJumps: { from: Tick; to: Tick }[] = [];
-  private readonly delayChanges: Tick[] = [];
-  private seenJumps = 0;
-  /** The last frame that came more than STALL_MS after the one before (client clock). */
-  private lastStallAt = -Infinity;
-  private seenDelay = 0;
+  /** Frame times, Pongs and margin reports into the clock; its jumps and input-delay changes (client-clock.ts). */
+  private readonly timing: ClientClock;
   /** NetworkTime's clocks: serverTick, predictedTick, RTT, jitter, slack. */
   readonly clock: ClockSync;
   /**
@@ -94,10 +72,7 @@ export class NetClient<P extends Protocol> {
   /** Predicted spawns awaiting their server twins; classifiers per type. */
   readonly spawns: PredictedSpawns<P>;
   private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0, inputsLate: 0, inputsMissing: 0 };
-  private lastPingAt = -Infinity;
-  private lastFrameAt: number | undefined;
   private paused = false;
-  private marginHoldUntil = 0;
   /** Prediction switching (by hand with setGhostMode, or by distance with setPredictionSwitching). */
   private readonly switcher: ModeSwitcher<P>;
   /** NetworkTime for this frame (updated in place). */
@@ -119,15 +94,17 @@ export class NetClient<P extends Protocol> {
       this.events.emit('error', e);
     };
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
-    this.reconnect = new Reconnector(options);
-    const send = (bytes: Uint8Array, channel: Channel): void => this.sendRaw(bytes, channel);
+    this.sender = new ClientSender(this.transport, this.encoder, options);
+    this.traffic = this.sender.traffic;
+    const send = (bytes: Uint8Array, channel: Channel): void => this.sender.send(bytes, channel);
     this.inputs = new ClientInput(options.protocol, this.ghosts, send, options.inputsPerPacket, options.maxInputRepeatTicks);
     this.input = this.inputs.buffer;
-    this.clock = new ClockSync({ ...options.clock, tickRate: options.protocol.tickRate });
+    this.timing = new ClientClock({ ...options.clock, tickRate: options.protocol.tickRate }, this.inputReports);
+    this.clock = this.timing.sync;
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
-    this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.current.networkId);
+    this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.session.state.networkId);
     this.ghosts.rawInputProvider = (ghost, tick) =>
-      ghost.owner === this.current.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined;
+      ghost.owner === this.session.state.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined;
     const prediction = this.prediction;
     this.corrections = new CorrectionLog(
       {
@@ -135,8 +112,8 @@ export class NetClient<P extends Protocol> {
         get lastSkip() {
           return prediction?.lastSkip;
         },
-        clockJumps: this.clockJumps,
-        delayChanges: this.delayChanges,
+        clockJumps: this.timing.clockJumps,
+        delayChanges: this.timing.delayChanges,
       },
       (c) => {
         this.log('info', `react-netcode: corrected ${c.type}#${c.ghostId} by ${(c.distance * 1000).toFixed(1)} mm at tick ${c.tick}: ${c.cause} (${c.detail})`);
@@ -145,9 +122,21 @@ export class NetClient<P extends Protocol> {
     );
     prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
     this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
-    this.spawns.attach(this.prediction, () => this.current.networkId ?? 0);
+    this.spawns.attach(this.prediction, () => this.session.state.networkId ?? 0);
     const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
     this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
+    const host: SessionHost = {
+      snapshot: (data, at) => this.onSnapshot(data, at),
+      pong: (reader, at) => this.timing.onPong(readPong(reader, this.pong), at, this.now, this.paused),
+      rpc: (reader) => {
+        const { entry, payload } = this.rpcs.decode(reader);
+        this.rpcs.dispatch(entry, [payload as never], (m) => this.log('error', m));
+      },
+      welcome: (welcome, now) => this.onWelcome(welcome, now),
+      closed: () => this.spawns.clear(), // no server will confirm what is still waiting: each is rejected, its reverts run
+    };
+    const { sender, encoder, identity, events, log } = this;
+    this.session = new ClientSession({ options, sender, encoder, identity, events, log, host });
     this.removeDebugHandle = installDebugHandle(this, options.debugHandle);
   }
 
@@ -180,12 +169,10 @@ export class NetClient<P extends Protocol> {
     if (paused === this.paused) return;
     this.paused = paused;
     if (paused) {
-      this.inputs.pause(this.current.status === 'in-game' ? this.prediction?.lastTick : undefined);
+      this.inputs.pause(this.session.state.status === 'in-game' ? this.prediction?.lastTick : undefined);
     } else {
-      this.clock.resync();
-      this.marginHoldUntil = this.now + 2 * this.clock.rttMs + 250;
+      this.timing.resume(this.now);
       this.prediction?.skipAhead();
-      this.lastFrameAt = undefined;
     }
   }
 
@@ -194,15 +181,15 @@ export class NetClient<P extends Protocol> {
   }
 
   get state(): Readonly<ClientState> {
-    return this.current;
+    return this.session.state;
   }
 
   get status(): ClientStatus {
-    return this.current.status;
+    return this.session.state.status;
   }
 
   get networkId(): number | undefined {
-    return this.current.networkId;
+    return this.session.state.networkId;
   }
 
   get world(): World<P> {
@@ -211,12 +198,7 @@ export class NetClient<P extends Protocol> {
 
   /** Open the connection and start the handshake. Allowed when idle or closed. */
   connect(): void {
-    if (this.current.status !== 'idle' && this.current.status !== 'closed') {
-      throw new NetcodeError('usage', `react-netcode: connect() called while ${this.current.status}; call leave() first.`);
-    }
-    this.resumeToken = 0;
-    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false });
-    this.open();
+    this.session.connect();
   }
 
   /**
@@ -224,34 +206,20 @@ export class NetClient<P extends Protocol> {
    * back to 'connected' with `joinError`.
    */
   join(payload: JoinPayload<P>): void {
-    if (this.current.status !== 'connected') {
-      const why = this.current.status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : this.current.status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
-      throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${this.current.status}'): ${why}.`);
-    }
-    const problem = payloadProblem(this.protocol.join, payload);
-    if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}; pass a payload that fits the protocol's join fields.`);
-    const w = this.encoder.custom(MessageKind.Join);
-    this.protocol.join.write(w, payload as never);
-    this.sendRaw(w.toBytes(), 'reliable');
-    this.setState({ ...this.current, status: 'joining', joinError: undefined, resumeFailed: false });
+    this.session.join(payload);
   }
 
   /** Close the connection on purpose (no resume); the server sees `reason`. */
   leave(reason = 'client left'): void {
-    const status = this.current.status;
-    if (status === 'idle' || status === 'closed') return;
-    if (status !== 'reconnecting') this.sendRaw(this.encoder.reason(MessageKind.Close, reason), 'reliable');
-    this.flush(); // leave() may run inside update (from a listener): the Close goes out before the link closes
-    this.finish(reason);
-    this.transport.close(reason);
+    this.session.leave(reason);
   }
 
   /** Send RPC `name` to the server (in game only). */
   send<K extends RpcNames<P, 'toServer'>>(name: K, payload: RpcPayload<P, K>): void {
-    if (this.current.status !== 'in-game') {
-      throw new NetcodeError('usage', `react-netcode: RPC "${name}" can only be sent in game (status is '${this.current.status}'); join first.`);
+    if (this.session.state.status !== 'in-game') {
+      throw new NetcodeError('usage', `react-netcode: RPC "${name}" can only be sent in game (status is '${this.session.state.status}'); join first.`);
     }
-    this.sendRaw(this.rpcs.encode(this.encoder, name, 'toServer', payload), 'reliable');
+    this.sender.send(this.rpcs.encode(this.encoder, name, 'toServer', payload), 'reliable');
   }
 
   /** Handle RPC `name` from the server; returns the unsubscribe function. */
@@ -275,21 +243,14 @@ export class NetClient<P extends Protocol> {
    */
   update(now: number): void {
     this.now = now;
-    this.framing = true;
+    this.sender.framing = true;
     try {
-      this.receiveStage(now);
-      if (this.current.status === 'reconnecting') this.retry();
-      if (this.current.status !== 'in-game') return;
-      // A clock that steps back renders as a zero-length frame.
-      const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt);
-      if (dt > STALL_MS) this.lastStallAt = now;
-      this.clock.observeFrame(dt);
-      this.lastFrameAt = now;
-      this.clock.update(now);
-      this.noteClockChanges();
+      this.session.receive(now);
+      if (this.session.state.status !== 'in-game') return;
+      const dt = this.timing.frame(now);
       const predicting = this.prediction !== undefined && this.clock.synced && !this.paused;
       if (predicting) this.predictStage();
-      this.sendStage(now);
+      this.sender.sendStage(now, this.inputs, this.ghosts.ackTick, this.ghosts.ackMask);
       this.corrections.resolve(now);
       this.ghosts.frame(now, predicting);
       const p = this.prediction;
@@ -299,42 +260,8 @@ export class NetClient<P extends Protocol> {
       this.switcher.update(now);
       updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
     } finally {
-      this.framing = false;
-      this.flush(); // anything queued after the send stage (an RPC from a presentation system, a Hello)
-    }
-  }
-
-  /** Stage 1: handle what arrived since the last frame, in order. */
-  private receiveStage(now: number): void {
-    const batch = this.inbox;
-    this.inbox = [];
-    for (const event of batch) {
-      if (this.current.status === 'closed') break;
-      if (event.kind === 'open') {
-        const { systemsHash, buildId } = this.identity;
-        const resumeId = this.resumeToken ? (this.current.networkId ?? 0) : 0;
-        this.sendRaw(this.encoder.hello({ protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId, systemsHash, buildId }), 'reliable');
-      } else if (event.kind === 'close') this.dropped(event.reason);
-      else {
-        // Arrival time: from the transport callback when the app gave a clock; never after this frame.
-        this.receivedAt = event.at <= now ? event.at : now;
-        this.onMessage(event.data);
-      }
-    }
-  }
-
-  /** Remember where the prediction clock jumped or the input delay changed (causes of corrections). */
-  private noteClockChanges(): void {
-    const c = this.clock;
-    if (c.jumps !== this.seenJumps) {
-      this.seenJumps = c.jumps;
-      const after = c.predictedTick;
-      const before = tickAdd(after, -Math.round(c.lastJumpTicks));
-      remember(this.clockJumps, tickDiff(after, before) >= 0 ? { from: before, to: after } : { from: after, to: before });
-    }
-    if (c.inputDelayTicks !== this.seenDelay) {
-      this.seenDelay = c.inputDelayTicks;
-      remember(this.delayChanges, c.predictedTick);
+      this.sender.framing = false;
+      this.sender.flush(); // anything queued after the send stage (an RPC from a presentation system, a Hello)
     }
   }
 
@@ -373,28 +300,6 @@ export class NetClient<P extends Protocol> {
     for (let t = first; tickDiff(inputTick, t) >= 0; t = tickAdd(t, 1)) this.inputs.commit(t);
   };
 
-  /** Stage 5: the frame's Input (with the ack) or a bare ack, and a Ping when due, in one write. */
-  private sendStage(now: number): void {
-    if (this.inputs.committedThisFrame) {
-      this.inputs.sendFrame();
-      this.ackDue = false;
-    } else if (this.ackDue) {
-      const w = this.ackWriter;
-      w.reset();
-      w.writeBits(MessageKind.SnapshotAck, 8);
-      encodeAck(w, this.ghosts.ackTick, this.ghosts.ackMask);
-      this.sendRaw(w.toBytes(), 'unreliable');
-      this.ackDue = false;
-    }
-    if (now - this.lastPingAt >= (this.options.pingIntervalMs ?? 100)) {
-      this.lastPingAt = now;
-      // Stamped as late as possible: the time this write leaves, not the start of the frame.
-      const stamp = this.options.now?.() ?? now;
-      this.sendRaw(this.encoder.ping(stamp >= now ? stamp : now), 'unreliable');
-    }
-    this.flush();
-  }
-
   /**
    * The values to render for a ghost this frame: predicted ghosts frame-interpolated with
    * their VisualCorrection, interpolated ones on the timeline, and while a ghost switches
@@ -407,186 +312,39 @@ export class NetClient<P extends Protocol> {
     return v as Readonly<G['components']>;
   }
 
-  private open(): void {
-    const generation = ++this.generation;
-    this.inbox = [];
-    this.out.clear();
-    this.transport.connect({
-      onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
-      onMessage: (data, channel) => generation === this.generation && this.inbox.push({ kind: 'message', data, channel, at: this.options.now?.() ?? Number.NaN }),
-      onClose: (reason) => generation === this.generation && this.inbox.push({ kind: 'close', reason }),
-    });
-  }
-
-  /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
-  private dropped(reason: string): void {
-    const status = this.current.status;
-    if (status === 'reconnecting') {
-      this.reconnect.scheduleNext(this.now);
-      this.generation++; // ignore anything more from the dead link until the next attempt opens
-      return;
-    }
-    const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
-    if (!resumable || !this.reconnect.enabled) {
-      this.finish(reason);
-      return;
-    }
-    this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
-    this.generation++;
-    this.reconnect.start(this.now);
-    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
-  }
-
-  private retry(): void {
-    const next = this.reconnect.poll(this.now);
-    if (next === 'expired') {
-      const reason = `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`;
-      this.finish(reason);
-      this.transport.close(reason); // an attempt still under way (a transport retrying to open) stops here
-    } else if (next === 'attempt') this.open();
-  }
-
   /**
    * Traffic counters since creation: bytes and messages each way (a Batch's parts counted one by one),
    * transport writes made, and snapshots received.
    */
-  readonly traffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0, snapshotsIn: 0 };
+  readonly traffic: Readonly<ClientTraffic>;
 
   /** The transport's own counters (which path carries the unreliable channel, what it dropped), when it keeps them. */
   get transportStats(): TransportStats | undefined {
     return this.transport.stats;
   }
 
-  /** Queue a message (inside update) or write it at once (outside): at most one write per channel per frame. */
-  private sendRaw(bytes: Uint8Array, channel: Channel): void {
-    this.traffic.bytesOut += bytes.byteLength;
-    this.traffic.messagesOut++;
-    this.out.push(bytes, channel);
-    if (!this.framing) this.flush();
-  }
-
-  private readonly write = (bytes: Uint8Array, channel: Channel): void => {
-    this.traffic.writesOut++;
-    this.transport.send(bytes, channel);
-  };
-
-  private flush(): void {
-    if (this.out.size > 0) this.out.flush(this.write);
-  }
-
-  /** One transport message: a lone message or a Batch, whose parts are handled in order. */
-  private onMessage(data: Uint8Array): void {
-    try {
-      if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
-      forEachMessage(data, this.onPart);
-    } catch (thrown) {
-      const error = asNetcodeError(thrown, 'handling a message from the server');
-      if (this.current.status === 'closed') return;
-      const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
-      this.log('error', reason);
-      this.finish(reason);
-      this.transport.close(reason);
-    }
-  }
-
-  private readonly onPart = (data: Uint8Array): void => this.handle(data);
-
-  /** One message (throws NetcodeError when it is malformed: the caller closes the connection). */
-  private handle(data: Uint8Array): void {
-    if (this.current.status === 'closed') return;
-    this.traffic.bytesIn += data.byteLength;
-    this.traffic.messagesIn++;
-    const kind = readKind(this.reader, data);
-    switch (kind) {
-      case MessageKind.Snapshot:
-        this.onSnapshot(data);
-        return;
-      case MessageKind.Pong: {
-        const pong = readPong(this.reader, this.pong);
-        // The echo is the low 32 bits of our ms clock: rebuild the full send time.
-        const at = this.receivedAt;
-        const sentAt = at - ((Math.round(at) - pong.echoMs) >>> 0);
-        this.clock.onPong(sentAt, at, pong.serverTick, pong.serverFraction);
-        const missingBefore = this.inputReports.missing;
-        this.inputReports.onPong(pong.inputsLate, pong.inputsMissing, pong.serverTick);
-        // The server reports on our inputs (margin, missing ticks): stale while paused and until
-        // inputs sent after the resume have made a round trip.
-        if (!this.paused && this.now >= this.marginHoldUntil) {
-          this.clock.onInputMargin(pong.inputMarginTicks);
-          // Inputs the server missed because this client stalled are not packet loss: no extra slack.
-          if (at - this.lastStallAt > 2 * this.clock.rttMs + 500) this.clock.onInputsMissing(this.inputReports.missing - missingBefore, at);
-        }
-        return;
-      }
-      case MessageKind.Welcome:
-        this.onWelcome();
-        return;
-      case MessageKind.Joined:
-        this.reader.expectEnd();
-        this.setState({ ...this.current, status: 'in-game' });
-        return;
-      case MessageKind.JoinRefused:
-        this.setState({ ...this.current, status: 'connected', joinError: readReason(this.reader) });
-        return;
-      case MessageKind.Refuse:
-      case MessageKind.Close: {
-        const reason = readReason(this.reader);
-        if (kind === MessageKind.Refuse) this.log('error', reason.startsWith('react-netcode:') ? reason : `react-netcode: the server refused this client: ${reason}`);
-        this.finish(reason);
-        this.transport.close(reason);
-        return;
-      }
-      case MessageKind.Rpc:
-        this.dispatchRpc();
-        return;
-      case MessageKind.Signal:
-        return; // a transport's own signalling, never the engine's
-      default:
-        throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
-    }
-  }
-
-  private onWelcome(): void {
-    const welcome = readWelcome(this.reader);
-    const mismatch = buildMismatch('client', this.identity, welcome);
-    if (mismatch !== null) {
-      // The server let us in (an older server, or one that does not check): refuse it from this side.
-      const line = `${mismatch} This client's ${this.identity.systems}.`; // mismatch starts with 'react-netcode:'
-      this.log('error', line);
-      this.sendRaw(this.encoder.reason(MessageKind.Close, mismatch), 'reliable');
-      this.flush();
-      this.finish(mismatch);
-      this.transport.close(mismatch);
-      return;
-    }
-    const reconnecting = this.current.status === 'reconnecting';
+  /** A new session (not a resume) forgets the last one's ghosts, inputs, reports and predictions. */
+  private onWelcome(welcome: Welcome, now: number): void {
     this.welcomeTick = welcome.serverTick;
     this.worldSeed = welcome.worldSeed;
-    this.resumeToken = welcome.resumeToken;
-    this.ghosts.begin(welcome.networkId, welcome.resumed, this.now, welcome.worldSeed);
+    this.ghosts.begin(welcome.networkId, welcome.resumed, now, welcome.worldSeed);
     if (!welcome.resumed) {
       this.spawns.clear();
       this.inputs.reset();
       this.inputReports.reset();
       this.corrections.clear();
-      this.clockJumps.length = this.delayChanges.length = 0;
+      this.timing.clearChanges();
       this.prediction?.reset();
       this.switcher.clear();
     }
     this.clock.resync();
-    if (reconnecting && welcome.resumed) {
-      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId: welcome.networkId, closeReason: undefined });
-    } else {
-      this.setState({ ...this.current, status: 'connected', networkId: welcome.networkId, closeReason: undefined, resumeFailed: reconnecting });
-    }
   }
 
   /** Snapshots are unreliable: a malformed one is dropped (not acked) and reported, the connection stays. */
-  private onSnapshot(data: Uint8Array): void {
-    if (this.current.status !== 'in-game') return;
-    this.traffic.snapshotsIn++;
+  private onSnapshot(data: Uint8Array, at: number): void {
+    this.sender.traffic.snapshotsIn++;
     try {
-      const snap = this.ghosts.applySnapshot(data, this.receivedAt);
+      const snap = this.ghosts.applySnapshot(data, at);
       if (!snap) return;
       this.inputs.onReplicated(snap.inputs);
     } catch (thrown) {
@@ -596,39 +354,10 @@ export class NetClient<P extends Protocol> {
       this.events.emit('error', error);
       return;
     }
-    this.ackDue = true; // sent in this frame's Input packet, or alone (send stage)
-  }
-
-  private dispatchRpc(): void {
-    const { entry, payload } = this.rpcs.decode(this.reader);
-    this.rpcs.dispatch(entry, [payload as never], (m) => this.log('error', m));
-  }
-
-  private finish(reason: string): void {
-    if (this.current.status === 'closed') return;
-    this.spawns.clear(); // no server will confirm what is still waiting: each is rejected, its reverts run
-    this.generation++;
-    this.inbox = [];
-    this.out.clear();
-    this.ackDue = false;
-    this.resumeToken = 0;
-    this.setState({ ...this.current, status: 'closed', closeReason: reason });
-  }
-
-  private setState(next: ClientState): void {
-    this.current = next;
-    this.events.emit('status', next);
+    this.sender.ackDue = true; // sent in this frame's Input packet, or alone (send stage)
   }
 }
 
-/** A frame this long after the previous one is a stall (the inputs the server misses meanwhile are not loss). */
-const STALL_MS = 250;
-
-/** Keep the newest 8 entries of a change log. */
-function remember<T>(list: T[], entry: T): void {
-  if (list.length >= 8) list.shift();
-  list.push(entry);
-}
 
 /** A client whose prediction is on (created without `prediction: false`): `prediction` is always there. */
 export type PredictingClient<P extends Protocol> = NetClient<P> & { readonly prediction: ClientPrediction<P> };

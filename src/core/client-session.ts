@@ -1,0 +1,262 @@
+// The client's session with its server: the status (idle → connecting → connected → joining →
+// in-game, reconnecting, closed), the handshake (Hello with the protocol hash and build identity,
+// Welcome checked against ours), join, leave, and the resume of a dropped link within the grace
+// period. Stage 1 of a client frame, `receive`, handles what the transport delivered since the last
+// frame, in order, each message timestamped at its arrival; the frame's side of a message (snapshots,
+// Pongs, RPCs, the reset of a new session) goes to the client (SessionHost).
+
+import { BitReader } from './bits.ts';
+import { buildMismatch, type BuildIdentity } from './build-check.ts';
+import type { ClientSender } from './client-send.ts';
+import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
+import type { Emitter, Logger } from './emitter.ts';
+import { asNetcodeError, NetcodeError } from './errors.ts';
+import { type MessageEncoder, readKind, readReason, readWelcome, type Welcome } from './messages.ts';
+import { forEachMessage } from './outbox.ts';
+import { payloadProblem } from './payload.ts';
+import type { JoinPayload, Protocol } from './protocol.ts';
+import { Reconnector } from './reconnect.ts';
+import type { Channel } from './transport.ts';
+import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
+
+/** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
+type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string };
+
+/** The frame's side of the session's messages. */
+export interface SessionHost {
+  /** A Snapshot that arrived at `at`, while in game. */
+  snapshot(data: Uint8Array, at: number): void;
+  /** A Pong that arrived at `at` (the reader is positioned after its kind). */
+  pong(reader: BitReader, at: number): void;
+  /** An RPC (the reader is positioned after its kind). */
+  rpc(reader: BitReader): void;
+  /** A Welcome, at `now`, began a session (`welcome.resumed`: the server kept ours; otherwise the last one is forgotten). */
+  welcome(welcome: Welcome, now: number): void;
+  /** The session closed for good: what waits for the server never comes. */
+  closed(): void;
+}
+
+export interface SessionParts<P extends Protocol> {
+  options: ClientOptions<P>;
+  sender: ClientSender;
+  encoder: MessageEncoder;
+  identity: BuildIdentity;
+  events: Emitter<ClientEvents>;
+  log: Logger;
+  host: SessionHost;
+}
+
+export class ClientSession<P extends Protocol> {
+  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
+  private inbox: Inbound[] = [];
+  private generation = 0;
+  private now = 0;
+  private readonly reconnect: Reconnector;
+  private statusBeforeDrop: ClientStatus = 'idle';
+  private resumeToken = 0;
+  private readonly reader = new BitReader();
+  /** Arrival time (client clock) of the message being handled. */
+  private receivedAt = 0;
+
+  constructor(private readonly parts: SessionParts<P>) {
+    this.reconnect = new Reconnector(parts.options);
+  }
+
+  get state(): Readonly<ClientState> {
+    return this.current;
+  }
+
+  /** Open the connection and start the handshake. Allowed when idle or closed. */
+  connect(): void {
+    if (this.current.status !== 'idle' && this.current.status !== 'closed') {
+      throw new NetcodeError('usage', `react-netcode: connect() called while ${this.current.status}; call leave() first.`);
+    }
+    this.resumeToken = 0;
+    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false });
+    this.open();
+  }
+
+  /** Ask to join with the protocol's join payload (GoInGame). */
+  join(payload: JoinPayload<P>): void {
+    const status = this.current.status;
+    if (status !== 'connected') {
+      const why = status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
+      throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${status}'): ${why}.`);
+    }
+    const protocol = this.parts.options.protocol;
+    const problem = payloadProblem(protocol.join, payload);
+    if (problem !== null) throw new NetcodeError('usage', `react-netcode: join payload is invalid: ${problem}; pass a payload that fits the protocol's join fields.`);
+    const w = this.parts.encoder.custom(MessageKind.Join);
+    protocol.join.write(w, payload as never);
+    this.parts.sender.send(w.toBytes(), 'reliable');
+    this.setState({ ...this.current, status: 'joining', joinError: undefined, resumeFailed: false });
+  }
+
+  /** Close on purpose (no resume); the server sees `reason`. */
+  leave(reason: string): void {
+    const status = this.current.status;
+    if (status === 'idle' || status === 'closed') return;
+    if (status !== 'reconnecting') this.parts.sender.send(this.parts.encoder.reason(MessageKind.Close, reason), 'reliable');
+    this.parts.sender.flush(); // leave() may run inside a frame (from a listener): the Close goes out before the link closes
+    this.end(reason);
+  }
+
+  /** Stage 1 at `now`: handle what arrived since the last frame, in order; then a resume attempt when one is due. */
+  receive(now: number): void {
+    this.now = now;
+    const batch = this.inbox;
+    this.inbox = [];
+    for (const event of batch) {
+      if (this.current.status === 'closed') break;
+      if (event.kind === 'open') this.hello();
+      else if (event.kind === 'close') this.dropped(event.reason);
+      else {
+        // Arrival time: from the transport callback when the app gave a clock; never after this frame.
+        this.receivedAt = event.at <= now ? event.at : now;
+        this.onMessage(event.data);
+      }
+    }
+    if (this.current.status === 'reconnecting') this.retry();
+  }
+
+  private hello(): void {
+    const { systemsHash, buildId } = this.parts.identity;
+    const resumeId = this.resumeToken ? (this.current.networkId ?? 0) : 0;
+    const protocolHash = this.parts.options.protocol.hash;
+    const hello = { protocolHash, wireVersion: WIRE_VERSION, resumeToken: this.resumeToken, resumeId, systemsHash, buildId };
+    this.parts.sender.send(this.parts.encoder.hello(hello), 'reliable');
+  }
+
+  private open(): void {
+    const generation = ++this.generation;
+    this.inbox = [];
+    this.parts.sender.clear();
+    const now = this.parts.options.now;
+    this.parts.options.transport.connect({
+      onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
+      onMessage: (data, channel) => generation === this.generation && this.inbox.push({ kind: 'message', data, channel, at: now?.() ?? Number.NaN }),
+      onClose: (reason) => generation === this.generation && this.inbox.push({ kind: 'close', reason }),
+    });
+  }
+
+  /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
+  private dropped(reason: string): void {
+    const status = this.current.status;
+    if (status === 'reconnecting') {
+      this.reconnect.scheduleNext(this.now);
+      this.generation++; // ignore anything more from the dead link until the next attempt opens
+      return;
+    }
+    const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
+    if (!resumable || !this.reconnect.enabled) {
+      this.finish(reason);
+      return;
+    }
+    this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
+    this.generation++;
+    this.reconnect.start(this.now);
+    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
+  }
+
+  private retry(): void {
+    const next = this.reconnect.poll(this.now);
+    if (next === 'expired') {
+      const reason = `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`;
+      this.end(reason); // an attempt still under way (a transport retrying to open) stops here
+    } else if (next === 'attempt') this.open();
+  }
+
+  /** One transport message: a lone message or a Batch, whose parts are handled in order. */
+  private onMessage(data: Uint8Array): void {
+    try {
+      if (data.byteLength > MAX_MESSAGE_BYTES) throw new NetcodeError('wire/too-large', `react-netcode: message of ${data.byteLength} bytes exceeds ${MAX_MESSAGE_BYTES}.`);
+      forEachMessage(data, this.onPart);
+    } catch (thrown) {
+      const error = asNetcodeError(thrown, 'handling a message from the server');
+      if (this.current.status === 'closed') return;
+      const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
+      this.parts.log('error', reason);
+      this.end(reason);
+    }
+  }
+
+  private readonly onPart = (data: Uint8Array): void => this.handle(data);
+
+  /** One message (throws NetcodeError when it is malformed: the caller closes the connection). */
+  private handle(data: Uint8Array): void {
+    if (this.current.status === 'closed') return;
+    const traffic = this.parts.sender.traffic;
+    traffic.bytesIn += data.byteLength;
+    traffic.messagesIn++;
+    const kind = readKind(this.reader, data);
+    switch (kind) {
+      case MessageKind.Snapshot:
+        if (this.current.status === 'in-game') this.parts.host.snapshot(data, this.receivedAt);
+        return;
+      case MessageKind.Pong:
+        return this.parts.host.pong(this.reader, this.receivedAt);
+      case MessageKind.Welcome:
+        return this.onWelcome();
+      case MessageKind.Joined:
+        this.reader.expectEnd();
+        return this.setState({ ...this.current, status: 'in-game' });
+      case MessageKind.JoinRefused:
+        return this.setState({ ...this.current, status: 'connected', joinError: readReason(this.reader) });
+      case MessageKind.Refuse:
+      case MessageKind.Close: {
+        const reason = readReason(this.reader);
+        if (kind === MessageKind.Refuse) this.parts.log('error', reason.startsWith('react-netcode:') ? reason : `react-netcode: the server refused this client: ${reason}`);
+        return this.end(reason);
+      }
+      case MessageKind.Rpc:
+        return this.parts.host.rpc(this.reader);
+      case MessageKind.Signal:
+        return; // a transport's own signalling, never the engine's
+      default:
+        throw new NetcodeError('wire/unknown-message', `react-netcode: unknown message kind ${kind}.`);
+    }
+  }
+
+  private onWelcome(): void {
+    const welcome = readWelcome(this.reader);
+    const { identity, sender, encoder } = this.parts;
+    const mismatch = buildMismatch('client', identity, welcome);
+    if (mismatch !== null) {
+      // The server let us in (an older server, or one that does not check): refuse it from this side.
+      const line = `${mismatch} This client's ${identity.systems}.`; // mismatch starts with 'react-netcode:'
+      this.parts.log('error', line);
+      sender.send(encoder.reason(MessageKind.Close, mismatch), 'reliable');
+      sender.flush();
+      return this.end(mismatch);
+    }
+    const reconnecting = this.current.status === 'reconnecting';
+    this.resumeToken = welcome.resumeToken;
+    this.parts.host.welcome(welcome, this.now);
+    if (reconnecting && welcome.resumed) {
+      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId: welcome.networkId, closeReason: undefined });
+    } else {
+      this.setState({ ...this.current, status: 'connected', networkId: welcome.networkId, closeReason: undefined, resumeFailed: reconnecting });
+    }
+  }
+
+  /** End the session and close the link. */
+  private end(reason: string): void {
+    this.finish(reason);
+    this.parts.options.transport.close(reason);
+  }
+
+  private finish(reason: string): void {
+    if (this.current.status === 'closed') return;
+    this.parts.host.closed();
+    this.generation++;
+    this.inbox = [];
+    this.parts.sender.clear();
+    this.resumeToken = 0;
+    this.setState({ ...this.current, status: 'closed', closeReason: reason });
+  }
+
+  private setState(next: ClientState): void {
+    this.current = next;
+    this.parts.events.emit('status', next);
+  }
+}
