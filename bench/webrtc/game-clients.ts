@@ -94,7 +94,10 @@ function player(i: number) {
   return { client, script, arrivals, rtts, rtc, joined: false };
 }
 
+/** After the run: frames go on this long with the scripts idle, so the server runs the last press and its snapshot arrives. */
+const SETTLE_MS = 1000;
 const started = performance.now();
+let settling = false;
 const players = Array.from({ length: config.clients }, (_, i) => player(i));
 for (const p of players) p.client.connect();
 const frame = setInterval(() => {
@@ -105,16 +108,20 @@ const frame = setInterval(() => {
       p.joined = true;
       c.join({ name: 'p' });
     }
-    p.script.active = c.status === 'in-game';
+    p.script.active = c.status === 'in-game' && !settling;
     p.script.apply(now, c.input);
     c.update(now);
   }
 }, 1000 / config.fps);
 
 await new Promise((r) => setTimeout(r, config.seconds * 1000));
+settling = true;
+const endedAt = performance.timeOrigin + performance.now();
+await new Promise((r) => setTimeout(r, SETTLE_MS));
 clearInterval(frame);
 const results: ClientResult[] = players.map((p) => {
-  const half = p.arrivals.filter((a) => a.at >= performance.timeOrigin + started + 1500); // after join and the switch
+  // After join and the switch, until the scripts went idle.
+  const half = p.arrivals.filter((a) => a.at >= performance.timeOrigin + started + 1500 && a.at < endedAt);
   const offsets = half.map((a) => a.at - a.tick * stepMs);
   const min = Math.min(...offsets);
   const own = [...p.client.world.query('player')].find((g) => g.owner === p.client.networkId);
