@@ -174,8 +174,9 @@ export class ClientGhosts<P extends Protocol> {
         // A predicted spawn became this ghost: same object and handle, now with the server's id.
       } else {
         rec = this.add(s.id, s.typeId, s.owner, s.spawnTick);
-        // Show the spawn state at once, never the schema defaults.
+        // Show the spawn state at once, never the schema defaults: 'spawn' listeners see it too.
         rec.codec.copy(s.values as Values<Schema>, rec.ghost.components as Values<Schema>, true);
+        this.events.emit('spawn', typed<P>(rec.ghost));
       }
       this.confirm(rec, tick, s.values);
     }
@@ -270,7 +271,6 @@ export class ClientGhosts<P extends Protocol> {
       stale: false,
     };
     this.records.set(id, rec);
-    this.events.emit('spawn', typed<P>(ghost));
     return rec;
   }
 

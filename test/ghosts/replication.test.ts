@@ -18,7 +18,8 @@ describe('ghost replication', () => {
     const ball = s.server.spawn('ball', { position: { x: 1, y: 2, z: 3 }, velocity: { x: 1, y: 0, z: 0 }, kind: 'blue' });
     const events: string[] = [];
     const c0 = s.clients[0]!.client;
-    c0.ghosts.events.on('spawn', (g) => events.push(`spawn ${g.type} ${g.id}`));
+    // A 'spawn' listener sees the spawn snapshot's values, never the schema's defaults.
+    c0.ghosts.events.on('spawn', (g) => events.push(`spawn ${g.type} ${g.id} at ${g.type === 'ball' ? `x>1 ${g.components.position.x > 1}, y ${g.components.position.y}, z ${g.components.position.z}, ${g.components.kind}` : ''}`));
     c0.ghosts.events.on('despawn', (g) => events.push(`despawn ${g.type} ${g.id}`));
     s.tick(30);
     for (const c of s.clients) {
@@ -28,14 +29,14 @@ describe('ghost replication', () => {
       expect(remote.spawnTick).toBe(ball.spawnTick); // carried by the spawn record
       expect(remote.mode).toBe('interpolated');
     }
-    expect(events).toEqual([`spawn ball ${ball.id}`]);
+    expect(events).toEqual([`spawn ball ${ball.id} at x>1 true, y 2, z 3, blue`]); // it moves at 1 m/s along x
     const handle = c0.world.get(ball.id)!.handle;
     s.tick(30);
     expect(c0.world.get(ball.id)!.handle).toBe(handle); // stable local handle
     s.server.despawn(ball);
     s.tick(30);
     expect(c0.world.get(ball.id)).toBeUndefined();
-    expect(events).toEqual([`spawn ball ${ball.id}`, `despawn ball ${ball.id}`]);
+    expect(events).toEqual([`spawn ball ${ball.id} at x>1 true, y 2, z 3, blue`, `despawn ball ${ball.id}`]);
   });
 
   it('sends owner-only fields to the owner only; isLocal on the owner', () => {
