@@ -130,7 +130,7 @@ describe('the starters, installed from the packed package (headless Chromium)', 
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     for (const name of STARTERS) {
       const dir = join(scratch, name);
-      if (name === 'starter') initOutput = run(process.execPath, [join(scratch, 'unpacked/package/dist/bin/init.js'), 'init', name], scratch);
+      if (name === 'starter') initOutput = run(process.execPath, [join(scratch, 'unpacked/package/dist/bin/init.js'), 'init', name, '--from', tarball], scratch);
       else cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) });
       const pkgPath = join(dir, 'package.json');
       const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { name: string; dependencies: Record<string, string> };
@@ -174,9 +174,9 @@ describe('the starters, installed from the packed package (headless Chromium)', 
     expect(() => run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', dir], dir)).not.toThrow();
   });
 
-  it('`react-netcode init starter` copies the starter and depends on the packed version', () => {
-    expect(initOutput).toMatch(/^react-netcode: created .*starter\. Next: cd starter && npm install && npm run dev/);
-    expect(initPackage).toEqual({ name: 'starter', dependency: `^${initPackage.version}`, version: initPackage.version });
+  it('`react-netcode init starter --from <tarball>` copies the starter and depends on the tarball, by a path relative to the project', () => {
+    expect(initOutput).toMatch(/^react-netcode: created .*starter, depending on react-netcode file:\.\.\/react-netcode-[\d.]+\.tgz\. Next: cd starter && npm install && npm run dev/);
+    expect(initPackage).toEqual({ name: 'starter', dependency: `file:../react-netcode-${initPackage.version}.tgz`, version: initPackage.version });
     const tracked = execFileSync('git', ['ls-files', 'examples/starter'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
     const top = new Set(tracked.map((f) => f.split('/')[2]!));
     // What init copied, plus what the test made: the install, its lockfile and the build.
