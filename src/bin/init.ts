@@ -40,7 +40,7 @@ if (from === undefined) {
   console.log('react-netcode: if npm install cannot find react-netcode on the registry, run init again with --from path/to/react-netcode-x.y.z.tgz (made by npm pack).');
 }
 
-/** A tarball or folder path becomes `file:` relative to the new project (so the project can move with it); anything else is kept as given. */
+/** A tarball or folder path becomes `file:` relative to the new project (the two can move together); anything else is kept as given. */
 function dependencySpec(spec: string, projectDir: string): string {
   const path = spec.startsWith('file:') ? spec.slice(5) : spec;
   const isPath = spec.startsWith('file:') || /\.(tgz|tar\.gz)$/.test(path) || path.startsWith('.') || isAbsolute(path);
