@@ -66,7 +66,7 @@ export class ServerMessages<P extends Protocol> {
         this.x.report(asNetcodeError(error, `handling a message of peer ${peer}`), connection);
         reason = 'react-netcode: the server failed to handle a message from this client (an internal error, reported on the server)';
       }
-      this.x.limitedLog.log('warn', 'protocol error', `react-netcode: ${describeError(reason)} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.x.timeMs());
+      this.x.limitedLog.log('warn', 'protocol error', `react-netcode: ${describeError(reason).replace(/\.$/, '')} (peer ${peer}${connection ? `, networkId ${connection.networkId}` : ''}); closing that connection only.`, this.x.timeMs());
       if (connection) this.x.sessions.close(connection, reason, true, this.x.timeMs());
       else this.x.sessions.refuse(peer, reason, this.x.timeMs());
     }
@@ -90,6 +90,7 @@ export class ServerMessages<P extends Protocol> {
       if (kind === MessageKind.Seat) {
         throw new WireError('wire/unknown-message', 'react-netcode: a seat came to a server that is no room server; connect to the URL the matchmaker gave, served by serveRooms.');
       }
+      if (kind === MessageKind.Close) return; // a client that leaves before its handshake finished: nothing to close, nothing wrong
       if (kind !== MessageKind.Hello) throw new WireError('wire/unknown-message', `react-netcode: expected Hello, got ${kindName(kind)} before the handshake.`);
       this.x.sessions.hello(peer, this.reader, this.x.timeMs());
       return;

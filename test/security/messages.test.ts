@@ -121,4 +121,23 @@ describe('kinds, channels and state', () => {
     // One Refuse for the first; the other 49 arrive while it lingers and are ignored.
     expect(early.reasons).toEqual(['react-netcode: protocol error from client: expected Hello, got message kind Join (4) before the handshake.']);
   });
+
+  it('a Close before the handshake (a client leaving while it connects) is no protocol error: nothing logged, nothing refused', () => {
+    const { s, logs } = setup();
+    const leaving = rawPeer(s.network);
+    s.tick(2);
+    leaving.send(new Uint8Array([MessageKind.Close]));
+    s.tick(2);
+    expect(leaving.reasons).toEqual([]);
+    expect(logs.filter((l) => l.includes('protocol error'))).toEqual([]);
+    leaving.hello(protocol); // not refused: a Hello still starts its handshake
+    s.tick(2);
+    expect(leaving.kinds).toContain(MessageKind.Welcome);
+    // A real protocol error's log line: the reason, then the peer, with no stray full stop between.
+    const early = rawPeer(s.network);
+    s.tick(2);
+    early.send(new Uint8Array([MessageKind.Join, 0]));
+    s.tick(2);
+    expect(logs.find((l) => l.includes('protocol error'))).toMatch(/before the handshake \(peer \d+\); closing that connection only\.$/);
+  });
 });
