@@ -3,7 +3,7 @@
 // at UI rate → onStep listeners. The provider's own loop (requestFrame) steps it
 // unless a component in the Canvas has claimed the frame. No React in here.
 
-import { consoleLogger, createClient, type ClientOptions, type ClientTransport, type InputValues, type JoinPayload, type Logger, type NetClient, type Protocol, type SystemDef, type Tick } from '../index.ts';
+import { consoleLogger, createClient, NetcodeError, type ClientOptions, type ClientTransport, type InputValues, type JoinPayload, type Logger, type NetClient, type Protocol, type SystemDef, type Tick } from '../index.ts';
 import { leaveOnPageHide } from '../core/page-hide.ts';
 import type { FrameDriver, NetcodeContextValue } from './context.ts';
 import type { FrameClock } from './frame-clock.ts';
@@ -36,6 +36,9 @@ const isHidden = (): boolean => typeof document !== 'undefined' && document.visi
 
 /** Defers the factory to the first `connect`, so an engine that never connects never builds a transport. */
 function lazyTransport(source: TransportSource): ClientTransport {
+  if (typeof source !== 'function' && (typeof source !== 'object' || source === null)) {
+    throw new NetcodeError('usage', "react-netcode: <NetcodeProvider> needs a transport prop: transport={() => createSocketIoClientTransport('http://localhost:3000')} (or a transport object).");
+  }
   if (typeof source !== 'function') return source;
   let transport: ClientTransport | undefined;
   return {
@@ -61,6 +64,8 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
   private readonly stats: StatsSampler;
   private join: JoinPayload<P> | undefined;
   private autoJoinBlocked = false;
+  /** The provider's own join() is waiting for the server's answer. */
+  private autoJoinPending = false;
   private claims = 0;
   private scheduled = false;
   private handle: unknown;
@@ -103,7 +108,14 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
     this.started = true;
     const c = this.client;
     this.offs.push(
-      c.events.on('status', (s) => this.store.setState({ status: s.status, networkId: s.networkId, closeReason: s.closeReason, joinError: s.joinError, resumeFailed: s.resumeFailed })),
+      c.events.on('status', (s) => {
+        if (s.joinError !== undefined && this.autoJoinPending) {
+          // The provider's own join was refused: say so (the app may never read useConnection().joinError).
+          this.log('warn', `react-netcode: the server refused <NetcodeProvider join>: ${s.joinError}. useConnection().joinError holds the reason; change the join prop to try again.`);
+        }
+        if (s.status !== 'joining') this.autoJoinPending = false;
+        this.store.setState({ status: s.status, networkId: s.networkId, closeReason: s.closeReason, joinError: s.joinError, resumeFailed: s.resumeFailed });
+      }),
       c.events.on('error', (e) => this.store.setState({ lastError: e.message })),
       c.ghosts.events.on('mode', () => void this.modeChanges++),
     );
@@ -210,10 +222,13 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
     if (this.join === undefined || this.autoJoinBlocked || c.status !== 'connected' || c.state.joinError !== undefined) return;
     try {
       c.join(this.join);
+      this.autoJoinPending = true;
     } catch (error) {
       // An invalid payload: report it once, do not retry every frame until the payload changes.
       this.autoJoinBlocked = true;
-      this.store.setState({ joinError: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      this.log('warn', `react-netcode: <NetcodeProvider join> cannot join: ${message.replace(/^react-netcode: /, '')} (useConnection().joinError holds this; change the join prop to try again).`);
+      this.store.setState({ joinError: message });
     }
   }
 
