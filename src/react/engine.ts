@@ -114,7 +114,8 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
           this.log('warn', `react-netcode: the server refused <NetcodeProvider join>: ${s.joinError}. useConnection().joinError holds the reason; change the join prop to try again.`);
         }
         if (s.status !== 'joining') this.autoJoinPending = false;
-        this.store.setState({ status: s.status, networkId: s.networkId, closeReason: s.closeReason, joinError: s.joinError, resumeFailed: s.resumeFailed });
+        const { status, networkId, closeReason, joinError, resumeFailed } = s;
+        this.store.setState({ status, networkId, closeReason, joinError, resumeFailed });
       }),
       c.events.on('error', (e) => this.store.setState({ lastError: e.message })),
       c.ghosts.events.on('mode', () => void this.modeChanges++),

@@ -19,7 +19,11 @@ describe('ghost replication', () => {
     const events: string[] = [];
     const c0 = s.clients[0]!.client;
     // A 'spawn' listener sees the spawn snapshot's values, never the schema's defaults.
-    c0.ghosts.events.on('spawn', (g) => events.push(`spawn ${g.type} ${g.id} at ${g.type === 'ball' ? `x>1 ${g.components.position.x > 1}, y ${g.components.position.y}, z ${g.components.position.z}, ${g.components.kind}` : ''}`));
+    c0.ghosts.events.on('spawn', (g) => {
+      if (g.type !== 'ball') return void events.push(`spawn ${g.type} ${g.id}`);
+      const { position: p, kind } = g.components as { position: { x: number; y: number; z: number }; kind: string };
+      events.push(`spawn ${g.type} ${g.id} at x>1 ${p.x > 1}, y ${p.y}, z ${p.z}, ${kind}`);
+    });
     c0.ghosts.events.on('despawn', (g) => events.push(`despawn ${g.type} ${g.id}`));
     s.tick(30);
     for (const c of s.clients) {
