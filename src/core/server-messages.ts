@@ -90,7 +90,8 @@ export class ServerMessages<P extends Protocol> {
       if (kind === MessageKind.Seat) {
         throw new WireError('wire/unknown-message', 'react-netcode: a seat came to a server that is no room server; connect to the URL the matchmaker gave, served by serveRooms.');
       }
-      if (kind === MessageKind.Close) return; // a client that leaves before its handshake finished: nothing to close, nothing wrong
+      // A client leaving while it connects: no protocol error.
+      if (kind === MessageKind.Close) return this.x.sessions.leftBeforeHandshake(peer);
       if (kind !== MessageKind.Hello) throw new WireError('wire/unknown-message', `react-netcode: expected Hello, got ${kindName(kind)} before the handshake.`);
       this.x.sessions.hello(peer, this.reader, this.x.timeMs());
       return;

@@ -143,6 +143,12 @@ export class Sessions<P extends Protocol> {
     } else this.transport.disconnect(connection.peer, reason);
   }
 
+  /** A Close before the handshake: a client that leaves while it connects. Nothing is wrong and nothing is said; its link is closed. */
+  leftBeforeHandshake(peer: PeerId): void {
+    this.pending.delete(peer);
+    this.transport.disconnect(peer, 'react-netcode: the client left before its handshake finished');
+  }
+
   refuse(peer: PeerId, reason: string, now: number): void {
     this.pending.delete(peer);
     this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');

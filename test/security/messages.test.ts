@@ -122,17 +122,17 @@ describe('kinds, channels and state', () => {
     expect(early.reasons).toEqual(['react-netcode: protocol error from client: expected Hello, got message kind Join (4) before the handshake.']);
   });
 
-  it('a Close before the handshake (a client leaving while it connects) is no protocol error: nothing logged, nothing refused', () => {
+  it('a Close before the handshake (a client leaving while it connects) is no protocol error: its link is closed, nothing logged or refused', () => {
     const { s, logs } = setup();
     const leaving = rawPeer(s.network);
     s.tick(2);
+    expect(s.server.pendingPeers).toBe(1);
     leaving.send(new Uint8Array([MessageKind.Close]));
     s.tick(2);
     expect(leaving.reasons).toEqual([]);
+    expect(leaving.kinds).not.toContain(MessageKind.Refuse);
+    expect(s.server.pendingPeers).toBe(0);
     expect(logs.filter((l) => l.includes('protocol error'))).toEqual([]);
-    leaving.hello(protocol); // not refused: a Hello still starts its handshake
-    s.tick(2);
-    expect(leaving.kinds).toContain(MessageKind.Welcome);
     // A real protocol error's log line: the reason, then the peer, with no stray full stop between.
     const early = rawPeer(s.network);
     s.tick(2);
