@@ -79,3 +79,29 @@ export function checkEngineOptions(options: unknown, what: 'createClient' | 'cre
     throw new NetcodeError('usage', `react-netcode: ${what} needs options.transport (e.g. createSocketIo${what === 'createClient' ? 'Client' : 'Server'}Transport(…)): ${example}.`);
   }
 }
+
+/**
+ * Refuse an option name `what` does not have (a JavaScript caller's typo, e.g. `prot`), naming the
+ * nearest known one; TypeScript catches these in object literals, not in objects built elsewhere.
+ */
+export function checkOptionNames(options: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const a = key.toLowerCase();
+    const close = (k: string): boolean => editDistance(k.toLowerCase(), a) <= 2;
+    const samePrefix = (k: string): boolean => k.length >= 4 && a.startsWith(k.slice(0, 4).toLowerCase());
+    const near = known.find(close) ?? known.find(samePrefix);
+    const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
+    throw new NetcodeError('usage', `react-netcode: ${what} has no option "${key}"${hint}; its options are ${known.join(', ')}.`);
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

@@ -8,7 +8,7 @@
 // it is reported closed; a link that was open and dropped is the engine's to resume.
 import { io } from 'socket.io-client';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
-import { NetcodeError } from '../core/errors.ts';
+import { checkOptionNames, NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { toBytes } from './bytes.ts';
@@ -91,7 +91,25 @@ function takeFrames(link: Link, onData: (link: Link, channel: Channel, data: Uin
   });
 }
 
+/** Every option name (the type makes the list complete). */
+const CLIENT_OPTIONS: readonly string[] = Object.keys({
+  path: true, socket: true, maxBufferedBytes: true, retry: true,
+} satisfies Record<keyof SocketIoClientTransportOptions, true>);
+
+/** Unknown options and a URL that is no string are refused. */
+function checkClientArgs(url: unknown, options: object): void {
+  checkOptionNames(options, CLIENT_OPTIONS, 'createSocketIoClientTransport');
+  if (typeof url !== 'string') {
+    throw new NetcodeError('usage', `react-netcode: createSocketIoClientTransport needs the server's URL, e.g. 'http://localhost:3000'; got ${String(url)}.`);
+  }
+}
+
+/** A URL without a scheme ('localhost:3000'): socket.io-client takes the page's protocol in a browser, https:// elsewhere. */
+const schemeHint = (url: string): string =>
+  /^[a-z][\w+.-]*:\/\//i.test(url) || url.startsWith('/') ? '' : ` (the URL has no scheme, so outside a page socket.io-client tried https://${url}: write http://${url} if the server is not on TLS)`;
+
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
+  checkClientArgs(url, options);
   const path = options.path ?? options.socket?.path ?? DEFAULT_PATH;
   const maxBuffered = checkMaxBufferedBytes(options.maxBufferedBytes);
   const retry = retryPolicy(options.retry);
@@ -124,7 +142,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
     const tries = current.attempts === 1 ? 'in one attempt' : `in ${current.attempts} attempts over ${((Date.now() - current.startedAt) / 1000).toFixed(1)} s`;
     finish(
       current,
-      `react-netcode: could not connect to ${where} ${tries}: ${err.message}; check the URL and path, that the game server is running and reachable from here, ` +
+      `react-netcode: could not connect to ${where} ${tries}: ${err.message}; check the URL${schemeHint(url)} and path, that the game server is running and reachable from here, ` +
         'and that a proxy in between forwards WebSocket upgrades (the transport option retry sets how long to keep trying).',
     );
   };

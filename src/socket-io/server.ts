@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
-import { NetcodeError } from '../core/errors.ts';
+import { checkOptionNames, NetcodeError } from '../core/errors.ts';
 import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
@@ -177,7 +177,13 @@ function violationOf(event: string, channel: Channel | null, data: Uint8Array | 
   return null;
 }
 
+/** Every option name (the type makes the list complete). */
+const SERVER_OPTIONS: readonly string[] = Object.keys({
+  io: true, port: true, host: true, path: true, maxMessageBytes: true, maxBufferedBytes: true, connectTimeoutMs: true, onRequest: true,
+} satisfies Record<keyof SocketIoServerTransportOptions, true>);
+
 export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
+  checkOptionNames(options, SERVER_OPTIONS, 'createSocketIoServerTransport');
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
     throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}.`);

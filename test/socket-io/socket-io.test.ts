@@ -343,6 +343,25 @@ describe('socket.io transports', () => {
     expect(client.events.count((e) => e.kind === 'close')).toBe(1);
   });
 
+  it('a URL without a scheme: the failure says which URL socket.io-client tried and what to write', async () => {
+    const port = await deadPort();
+    const client = startClient(`127.0.0.1:${port}`, { retry: false });
+    const closed = await client.events.waitFor((e) => e.kind === 'close', 'connect_error close');
+    expect(closed.kind === 'close' && closed.reason).toContain(
+      `check the URL (the URL has no scheme, so outside a page socket.io-client tried https://127.0.0.1:${port}: write http://127.0.0.1:${port} if the server is not on TLS) and path`,
+    );
+  });
+
+  it('an option either transport does not have is refused, naming the nearest one', () => {
+    expect(() => createSocketIoServerTransport({ prot: 3000 } as never)).toThrow(
+      'react-netcode: createSocketIoServerTransport has no option "prot" (did you mean "port"?); its options are io, port, host, path,',
+    );
+    expect(() => createSocketIoClientTransport('http://127.0.0.1:1', { retries: false } as never)).toThrow(
+      'react-netcode: createSocketIoClientTransport has no option "retries" (did you mean "retry"?)',
+    );
+    expect(() => createSocketIoClientTransport(3000 as never)).toThrow("react-netcode: createSocketIoClientTransport needs the server's URL, e.g. 'http://localhost:3000'; got 3000.");
+  });
+
   it('retries a connection that cannot be opened, then reports the attempts', async () => {
     const port = await deadPort();
     const started = performance.now();
