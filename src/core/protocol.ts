@@ -62,7 +62,14 @@ export interface GhostType<S extends Schema = Schema> {
 /** Declare a ghost type: `ghost({ position: field.vec3({ quantize: 1000 }) }, { modes: ['predicted'] })`. */
 export function ghost<const S extends Schema>(fields: S, options: GhostOptions = {}): GhostType<S> {
   const modes = options.modes ?? ['predicted', 'interpolated'];
-  if (modes.length === 0) throw new NetcodeError('protocol/invalid', 'react-netcode: a ghost needs at least one mode: pass modes: ["predicted"], ["interpolated"] or both.');
+  if (!Array.isArray(modes) || modes.length === 0) {
+    throw new NetcodeError('protocol/invalid', 'react-netcode: a ghost needs at least one mode: pass modes: ["predicted"], ["interpolated"] or both.');
+  }
+  for (const m of modes as readonly unknown[]) {
+    if (m !== 'predicted' && m !== 'interpolated') {
+      throw new NetcodeError('protocol/invalid', `react-netcode: ghost mode ${JSON.stringify(m)} is not one: pass modes: ["predicted"], ["interpolated"] or both.`);
+    }
+  }
   return options.classify ? { fields, modes: [...new Set(modes)], classify: options.classify } : { fields, modes: [...new Set(modes)] };
 }
 

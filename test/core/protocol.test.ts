@@ -55,6 +55,8 @@ describe('defineProtocol', () => {
     expect(() => defineProtocol({ rpcs: { 'bad name': rpc.toServer({}) } })).toThrow(/rpc name "bad name" must be an identifier/);
     expect(() => rpc.toServer({}, { maxBytes: 0 })).toThrow(/maxBytes must be an integer/);
     expect(() => ghost({}, { modes: [] })).toThrow(/at least one mode/);
+    // A JavaScript caller (or a cast) with a misspelt mode: named, not accepted.
+    expect(() => ghost({}, { modes: ['predicted', 'interpolate'] as never })).toThrow('react-netcode: ghost mode "interpolate" is not one: pass modes: ["predicted"], ["interpolated"] or both.');
   });
 });
 
