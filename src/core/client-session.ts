@@ -80,7 +80,7 @@ export class ClientSession<P extends Protocol> {
   join(payload: JoinPayload<P>): void {
     const status = this.current.status;
     if (status !== 'connected') {
-      const why = status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected)';
+      const why = status === 'joining' ? 'a join is already pending: wait for its answer (status in-game, or joinError)' : status === 'in-game' ? 'you are already in game' : 'wait for the handshake (status connected; it advances only inside client.update(now): call that every frame)';
       throw new NetcodeError('usage', `react-netcode: join() needs status 'connected' (it is '${status}'): ${why}.`);
     }
     const protocol = this.parts.options.protocol;

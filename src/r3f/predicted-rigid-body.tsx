@@ -10,6 +10,7 @@ import type { Ghost, GhostNames, Protocol } from '../index.ts';
 import type { PhysicsAdapter } from '../rapier/physics.ts';
 import type { QuatFieldOf, Vec3FieldOf } from './transform.ts';
 import { VisualProxy, type VisualProxyProps } from './visual-proxy.tsx';
+import { NetcodeError } from '../core/errors.ts';
 
 export type PredictedRigidBodyProps<P extends Protocol = Protocol, K extends GhostNames<P> = GhostNames<P>> = Omit<VisualProxyProps<P, K>, 'positionField' | 'rotationField'> & {
   /** The adapter from createPhysics (only its body field mapping is read here: no Rapier import). */
@@ -25,7 +26,7 @@ export function PredictedRigidBody<P extends Protocol = Protocol, K extends Ghos
 ) {
   const fields = physics.fields(ghost.type);
   if (!fields) {
-    throw new Error(`react-netcode: <PredictedRigidBody> got a "${ghost.type}" ghost, which has no body in createPhysics({ bodies }); add one, or render it with <VisualProxy>.`);
+    throw new NetcodeError('usage', `react-netcode: <PredictedRigidBody> got a "${ghost.type}" ghost, which has no body in createPhysics({ bodies }); add one, or render it with <VisualProxy>.`);
   }
   // The default rotation field applies only when the ghost type has one (a body without it has its rotations locked).
   const rotation = fields.rotation;

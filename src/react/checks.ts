@@ -3,6 +3,7 @@
 // render with the list of known names, instead of rendering nothing forever.
 
 import type { Protocol } from '../index.ts';
+import { NetcodeError } from '../core/errors.ts';
 
 /**
  * Throw a `react-netcode:` usage error when `type` is not a ghost type of `protocol`.
@@ -11,7 +12,7 @@ import type { Protocol } from '../index.ts';
 export function checkGhostType(protocol: Protocol, type: string, hook: string): void {
   if (protocol.ghostByName.has(type)) return;
   const known = protocol.ghostList.map((g) => `"${g.name}"`).join(', ') || '(none)';
-  throw new Error(`react-netcode: ${hook}("${type}"): unknown ghost type; declare it in defineProtocol({ ghosts }) or fix the name (known: ${known}).`);
+  throw new NetcodeError('usage', `react-netcode: ${hook}("${type}"): unknown ghost type; declare it in defineProtocol({ ghosts }) or fix the name (known: ${known}).`);
 }
 
 /** Same elements in the same order (identity). */
@@ -26,10 +27,10 @@ export function checkRpc(protocol: Protocol, name: string, direction: 'toClient'
   const entry = protocol.rpcByName.get(name);
   if (entry === undefined) {
     const known = protocol.rpcList.map((r) => `"${r.name}" (${r.def.direction})`).join(', ') || '(none)';
-    throw new Error(`react-netcode: ${hook}("${name}"): unknown RPC; declare it in defineProtocol({ rpcs }) or fix the name (known: ${known}).`);
+    throw new NetcodeError('usage', `react-netcode: ${hook}("${name}"): unknown RPC; declare it in defineProtocol({ rpcs }) or fix the name (known: ${known}).`);
   }
   if (entry.def.direction !== direction) {
     const use = direction === 'toClient' ? 'send it with useSendRpc' : 'handle it with useRpc';
-    throw new Error(`react-netcode: ${hook}("${name}"): the RPC is declared ${entry.def.direction}; ${use} instead.`);
+    throw new NetcodeError('usage', `react-netcode: ${hook}("${name}"): the RPC is declared ${entry.def.direction}; ${use} instead.`);
   }
 }

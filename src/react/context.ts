@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { ClientState, NetClient, Protocol } from '../index.ts';
+import { NetcodeError } from '../core/errors.ts';
 
 /** UI-rate state (changes a few times per second at most). */
 export interface NetcodeUiState {
@@ -57,6 +58,6 @@ export const NetcodeContext = createContext<NetcodeContextValue | null>(null);
 /** The provider's context; throws the documented error outside a <NetcodeProvider>. */
 export function useNetcodeContext<P extends Protocol = Protocol>(hook: string): NetcodeContextValue<P> {
   const value = useContext(NetcodeContext);
-  if (!value) throw new Error(`react-netcode: ${hook} must be used inside <NetcodeProvider>; wrap your app (or the Canvas) in the provider returned by createNetcode(protocol).`);
+  if (!value) throw new NetcodeError('usage', `react-netcode: ${hook} must be used inside <NetcodeProvider>; wrap your app (or the Canvas) in the provider returned by createNetcode(protocol).`);
   return value as unknown as NetcodeContextValue<P>;
 }

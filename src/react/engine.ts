@@ -234,7 +234,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
   }
 
   private claim(): () => void {
-    if (this.claims > 0) throw new Error('react-netcode: the frame driver is already claimed; mount exactly one <NetcodeFrame/> per <NetcodeProvider>.');
+    if (this.claims > 0) throw new NetcodeError('usage', 'react-netcode: the frame driver is already claimed; mount exactly one <NetcodeFrame/> per <NetcodeProvider>.');
     this.claims++;
     this.cancel();
     let released = false;

@@ -2,6 +2,7 @@
 // every step it runs itself and asks `requestFrame` for the next one; tests inject
 // a manual clock and drive frames by hand, browsers get performance.now +
 // requestAnimationFrame. Nothing else in react-netcode/react reads wall time.
+import { NetcodeError } from '../core/errors.ts';
 
 /**
  * Monotonic time and a frame scheduler, injected into `<NetcodeProvider clock>`.
@@ -26,7 +27,7 @@ const FALLBACK_FRAME_MS = 1000 / 60;
 export function defaultFrameClock(): FrameClock {
   const perf = globalThis.performance;
   if (perf === undefined) {
-    throw new Error('react-netcode: no performance.now() in this environment; pass <NetcodeProvider clock={{ now, requestFrame, cancelFrame }}>.');
+    throw new NetcodeError('usage', 'react-netcode: no performance.now() in this environment; pass <NetcodeProvider clock={{ now, requestFrame, cancelFrame }}>.');
   }
   const now = (): number => perf.now();
   const raf = globalThis.requestAnimationFrame;

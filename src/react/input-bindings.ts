@@ -4,6 +4,7 @@
 // between two ticks is never lost. Focus loss and a hidden page release every key.
 
 import type { NetClient, Protocol, Tick, Vec2 } from '../index.ts';
+import { NetcodeError } from '../core/errors.ts';
 
 /** A live binding: fills each tick's input and stops listening on dispose. */
 export interface BoundInput {
@@ -42,7 +43,7 @@ function checkField(client: NetClient<Protocol>, field: string, kind: string, bi
   const f = client.protocol.input.schema[field];
   if (f?.kind === kind) return;
   const fields = client.protocol.input.keys.map((k) => `${k} (${client.protocol.input.schema[k]!.kind})`).join(', ') || '(none)';
-  throw new Error(`react-netcode: ${binding} needs a ${kind} input field "${field}"${f ? `, but it is ${f.kind}` : ', which the protocol does not declare'}; pass a ${kind} field of defineProtocol({ input }) (fields: ${fields}).`);
+  throw new NetcodeError('usage', `react-netcode: ${binding} needs a ${kind} input field "${field}"${f ? `, but it is ${f.kind}` : ', which the protocol does not declare'}; pass a ${kind} field of defineProtocol({ input }) (fields: ${fields}).`);
 }
 
 /** Add each `[target, type, handler]` listener (undefined targets are skipped); returns the function that removes them all. */
@@ -128,7 +129,7 @@ export interface PressOptions {
 function checkRepeat(options: PressOptions, binding: string): number {
   const n = options.repeatEveryTicks;
   if (n === undefined) return 0;
-  if (!Number.isInteger(n) || n < 1) throw new Error(`react-netcode: ${binding} got repeatEveryTicks ${String(n)}; pass a whole number of ticks ≥ 1 (or leave it out for no repeat).`);
+  if (!Number.isInteger(n) || n < 1) throw new NetcodeError('usage', `react-netcode: ${binding} got repeatEveryTicks ${String(n)}; pass a whole number of ticks ≥ 1 (or leave it out for no repeat).`);
   return n;
 }
 

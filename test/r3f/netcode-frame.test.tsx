@@ -108,7 +108,7 @@ describe('<NetcodeFrame/>', () => {
         <NetcodeFrame />
       </Catch>,
     );
-    expect(String(errors[0])).toMatch(/^Error: react-netcode: <NetcodeFrame> must be used inside <NetcodeProvider>/);
+    expect(String(errors[0])).toMatch(/^NetcodeError: react-netcode: <NetcodeFrame> must be used inside <NetcodeProvider>/);
     await renderer.unmount();
 
     const h = createTestNetcode(spaceProtocol, spaceSystems);
