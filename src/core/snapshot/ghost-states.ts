@@ -58,9 +58,11 @@ export class GhostStates {
   readonly sent = new HistoryBuffer<SentSnapshot>(W, (rec) => {
     if (--rec.refs === 0) this.free.push(rec);
   });
-  /** Acked snapshot ticks, by tick % W. */
+  /** Acked snapshot ticks, by tick % W, and how (0: not acked; see `setAcked`). */
   ackedTick = new Int32Array(W);
   ackedOk = new Uint8Array(W);
+  /** Scratch of `holds`, by tick % W: 0 unknown, 1 held, 2 not. */
+  private readonly heldBy = new Uint8Array(W);
   lastTick: Tick = 0;
   hasEncoded = false;
   /** Newest acked snapshot tick (as int32; -1: none): states with different ones share no bodies. */
@@ -111,39 +113,67 @@ export class GhostStates {
   }
 
   /**
-   * True when these states and `other` lead to the same snapshots whatever the clients ack
-   * from now on: the same record for every ghost, and the same content for every sent
-   * snapshot one of them may still apply an ack of. (Applying an ack again changes nothing,
-   * so a snapshot both have acked may differ, and the merged states take the acks of both.)
+   * Merge `other` into these states when both lead to the same snapshots whatever the clients ack from
+   * now on: the same record for every ghost, and the same content for every sent snapshot one of them may
+   * still apply an ack of (applying an ack again changes nothing, so a snapshot both have acked may differ).
+   * With `behind`, a ghost's second baseline may differ too (one side lost a snapshot the other acked): the
+   * merged states take, per ghost, a second baseline that the clients of both hold. Returns whether it merged;
+   * the merged states take the acks of both (a snapshot acked by one side only counts as heard: never applied).
    */
-  sameAs(other: GhostStates, used: number): boolean {
+  merge(other: GhostStates, used: number, behind: boolean): boolean {
     if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size) return false;
-    const a = this.g, b = other.g;
-    for (let i = 0, n = used * G_STRIDE; i < n; i++) if (a[i] !== b[i]) return false;
     let same = true;
     this.sent.forEach((rec, t) => {
       const o = other.sent.get(t);
       if (o === undefined || (!(this.isAcked(t) && other.isAcked(t)) && !rec.sameAs(o))) same = false;
     });
-    return same;
-  }
-
-  /** After `sameAs(other)`: take the acks of `other` too. */
-  mergeAcks(other: GhostStates): void {
+    if (!same || !this.second(other, used, behind, false)) return false;
+    this.second(other, used, behind, true);
     other.sent.forEach((_, t) => {
-      if (other.isAcked(t)) this.setAcked(t);
+      const i = t % W, both = this.ackedOk[i] === 1 && other.ackedOk[i] === 1;
+      if (this.isAcked(t) || other.isAcked(t)) this.setAcked(t, both ? 1 : 2);
     });
+    return true;
   }
 
-  private setAcked(tick: Tick): void {
-    this.ackedOk[tick % W] = 1;
+  /** Check (or, with `take`, apply) that every ghost record equals `other`'s, the second baseline only up to `behind`. */
+  private second(other: GhostStates, used: number, behind: boolean, take: boolean): boolean {
+    const a = this.g, b = other.g;
+    this.heldBy.fill(0);
+    other.heldBy.fill(0);
+    for (let o = 0, n = used * G_STRIDE; o < n; o += G_STRIDE) {
+      for (let i = 0; i < G_A1T; i++) if (a[o + i] !== b[o + i]) return false;
+      if (a[o + G_A1T] === b[o + G_A1T] && a[o + G_A1S] === b[o + G_A1S]) continue;
+      if (!behind) return false;
+      if (this.holds(other, b[o + G_A1T]!, b[o + G_A1S]!)) {
+        if (take) a.set(b.subarray(o + G_A1T, o + G_STRIDE), o + G_A1T);
+      } else if (!other.holds(this, a[o + G_A1T]!, a[o + G_A1S]!)) return false;
+    }
+    return true;
+  }
+
+  /** Does every client of these states hold the row `other`'s states sent at `tick` in ring slot `slot` (none: −1)? */
+  private holds(other: GhostStates, tick: number, slot: number): boolean {
+    if (slot < 0) return true;
+    const t = tick >>> 0, i = t % W;
+    if (this.heldBy[i] === 0) {
+      const mine = this.sent.get(t), theirs = other.sent.get(t);
+      const ok = this.ackedOk[i] === 1 && this.ackedTick[i] === tick && mine !== undefined && theirs !== undefined && mine.sameAs(theirs);
+      this.heldBy[i] = ok ? 1 : 2;
+    }
+    return this.heldBy[i] === 1;
+  }
+
+  /** `how`: 1, every client of these states acked it (its ack was applied); 2, some did (not applied). */
+  private setAcked(tick: Tick, how = 1): void {
+    this.ackedOk[tick % W] = how;
     this.ackedTick[tick % W] = tick | 0;
     if (this.newestAck === -1 || isNewer(tick, this.newestAck >>> 0)) this.newestAck = tick | 0;
   }
 
   isAcked(tick: Tick): boolean {
     const i = tick % W;
-    return this.ackedOk[i] === 1 && this.ackedTick[i] === (tick | 0);
+    return this.ackedOk[i] !== 0 && this.ackedTick[i] === (tick | 0);
   }
 
   /** True when the snapshot sent at `tick` is remembered and not acked yet. */
