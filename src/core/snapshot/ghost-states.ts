@@ -129,9 +129,11 @@ export class GhostStates {
     });
     if (!same || !this.second(other, used, behind, false)) return false;
     this.second(other, used, behind, true);
-    other.sent.forEach((_, t) => {
-      const i = t % W, both = this.ackedOk[i] === 1 && other.ackedOk[i] === 1;
-      if (this.isAcked(t) || other.isAcked(t)) this.setAcked(t, both ? 1 : 2);
+    // Acked by every client of both, with the same content: every client holds its rows (see `holds`).
+    other.sent.forEach((rec, t) => {
+      const mine = this.isAcked(t), theirs = other.isAcked(t);
+      const all = mine && theirs && this.ackedOk[t % W] === 1 && other.ackedOk[t % W] === 1 && rec.sameAs(this.sent.get(t)!);
+      if (mine || theirs) this.setAcked(t, all ? 1 : 2);
     });
     return true;
   }
