@@ -121,14 +121,14 @@ export class GhostStates {
    * the merged states take the acks of both (a snapshot acked by one side only counts as heard: never applied).
    */
   merge(other: GhostStates, used: number, behind: boolean): boolean {
-    if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size) return false;
+    if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size || !this.records(other, used, behind, false)) return false;
     let same = true;
     this.sent.forEach((rec, t) => {
       const o = other.sent.get(t);
       if (o === undefined || (!(this.isAcked(t) && other.isAcked(t)) && !rec.sameAs(o))) same = false;
     });
-    if (!same || !this.second(other, used, behind, false)) return false;
-    this.second(other, used, behind, true);
+    if (!same) return false;
+    this.records(other, used, behind, true);
     // Acked by every client of both, with the same content: every client holds its rows (see `holds`).
     other.sent.forEach((rec, t) => {
       const mine = this.isAcked(t), theirs = other.isAcked(t);
@@ -139,7 +139,7 @@ export class GhostStates {
   }
 
   /** Check (or, with `take`, apply) that every ghost record equals `other`'s, the second baseline only up to `behind`. */
-  private second(other: GhostStates, used: number, behind: boolean, take: boolean): boolean {
+  private records(other: GhostStates, used: number, behind: boolean, take: boolean): boolean {
     const a = this.g, b = other.g;
     this.heldBy.fill(0);
     other.heldBy.fill(0);
@@ -158,10 +158,10 @@ export class GhostStates {
   private holds(other: GhostStates, tick: number, slot: number): boolean {
     if (slot < 0) return true;
     const t = tick >>> 0, i = t % W;
+    if (this.ackedOk[i] !== 1 || this.ackedTick[i] !== tick) return false; // (also a tick older than the window)
     if (this.heldBy[i] === 0) {
       const mine = this.sent.get(t), theirs = other.sent.get(t);
-      const ok = this.ackedOk[i] === 1 && this.ackedTick[i] === tick && mine !== undefined && theirs !== undefined && mine.sameAs(theirs);
-      this.heldBy[i] = ok ? 1 : 2;
+      this.heldBy[i] = mine !== undefined && theirs !== undefined && mine.sameAs(theirs) ? 1 : 2;
     }
     return this.heldBy[i] === 1;
   }
