@@ -15,6 +15,8 @@ export const REC_SPAWN = 0, REC_UPDATE = 1, REC_DESPAWN = 2;
 /** Sent snapshots remembered for acks, in ticks; an ack of an older one is ignored (the ghosts keep older baselines). */
 export const ACK_WINDOW_TICKS = 128;
 const W = ACK_WINDOW_TICKS;
+/** Older ticks `GhostStates.merge` looks at for a second baseline both merged sides hold. */
+const OLDER_COMMON = 4;
 
 /** What one sent snapshot carried: entries packed as dense << 9 | ringSlot << 2 | kind. Shared (refs) by cloned states. */
 export class SentSnapshot {
@@ -63,6 +65,9 @@ export class GhostStates {
   ackedOk = new Uint8Array(W);
   /** Scratch of `holds`, by tick % W: 0 unknown, 1 held, 2 not. */
   private readonly heldBy = new Uint8Array(W);
+  /** Scratch of `older`: ticks every client of both merged states holds (newest first), and each ghost's ring slot in them (-1: none). */
+  private readonly common: number[] = [];
+  private commonSlots: Int32Array[] = [];
   lastTick: Tick = 0;
   hasEncoded = false;
   /** Newest acked snapshot tick (as int32; -1: none): states with different ones share no bodies. */
@@ -143,15 +148,46 @@ export class GhostStates {
     const a = this.g, b = other.g;
     this.heldBy.fill(0);
     other.heldBy.fill(0);
+    this.common.length = 0;
     for (let o = 0, n = used * G_STRIDE; o < n; o += G_STRIDE) {
       for (let i = 0; i < G_A1T; i++) if (a[o + i] !== b[o + i]) return false;
       if (a[o + G_A1T] === b[o + G_A1T] && a[o + G_A1S] === b[o + G_A1S]) continue;
       if (!behind) return false;
       if (this.holds(other, b[o + G_A1T]!, b[o + G_A1S]!)) {
         if (take) a.set(b.subarray(o + G_A1T, o + G_STRIDE), o + G_A1T);
-      } else if (!other.holds(this, a[o + G_A1T]!, a[o + G_A1S]!)) return false;
+      } else if (!other.holds(this, a[o + G_A1T]!, a[o + G_A1S]!) && !this.older(other, o, take)) return false;
     }
     return true;
+  }
+
+  /** Neither side holds the other's second baseline of the ghost at `o`: take (`take`) an older row every client of both holds. */
+  private older(other: GhostStates, o: number, take: boolean): boolean {
+    const a = this.g, d = o / G_STRIDE;
+    if (this.common.length === 0) this.findCommon(other);
+    for (let j = 1; j < this.common.length; j++) {
+      const t = this.common[j]!, slot = this.commonSlots[j]![d]!;
+      if (slot < 0 || !isNewer(a[o + G_A0T]! >>> 0, t >>> 0) || isNewer(a[o + G_SINCE]! >>> 0, t >>> 0)) continue;
+      if (take) [a[o + G_A1T], a[o + G_A1S]] = [t, slot];
+      return true;
+    }
+    return false;
+  }
+
+  /** The newest OLDER_COMMON ticks acked by every client of both with the same content, and the ghosts' rows in them. */
+  private findCommon(other: GhostStates): void {
+    const c = this.common;
+    c.push(0); // [0]: searched (the candidates follow)
+    for (let k = 1; k <= W && c.length <= OLDER_COMMON; k++) {
+      const t = (this.lastTick - k) >>> 0;
+      const i = t % W, rec = this.sent.get(t), theirs = other.sent.get(t);
+      if (this.ackedOk[i] !== 1 || other.ackedOk[i] !== 1 || this.ackedTick[i] !== (t | 0) || other.ackedTick[i] !== (t | 0)) continue;
+      if (rec === undefined || theirs === undefined || !rec.sameAs(theirs)) continue;
+      const n = c.length;
+      if ((this.commonSlots[n]?.length ?? -1) * G_STRIDE < this.g.length) this.commonSlots[n] = new Int32Array(this.g.length / G_STRIDE);
+      const slots = this.commonSlots[n]!.fill(-1);
+      for (let e = 0, x = 0; e < rec.n; e++) if (((x = rec.entries[e]!) & 3) !== REC_DESPAWN) slots[x >>> 9] = (x >>> 2) & 0x7f;
+      c.push(t | 0);
+    }
   }
 
   /** Does every client of these states hold the row `other`'s states sent at `tick` in ring slot `slot` (none: −1)? */
