@@ -167,7 +167,8 @@ export class GhostStates {
     for (let j = 1; j < this.common.length; j++) {
       const t = this.common[j]!, slot = this.commonSlots[j]![d]!;
       if (slot < 0 || !isNewer(a[o + G_A0T]! >>> 0, t >>> 0) || isNewer(a[o + G_SINCE]! >>> 0, t >>> 0)) continue;
-      if (take) [a[o + G_A1T], a[o + G_A1S]] = [t, slot];
+      if (take) a[o + G_A1S] = slot;
+      if (take) a[o + G_A1T] = t;
       return true;
     }
     return false;
