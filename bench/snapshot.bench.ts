@@ -51,6 +51,12 @@ const withLadderOff = (world: World, options: NetcodePeerOptions): SnapshotPeer[
   createNetcodePeer(world, CLIENTS, options),
   createNetcodePeer(world, CLIENTS, { ...options, ackLadder: false, system: LADDER_OFF }),
 ];
+/** The same, and an encoder with `mergeBehind: false` (clients behind a loss encode alone until back in step). */
+const MERGE_BEHIND_OFF = 'react-netcode, mergeBehind off';
+const withMergeBehindOff = (world: World, options: NetcodePeerOptions): SnapshotPeer[] => [
+  ...withLadderOff(world, options),
+  createNetcodePeer(world, CLIENTS, { ...options, mergeBehind: false, system: MERGE_BEHIND_OFF }),
+];
 
 const IDEAL = `clients ${CLIENTS}x${GHOSTS} linear`;
 const RTT = `${IDEAL}, RTT ${RTT_MS[0]}-${RTT_MS[1]} ms`;
@@ -68,17 +74,17 @@ const CASES: Case[] = [
     clients: CLIENTS,
     peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, kernels: 'reference' })],
   },
-  { name: LOSSY, motion: 'linear', clients: CLIENTS, peers: (world) => withLadderOff(world, { loss: LOSS, seed: SEED }) },
+  { name: LOSSY, motion: 'linear', clients: CLIENTS, peers: (world) => withMergeBehindOff(world, { loss: LOSS, seed: SEED }) },
   { name: `${IDEAL}, schema StateView`, motion: 'linear', clients: CLIENTS, peers: (world) => [createSchemaPeer(world, CLIENTS, true)] },
 ];
 
-interface Totals { bytes: number; encodeMs: number[]; otherMs: number }
+interface Totals { bytes: number; encodeMs: number[]; otherMs: number; encodes: number | undefined }
 
 /** One world, every system fed the same snapshots; the order rotates each snapshot so no system always runs first. */
 function runCase(c: Case): Result[] {
   const world = new World(c.motion, GHOSTS, SEED);
   const peers = c.peers(world);
-  const totals: Totals[] = peers.map(() => ({ bytes: 0, encodeMs: [], otherMs: 0 }));
+  const totals: Totals[] = peers.map(() => ({ bytes: 0, encodeMs: [], otherMs: 0, encodes: undefined }));
   for (let n = 0; n < WARM_UP + MEASURED; n++) {
     const tick = (n + 1) * TICKS_PER_SNAPSHOT;
     world.step(tick);
@@ -92,6 +98,7 @@ function runCase(c: Case): Result[] {
       for (const b of sample.bytes) t.bytes += b;
       t.encodeMs.push(sample.encodeMs);
       t.otherMs += sample.otherMs;
+      if (sample.encodes !== undefined) t.encodes = (t.encodes ?? 0) + sample.encodes;
     }
   }
   return peers.map((peer, i) => {
@@ -107,6 +114,7 @@ function runCase(c: Case): Result[] {
       encodeMsMedian: round(median(t.encodeMs), 3),
       otherMsPerSnapshot: round(t.otherMs / MEASURED, 3),
       totalMsPerSnapshot: round((t.encodeMs.reduce((a, b) => a + b, 0) + t.otherMs) / MEASURED, 3),
+      encodesPerSnapshot: t.encodes === undefined ? null : round(t.encodes / MEASURED, 2),
     };
   });
 }
@@ -164,6 +172,11 @@ function printGoals(results: Result[]): void {
         `${rn(name, 'encodeMsPerSnapshot')} vs ${off('encodeMsPerSnapshot')} ms (mean); ${rn(name, 'bytesPerEntity')} vs ${off('bytesPerEntity')} B/entity`,
     );
   }
+  const mb = (system: string, metric: string) => get(LOSSY, system, metric);
+  console.log(
+    `merge behind on vs off, "${LOSSY}": ${rn(LOSSY, 'encodesPerSnapshot')} vs ${mb(MERGE_BEHIND_OFF, 'encodesPerSnapshot')} encodes per snapshot, ` +
+      `encode ${rn(LOSSY, 'encodeMsMedian')} vs ${mb(MERGE_BEHIND_OFF, 'encodeMsMedian')} ms (median snapshot), ${rn(LOSSY, 'bytesPerEntity')} vs ${mb(MERGE_BEHIND_OFF, 'bytesPerEntity')} B/entity`,
+  );
   console.log(
     `total server cost per snapshot: react-netcode (encode + acks) ${total(IDEAL, 'react-netcode')} ms ideal, ${total(RTT, 'react-netcode')} ms RTT spread, ` +
       `${total(LOSSY, 'react-netcode')} ms 5% loss; schema (setters + encode) ${total(IDEAL, '@colyseus/schema')} ms, with StateViews ${total(`${IDEAL}, schema StateView`, '@colyseus/schema')} ms`,
@@ -181,6 +194,7 @@ export async function run(): Promise<void> {
   console.log(
     `${GHOSTS} ghosts, 60 Hz ticks, a snapshot every ${TICKS_PER_SNAPSHOT}rd tick; ${MEASURED} snapshots measured after ${WARM_UP} warm-up ones; every snapshot verified on one client.`,
   );
+  console.log('encodesPerSnapshot (react-netcode): messages actually encoded per snapshot (connections in one group take a copy).');
   console.log('encodeMs: all clients of the snapshot (schema: the shared patch once + discardChanges; JSON: diff + stringify once); otherMs: schema setters (change tracking), react-netcode ack calls; totalMs: both.');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
   console.log(`BENCH ${JSON.stringify({ bench: 'snapshot', results })}`);

@@ -32,6 +32,8 @@ export interface NetcodePeerOptions {
   rttMs?: readonly [number, number];
   /** The encoder's ack ladder (default: the encoder's default, [1, 2, 5]); false: every ack counts at the next snapshot. */
   ackLadder?: readonly number[] | false;
+  /** The encoder's mergeBehind (default: the encoder's default, on). */
+  mergeBehind?: boolean;
   /** The row's system name (default 'react-netcode'). */
   system?: string;
   /** The encoder's per-ghost kernel: generated code (default) or the reference (what runs where code generation is not allowed). */
@@ -64,6 +66,7 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
   const ghosts: SnapshotGhost[] = world.values.map((values, i) => ({ id: i + 1, typeId, owner: 0, values }));
   const encoder = new SnapshotEncoder(protocol, {
     budgetBytes: BUDGET_BYTES, kernels: options.kernels ?? 'compiled', ...(options.ackLadder !== undefined ? { ackLadder: options.ackLadder } : {}),
+    ...(options.mergeBehind !== undefined ? { mergeBehind: options.mergeBehind } : {}),
   });
   // Network ids 1..clients; no client owns a ghost.
   const states = Array.from({ length: clients }, (_, c) => encoder.createConnectionState(c + 1));
@@ -90,6 +93,7 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
     system,
     snapshot(tick): SnapshotSample {
       const bytes = new Array<number>(clients).fill(0);
+      const encodesBefore = encoder.encodes;
       let encodeMs = 0;
       let otherMs = 0;
       // Acks that reach the server by now are handled first (outside the timed encodes, counted as other work).
@@ -135,7 +139,7 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
         encoder.ack(states[c]!, ack.newest, ack.mask);
         otherMs += performance.now() - t1;
       }
-      return { bytes, encodeMs, otherMs };
+      return { bytes, encodeMs, otherMs, encodes: encoder.encodes - encodesBefore };
     },
     verify(): void {
       // After a lost snapshot client 0 is behind until the next one arrives; check it whenever it is current.

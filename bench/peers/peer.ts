@@ -9,6 +9,8 @@ export interface SnapshotSample {
   encodeMs: number;
   /** Wall time of other server work this snapshot needs (schema setters' change tracking, react-netcode acks), ms. */
   otherMs: number;
+  /** Messages actually encoded (react-netcode: connections sharing one take copies); absent for the others. */
+  encodes?: number;
 }
 
 export interface SnapshotPeer {

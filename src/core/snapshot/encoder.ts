@@ -49,6 +49,13 @@ export interface SnapshotEncoderOptions {
    * `false`: every ack counts at the next tick (the newest baselines, one encode per distinct ack delay).
    */
   ackLadder?: readonly number[] | false;
+  /**
+   * Merge behind (default true): a connection that lost a snapshot its group acked, and so predicts some ghosts
+   * from an older second baseline, shares one encode with the group again as soon as their newest baselines
+   * agree — the merged connections all predict from a second baseline every one of their clients holds.
+   * Off: it encodes alone until its states equal the group's. Clients receive the same ghost values either way.
+   */
+  mergeBehind?: boolean;
   /** @internal 'reference': the reference quantizer and body writer, as where code generation is not allowed (tests compare). */
   kernels?: KernelMode;
 }
@@ -68,6 +75,8 @@ export class SnapshotEncoder {
   private readonly groups: Groups;
   /** @internal The ack ladder (undefined: off). */
   readonly ladder: AckLadder | undefined;
+  /** @internal Encodes so far (the other connections took a copy of one). */
+  encodes = 0;
   private tick: Tick = 0;
   private hasTick = false;
   /** New connections join this group until it first encodes (identical empty states). */
@@ -86,7 +95,7 @@ export class SnapshotEncoder {
     this.pass = new EncodePass(protocol, layouts, kernels, this.store, this.budgetBytes, this.refreshTicks);
     const ladder = options.ackLadder ?? DEFAULT_ACK_LADDER;
     this.ladder = ladder === false ? undefined : new AckLadder(ladder);
-    this.groups = new Groups(this.store, this.ladder);
+    this.groups = new Groups(this.store, this.ladder, options.mergeBehind ?? true);
   }
 
   createConnectionState(networkId: number): ConnectionSnapshotState {
@@ -196,6 +205,7 @@ export class SnapshotEncoder {
     g.inputs = options.inputs;
     g.predicted = options.predicted;
     state.epoch = ++g.epoch;
+    this.encodes++;
     return msg;
   }
 

@@ -15,6 +15,8 @@ export const REC_SPAWN = 0, REC_UPDATE = 1, REC_DESPAWN = 2;
 /** Sent snapshots remembered for acks, in ticks; an ack of an older one is ignored (the ghosts keep older baselines). */
 export const ACK_WINDOW_TICKS = 128;
 const W = ACK_WINDOW_TICKS;
+/** Older ticks `GhostStates.merge` looks at for a second baseline both merged sides hold. */
+const OLDER_COMMON = 4;
 
 /** What one sent snapshot carried: entries packed as dense << 9 | ringSlot << 2 | kind. Shared (refs) by cloned states. */
 export class SentSnapshot {
@@ -58,9 +60,14 @@ export class GhostStates {
   readonly sent = new HistoryBuffer<SentSnapshot>(W, (rec) => {
     if (--rec.refs === 0) this.free.push(rec);
   });
-  /** Acked snapshot ticks, by tick % W. */
+  /** Acked snapshot ticks, by tick % W, and how (0: not acked; see `setAcked`). */
   ackedTick = new Int32Array(W);
   ackedOk = new Uint8Array(W);
+  /** Scratch of `holds`, by tick % W: 0 unknown, 1 held, 2 not. */
+  private readonly heldBy = new Uint8Array(W);
+  /** Scratch of `older`: ticks every client of both merged states holds (newest first), and each ghost's ring slot in them (-1: none). */
+  private readonly common: number[] = [];
+  private commonSlots: Int32Array[] = [];
   lastTick: Tick = 0;
   hasEncoded = false;
   /** Newest acked snapshot tick (as int32; -1: none): states with different ones share no bodies. */
@@ -111,39 +118,101 @@ export class GhostStates {
   }
 
   /**
-   * True when these states and `other` lead to the same snapshots whatever the clients ack
-   * from now on: the same record for every ghost, and the same content for every sent
-   * snapshot one of them may still apply an ack of. (Applying an ack again changes nothing,
-   * so a snapshot both have acked may differ, and the merged states take the acks of both.)
+   * Merge `other` into these states when both lead to the same snapshots whatever the clients ack from
+   * now on: the same record for every ghost, and the same content for every sent snapshot one of them may
+   * still apply an ack of (applying an ack again changes nothing, so a snapshot both have acked may differ).
+   * With `behind`, a ghost's second baseline may differ too (one side lost a snapshot the other acked): the
+   * merged states take, per ghost, a second baseline that the clients of both hold. Returns whether it merged;
+   * the merged states take the acks of both (a snapshot acked by one side only counts as heard: never applied).
    */
-  sameAs(other: GhostStates, used: number): boolean {
-    if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size) return false;
-    const a = this.g, b = other.g;
-    for (let i = 0, n = used * G_STRIDE; i < n; i++) if (a[i] !== b[i]) return false;
+  merge(other: GhostStates, used: number, behind: boolean): boolean {
+    if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size || !this.records(other, used, behind, false)) return false;
     let same = true;
     this.sent.forEach((rec, t) => {
       const o = other.sent.get(t);
       if (o === undefined || (!(this.isAcked(t) && other.isAcked(t)) && !rec.sameAs(o))) same = false;
     });
-    return same;
-  }
-
-  /** After `sameAs(other)`: take the acks of `other` too. */
-  mergeAcks(other: GhostStates): void {
-    other.sent.forEach((_, t) => {
-      if (other.isAcked(t)) this.setAcked(t);
+    if (!same) return false;
+    this.records(other, used, behind, true);
+    // Acked by every client of both, with the same content: every client holds its rows (see `holds`).
+    other.sent.forEach((rec, t) => {
+      const mine = this.isAcked(t), theirs = other.isAcked(t);
+      const all = mine && theirs && this.ackedOk[t % W] === 1 && other.ackedOk[t % W] === 1 && rec.sameAs(this.sent.get(t)!);
+      if (mine || theirs) this.setAcked(t, all ? 1 : 2);
     });
+    return true;
   }
 
-  private setAcked(tick: Tick): void {
-    this.ackedOk[tick % W] = 1;
+  /** Check (or, with `take`, apply) that every ghost record equals `other`'s, the second baseline only up to `behind`. */
+  private records(other: GhostStates, used: number, behind: boolean, take: boolean): boolean {
+    const a = this.g, b = other.g;
+    this.heldBy.fill(0);
+    other.heldBy.fill(0);
+    this.common.length = 0;
+    for (let o = 0, n = used * G_STRIDE; o < n; o += G_STRIDE) {
+      for (let i = 0; i < G_A1T; i++) if (a[o + i] !== b[o + i]) return false;
+      if (a[o + G_A1T] === b[o + G_A1T] && a[o + G_A1S] === b[o + G_A1S]) continue;
+      if (!behind) return false;
+      if (this.holds(other, b[o + G_A1T]!, b[o + G_A1S]!)) {
+        if (take) a.set(b.subarray(o + G_A1T, o + G_STRIDE), o + G_A1T);
+      } else if (!other.holds(this, a[o + G_A1T]!, a[o + G_A1S]!) && !this.older(other, o, take)) return false;
+    }
+    return true;
+  }
+
+  /** Neither side holds the other's second baseline of the ghost at `o`: take (`take`) an older row every client of both holds. */
+  private older(other: GhostStates, o: number, take: boolean): boolean {
+    const a = this.g, d = o / G_STRIDE;
+    if (this.common.length === 0) this.findCommon(other);
+    for (let j = 1; j < this.common.length; j++) {
+      const t = this.common[j]!, slot = this.commonSlots[j]![d]!;
+      if (slot < 0 || !isNewer(a[o + G_A0T]! >>> 0, t >>> 0) || isNewer(a[o + G_SINCE]! >>> 0, t >>> 0)) continue;
+      if (take) a[o + G_A1S] = slot;
+      if (take) a[o + G_A1T] = t;
+      return true;
+    }
+    return false;
+  }
+
+  /** The newest OLDER_COMMON ticks acked by every client of both with the same content, and the ghosts' rows in them. */
+  private findCommon(other: GhostStates): void {
+    const c = this.common;
+    c.push(0); // [0]: searched (the candidates follow)
+    for (let k = 1; k <= W && c.length <= OLDER_COMMON; k++) {
+      const t = (this.lastTick - k) >>> 0;
+      const i = t % W, rec = this.sent.get(t), theirs = other.sent.get(t);
+      if (this.ackedOk[i] !== 1 || other.ackedOk[i] !== 1 || this.ackedTick[i] !== (t | 0) || other.ackedTick[i] !== (t | 0)) continue;
+      if (rec === undefined || theirs === undefined || !rec.sameAs(theirs)) continue;
+      const n = c.length;
+      if ((this.commonSlots[n]?.length ?? -1) * G_STRIDE < this.g.length) this.commonSlots[n] = new Int32Array(this.g.length / G_STRIDE);
+      const slots = this.commonSlots[n]!.fill(-1);
+      for (let e = 0, x = 0; e < rec.n; e++) if (((x = rec.entries[e]!) & 3) !== REC_DESPAWN) slots[x >>> 9] = (x >>> 2) & 0x7f;
+      c.push(t | 0);
+    }
+  }
+
+  /** Does every client of these states hold the row `other`'s states sent at `tick` in ring slot `slot` (none: −1)? */
+  private holds(other: GhostStates, tick: number, slot: number): boolean {
+    if (slot < 0) return true;
+    const t = tick >>> 0, i = t % W;
+    if (this.ackedOk[i] !== 1 || this.ackedTick[i] !== tick) return false; // (also a tick older than the window)
+    if (this.heldBy[i] === 0) {
+      const mine = this.sent.get(t), theirs = other.sent.get(t);
+      this.heldBy[i] = mine !== undefined && theirs !== undefined && mine.sameAs(theirs) ? 1 : 2;
+    }
+    return this.heldBy[i] === 1;
+  }
+
+  /** `how`: 1, every client of these states acked it (its ack was applied); 2, some did (not applied). */
+  private setAcked(tick: Tick, how = 1): void {
+    this.ackedOk[tick % W] = how;
     this.ackedTick[tick % W] = tick | 0;
     if (this.newestAck === -1 || isNewer(tick, this.newestAck >>> 0)) this.newestAck = tick | 0;
   }
 
   isAcked(tick: Tick): boolean {
     const i = tick % W;
-    return this.ackedOk[i] === 1 && this.ackedTick[i] === (tick | 0);
+    return this.ackedOk[i] !== 0 && this.ackedTick[i] === (tick | 0);
   }
 
   /** True when the snapshot sent at `tick` is remembered and not acked yet. */

@@ -145,6 +145,8 @@ export class Groups {
   constructor(
     private readonly store: GhostStore,
     private readonly ladder: AckLadder | undefined,
+    /** Groups whose states differ only in second baselines merge too (see `GhostStates.merge`). */
+    private readonly mergeBehind: boolean,
   ) {}
 
   create(): Group {
@@ -187,6 +189,8 @@ export class Groups {
     child.states.copyRecords(before ? g.pre! : g.states);
     child.states.adopt(g.states, before ? g.tick : undefined, this.store);
     if (before) g.children.push(child);
+    // Split off by its acks, it was given the same arguments as `g` (so it may merge back this tick).
+    else [child.ghosts, child.inputs, child.predicted] = [g.ghosts, g.inputs, g.predicted];
     for (const m of who) this.move(m, child, 0);
     return child;
   }
@@ -229,15 +233,14 @@ export class Groups {
     for (const m of g.members) m.consume();
   }
 
-  /** Merge groups that were given the same arguments and whose states are the same again. */
+  /** Merge groups that were given the same arguments and whose states are the same again (or, merging behind, alike enough). */
   private merge(): void {
     for (let i = 0; i < this.list.length; i++) {
       const a = this.list[i]!;
       for (let j = i + 1; j < this.list.length; j++) {
         const b = this.list[j]!;
         if (!a.states.hasEncoded || a.ghosts !== b.ghosts || a.inputs !== b.inputs || a.predicted !== b.predicted) continue;
-        if (!a.states.sameAs(b.states, this.store.used)) continue;
-        a.states.mergeAcks(b.states);
+        if (!a.states.merge(b.states, this.store.used, this.mergeBehind)) continue;
         while (b.members.length > 0) this.move(b.members[b.members.length - 1]!, a, a.epoch);
         j--;
       }
