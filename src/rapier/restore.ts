@@ -37,10 +37,12 @@ interface Coarena<T> {
 }
 
 interface RawBodySet extends Freeable {
+  len(): number;
   contains(handle: number): boolean;
   forEachRigidBodyHandle(f: (handle: number) => void): void;
 }
 interface RawColliderSet extends Freeable {
+  len(): number;
   contains(handle: number): boolean;
   forEachColliderHandle(f: (handle: number) => void): void;
 }
@@ -56,6 +58,7 @@ interface ColliderWrapper {
   readonly handle: number;
   colliderSet: unknown;
   _shape: unknown;
+  _parent: { readonly handle: number } | null;
   finalizeDeserialization(bodies: unknown): void;
 }
 
@@ -167,9 +170,11 @@ export function restoreInPlace(R: Rapier, world: RAPIER.World, bytes: Uint8Array
     if (braw.contains(b.handle)) b.rawSet = braw;
     else bodies.map.delete(b.handle);
   }
-  braw.forEachRigidBodyHandle(rec.addBody);
+  // The kept wrappers are all in the restored set: where the counts agree, none is missing.
+  if (bodies.map.len() !== braw.len()) braw.forEachRigidBodyHandle(rec.addBody);
 
-  // Colliders read their set's `raw`, which is now the restored one; their parent is looked up again.
+  // Colliders read their set's `raw`, which is now the restored one. A kept collider keeps its
+  // parent (a collider never changes parent), unless the parent's wrapper was replaced.
   const colliders = w.colliders;
   const craw = colliders.raw;
   const cdata = colliders.map.data;
@@ -178,10 +183,10 @@ export function restoreInPlace(R: Rapier, world: RAPIER.World, bytes: Uint8Array
     if (c == null) continue;
     if (craw.contains(c.handle)) {
       c._shape = undefined; // cached lazily, as in a restored world
-      c.finalizeDeserialization(bodies);
+      if (c._parent != null && bodies.map.get(c._parent.handle) !== c._parent) c.finalizeDeserialization(bodies);
     } else colliders.map.delete(c.handle);
   }
-  craw.forEachColliderHandle(rec.addCollider);
+  if (colliders.map.len() !== craw.len()) craw.forEachColliderHandle(rec.addCollider);
 
   // Joints (the adapter creates none): rebuild their wrapper sets when either world has one.
   rec.hasJoint = w.impulseJoints.map.len() > 0 || w.multibodyJoints.map.len() > 0;
@@ -220,7 +225,7 @@ function isCoarena(m: unknown): boolean {
 const WORLD_KEYS = 'bodies,broadPhase,ccdSolver,characterControllers,colliders,debugRenderPipeline,gravity,impulseJoints,integrationParameters,islands,multibodyJoints,narrowPhase,physicsPipeline,pidControllers,serializationPipeline,vehicleControllers';
 const TAKE_KEYS = 'takeBodies,takeBroadPhase,takeColliders,takeGravity,takeImpulseJoints,takeIntegrationParameters,takeIslandManager,takeMultibodyJoints,takeNarrowPhase';
 
-/** The 0.19 JS layout the in-place restore relies on, checked on `world` (with at least one body and collider). */
+/** The 0.19 JS layout the in-place restore relies on, checked on `world`, one of its bodies and a collider attached to it. */
 export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, collider: RAPIER.Collider): boolean {
   const w = world as unknown as Record<string, unknown>;
   if (Object.keys(w).sort().join(',') !== WORLD_KEYS) return false;
@@ -230,8 +235,8 @@ export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, co
   for (const k of ['bodies', 'colliders', 'impulseJoints', 'multibodyJoints']) if (!isCoarena((w[k] as { map?: unknown }).map)) return false;
   const bodies = w.bodies as WorldLayout['bodies'];
   const colliders = w.colliders as WorldLayout['colliders'];
-  if (!isFn(bodies.raw, 'contains') || !isFn(bodies.raw, 'forEachRigidBodyHandle')) return false;
-  if (!isFn(colliders.raw, 'contains') || !isFn(colliders.raw, 'forEachColliderHandle')) return false;
+  for (const k of ['len', 'contains', 'forEachRigidBodyHandle']) if (!isFn(bodies.raw, k)) return false;
+  for (const k of ['len', 'contains', 'forEachColliderHandle']) if (!isFn(colliders.raw, k)) return false;
   if (!isFn((w.impulseJoints as Part).raw, 'forEachJointHandle') || !isFn((w.multibodyJoints as Part).raw, 'forEachJointHandle')) return false;
   if (!isFn((w.serializationPipeline as Part).raw, 'deserializeAll')) return false;
   const d = (w.serializationPipeline as WorldLayout['serializationPipeline']).raw.deserializeAll(world.takeSnapshot());
@@ -242,7 +247,8 @@ export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, co
   if (!has(w, 'gravity')) return false;
   if (!has(body, 'rawSet') || (body as unknown as BodyWrapper).rawSet !== bodies.raw) return false;
   if (!has(collider, 'colliderSet') || (collider as unknown as ColliderWrapper).colliderSet !== colliders) return false;
-  if (!has(collider, '_shape') || !isFn(collider, 'finalizeDeserialization')) return false;
+  if (!has(collider, '_shape') || !has(collider, '_parent') || (collider as unknown as ColliderWrapper)._parent !== (body as unknown)) return false;
+  if (!isFn(collider, 'finalizeDeserialization')) return false;
   return bodies.map.get(body.handle) === (body as unknown) && colliders.map.get(collider.handle) === (collider as unknown);
 }
 
@@ -263,7 +269,8 @@ export function inPlaceRestores(R: Rapier): boolean {
       let collider: RAPIER.Collider | undefined;
       for (let i = 0; i < 2; i++) {
         const body = world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(i * 0.2, 0.3 + i * 0.55, 0));
-        collider = world.createCollider(R.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
+        const c = world.createCollider(R.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
+        collider ??= c;
         handles.push(body.handle);
       }
       return { world, handles, collider: collider! };

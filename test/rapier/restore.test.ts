@@ -95,6 +95,7 @@ describe('in-place world restore', () => {
 
     expect(world.getRigidBody(handles[0]!)).toBe(kept); // the same wrapper, on the restored body set
     expect(world.getRigidBody(gone)?.handle).toBe(gone); // back, as in the snapshot
+    expect(world.getRigidBody(gone).collider(0).parent()).toBe(world.getRigidBody(gone)); // its collider too, on the new wrapper
     expect(world.getRigidBody(added.handle)).toBeNull(); // not in the snapshot
     expect(world.bodies.len()).toBe(copy.bodies.len());
     expect(world.colliders.len()).toBe(copy.colliders.len());
