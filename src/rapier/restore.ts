@@ -21,6 +21,7 @@
 // handle present in both worlds names the same body or collider.
 
 import type RAPIER from '@dimforge/rapier3d-compat';
+import { NetcodeError } from '../core/errors.ts';
 import type { Rapier } from './options.ts';
 
 interface Freeable {
@@ -98,7 +99,7 @@ interface WorldLayout {
 
 /** Free the raw part `part` holds and put `raw` in its place. */
 function swap<Raw extends Freeable>(part: Part<Raw>, raw: Raw | undefined): void {
-  if (raw === undefined) throw new Error('react-netcode: a Rapier snapshot lacked a world part; restore it with World.restoreSnapshot instead.');
+  if (raw === undefined) throw new NetcodeError('internal', 'react-netcode: a Rapier world snapshot lacked a world part; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
   part.raw.free();
   part.raw = raw;
 }
@@ -138,7 +139,7 @@ const reconcilers = new WeakMap<object, Reconciler>();
 export function restoreInPlace(R: Rapier, world: RAPIER.World, bytes: Uint8Array): void {
   const w = world as unknown as WorldLayout;
   const d = w.serializationPipeline.raw.deserializeAll(bytes);
-  if (d === undefined) throw new Error('react-netcode: Rapier could not read a world snapshot; the bytes must come from world.takeSnapshot() of the same Rapier version.');
+  if (d === undefined) throw new NetcodeError('internal', 'react-netcode: Rapier could not read a world snapshot; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
   const g = d.takeGravity();
   if (g !== undefined) {
     // World keeps the object it was given as its gravity: replace it rather than write into it.
