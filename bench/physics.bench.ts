@@ -4,7 +4,8 @@
 // client's world snapshots) and 'exact' mode; the server's tick cost with and without
 // the exact-mode rebuild; heap bytes per tick. And the tick cost itself: 30 plain ticks of
 // physics.system() split into Rapier's pipeline step and the adapter's own work, per body,
-// with all 200 boxes awake and with most of them asleep.
+// with all 200 boxes awake and with most of them asleep. And one world restore, as a smoothed
+// client does at every recorded tick and rollback: World.restoreSnapshot against in place.
 // A 'stir' system kicks 20 seeded boxes each tick so the pile never falls asleep.
 // Run through bench/run.ts; prints a table and, last, one `BENCH {json}` line.
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -14,6 +15,7 @@ import { defineProtocol, ghost, type InputValues } from '../src/core/protocol.ts
 import { defineSystems, system, SystemRunner, type SystemStage } from '../src/core/system.ts';
 import { EngineWorld } from '../src/core/world.ts';
 import { createPhysics, type PhysicsMode, type Rapier } from '../src/rapier/index.ts';
+import { restoreInPlace } from '../src/rapier/restore.ts';
 
 const BODIES = 200;
 const DEPTH = 30;
@@ -253,6 +255,61 @@ export function tickCase(scene: Scene, R: Rapier = RAPIER): Result[] {
   return results;
 }
 
+const RESTORES = 20;
+
+/**
+ * One restore of the stirred pile's recorded world (200 bodies, their contacts), as a smoothed
+ * client does at each recorded tick (0.19's round trip) and rollback: World.restoreSnapshot plus
+ * freeing the world it replaces, against restoring the same world in place (src/rapier/restore.ts).
+ * The two alternate, 20 restores each per repetition, so both see the same load. takeSnapshot for scale.
+ */
+export function restoreCase(R: Rapier = RAPIER): Result[] {
+  const d = world(false, 'smoothed', 'awake', R);
+  const bytes = d.physics.world(d.w)!.takeSnapshot();
+  let fresh = R.World.restoreSnapshot(bytes);
+  const live = R.World.restoreSnapshot(bytes);
+  const times = { copy: [] as number[], inPlace: [] as number[], take: [] as number[] };
+  const copy = (): void => {
+    const next = R.World.restoreSnapshot(bytes);
+    fresh.free();
+    fresh = next;
+  };
+  const inPlace = (): void => restoreInPlace(R, live, bytes);
+  for (let rep = 0; rep < WARM_UP + MEASURED; rep++) {
+    const c = ms(() => {
+      for (let i = 0; i < RESTORES; i++) copy();
+    });
+    const p = ms(() => {
+      for (let i = 0; i < RESTORES; i++) inPlace();
+    });
+    const t = ms(() => {
+      for (let i = 0; i < RESTORES; i++) live.takeSnapshot();
+    });
+    if (rep >= WARM_UP) {
+      times.copy.push(c / RESTORES);
+      times.inPlace.push(p / RESTORES);
+      times.take.push(t / RESTORES);
+    }
+  }
+  const heap = (fn: () => void): number | null => {
+    const perTick = heapPerTick(() => {
+      for (let i = 0; i < RESTORES; i++) fn();
+    }, RESTORES);
+    return perTick;
+  };
+  const name = `world restore, ${BODIES} dynamic bodies (${bytes.length} bytes)`;
+  const copyMs = median(times.copy);
+  const results: Result[] = [
+    { case: name, system: 'World.restoreSnapshot + free the old world', ms: round(copyMs, 3), ratio: 1, heapBytesPerRestore: heap(copy) },
+    { case: name, system: 'in place', ms: round(median(times.inPlace), 3), ratio: round(median(times.inPlace) / copyMs, 2), heapBytesPerRestore: heap(inPlace) },
+    { case: name, system: 'takeSnapshot (for scale)', ms: round(median(times.take), 3), ratio: round(median(times.take) / copyMs, 2), heapBytesPerRestore: null },
+  ];
+  fresh.free();
+  live.free();
+  d.physics.dispose(d.w);
+  return results;
+}
+
 export async function run(): Promise<void> {
   await RAPIER.init();
   const started = performance.now();
@@ -284,6 +341,7 @@ export async function run(): Promise<void> {
   results.push({ case: sname, system: 'smoothed (no rebuild)', ms: round(serverSmoothed, 3), ratio: 1, heapBytesPerTick: null });
   results.push({ case: sname, system: 'exact, rebuild every 3rd tick', ms: round(serverExact, 3), ratio: round(serverExact / serverSmoothed, 2), heapBytesPerTick: null });
   results.push({ case: sname, system: 'exact, rebuild every tick', ms: round(serverEvery, 3), ratio: round(serverEvery / serverSmoothed, 2), heapBytesPerTick: null });
+  results.push(...restoreCase());
   console.table(results.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
   const ticks = [...tickCase('awake'), ...tickCase('asleep')];
   console.table(ticks.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
@@ -293,6 +351,7 @@ export async function run(): Promise<void> {
   console.log('smoothed: the client records its world every 3rd tick and a rollback restores it (worldSnapshots, the default); ratioToBarePlain: against plain smoothed ticks without them.');
   console.log(`tick cost: ${DEPTH} plain ticks of physics.system() (totalMs), Rapier's PhysicsPipeline.step() calls inside them (stepMs), the rest (adapterMs);`);
   console.log(`adapterUsPerBodyTick = adapterMs / ${BODIES} bodies / ${DEPTH} ticks in µs; asleep: 180 boxes settled for 15 s, 20 loose ones stirred; the four systems interleaved.`);
+  console.log(`world restore: ms per restore, median of ${MEASURED} runs of ${RESTORES}, the two ways alternating; heapBytesPerRestore: JS heap growth per restore.`);
   if (typeof gc !== 'function') console.log('heap figures: null, global.gc is unavailable (run through bench/run.ts or with --expose-gc).');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);
   console.log(`BENCH ${JSON.stringify({ bench: 'physics', results })}`);

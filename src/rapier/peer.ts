@@ -14,6 +14,8 @@
 //   keeps unserialized state), so there the live world is replaced by its own round trip
 //   at every recorded tick: the first prediction and every resimulation continue from the
 //   same bytes. From 0.21 a restored world continues exactly: recording is takeSnapshot alone.
+//   On 0.19 both the round trip and a rollback restore the world in place (restore.ts: the
+//   same JS World, its raw parts replaced), else they build a new one (World.restoreSnapshot).
 
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
@@ -23,6 +25,7 @@ import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
+import { restoreWorld } from './restore.ts';
 import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -229,17 +232,14 @@ export class Peer {
   /**
    * smoothed mode, clients: keep the world's bytes for rollbacks to `tick`. Where a restored
    * world does not continue like the original (0.19), the live world is replaced by its own
-   * round trip, so that the first prediction and every resimulation start from the same bytes.
+   * round trip (in place where supported), so that the first prediction and every
+   * resimulation start from the same bytes.
    */
   #record(tick: Tick): void {
     const bytes = this.world.takeSnapshot();
     if (bytes === undefined) return;
-    let fresh: RAPIER.World | undefined;
-    if (!this.caps.restoreContinues) {
-      fresh = this.R.World.restoreSnapshot(bytes);
-      this.world.free();
-      this.world = fresh;
-    }
+    const roundTrip = !this.caps.restoreContinues;
+    if (roundTrip) this.world = restoreWorld(this.R, this.world, bytes, this.caps.inPlaceRestore);
     const rec = this.#slot(tick as number);
     rec.tick = tick as number;
     rec.bytes = bytes;
@@ -248,7 +248,7 @@ export class Peer {
     for (let i = 0; i < this.list.length; i++) {
       const e = this.list[i]!;
       const h = e.body!.handle;
-      if (fresh !== undefined) e.body = fresh.getRigidBody(h);
+      if (roundTrip) e.body = this.world.getRigidBody(h); // the same wrapper after an in-place restore
       rec.entries[i] = e;
       rec.handles[i] = h;
       rec.simulated[i] = e.simulated;
@@ -283,9 +283,7 @@ export class Peer {
       else if (((r.tick - tick) >>> 0) < 0x80000000) r.bytes = undefined; // later than tick
     }
     if (rec === undefined) return;
-    const fresh = this.R.World.restoreSnapshot(rec.bytes!);
-    this.world.free();
-    this.world = fresh;
+    const fresh = (this.world = restoreWorld(this.R, this.world, rec.bytes!, this.caps.inPlaceRestore));
     for (const e of this.list) e.body = undefined;
     for (let i = 0; i < rec.n; i++) {
       const e = rec.entries[i]!;

@@ -11,6 +11,7 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
+import { inPlaceRestores } from './restore.ts';
 
 /** A wasm vector or quaternion (RawVector / RawRotation), as both versions expose it. */
 export interface RawVec {
@@ -44,6 +45,12 @@ export interface Capabilities {
    * from (measured in 0.21.0 in piles, towers and bouncing spheres; not in 0.19.2).
    */
   readonly restoreContinues: boolean;
+  /**
+   * A world can be restored from its snapshot in place (src/rapier/restore.ts): the 0.19 JS
+   * layout is there and a probe world restored in place continues like one restored by
+   * World.restoreSnapshot. Else a restore builds a new world with World.restoreSnapshot.
+   */
+  readonly inPlaceRestore: boolean;
 }
 
 /** `0.21.0` → 21 (minor versions of 0.x; a 1.x counts as newer than every 0.x). */
@@ -59,7 +66,7 @@ export function capabilities(R: Rapier): Capabilities {
   const targetGetters = raw.rbTranslation.length >= 2;
   probe.free();
   const version = typeof R.version === 'function' ? R.version() : '0.0.0';
-  return { targetGetters, restoreContinues: minorOf(version) >= 21 };
+  return { targetGetters, restoreContinues: minorOf(version) >= 21, inPlaceRestore: inPlaceRestores(R) };
 }
 
 /**

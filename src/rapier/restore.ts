@@ -1,0 +1,305 @@
+// Restoring a Rapier world from takeSnapshot() bytes without building a new JS World.
+//
+// World.restoreSnapshot(bytes) deserializes the bytes into raw wasm parts and wraps them in a
+// brand-new World: new JS sets, one JS RigidBody and one Collider wrapper per body and
+// collider (each collider also asks wasm for its parent), and a new physics pipeline, CCD
+// solver, serialization and debug-render pipeline, while the caller frees the old world. The
+// in-place restore deserializes the same bytes (with the world's own serialization pipeline),
+// frees the raw parts the world's sets hold, puts the deserialized ones in their place, and
+// reconciles the sets' wrapper maps: the wrappers of bodies and colliders present in both
+// worlds are kept (so `world.getRigidBody(h)` returns the same object as before), the others
+// are dropped or created. The step reads only the raw parts, so the world then steps as one
+// restored by World.restoreSnapshot (test/rapier/restore.test.ts compares them bit for bit).
+//
+// This relies on the JS layout of @dimforge/rapier3d-compat 0.19 (a set's `raw` and `map`
+// members, a RigidBody's `rawSet`, a Collider's `colliderSet` and `_shape`, the Coarena's
+// `data`). `inPlaceRestores(R)` checks that layout on a probe world and that a world restored
+// in place continues like one restored by World.restoreSnapshot; where it does not (another
+// version), the adapter uses World.restoreSnapshot.
+//
+// Precondition: the bytes come from this world's own past (the adapter's records), so a
+// handle present in both worlds names the same body or collider.
+
+import type RAPIER from '@dimforge/rapier3d-compat';
+import { NetcodeError } from '../core/errors.ts';
+import type { Rapier } from './options.ts';
+
+interface Freeable {
+  free(): void;
+}
+
+/** Rapier's Coarena: the handle → wrapper map of a JS set. */
+interface Coarena<T> {
+  data: (T | null | undefined)[];
+  get(handle: number): T | null;
+  set(handle: number, value: T): void;
+  delete(handle: number): void;
+  len(): number;
+}
+
+interface RawBodySet extends Freeable {
+  len(): number;
+  contains(handle: number): boolean;
+  forEachRigidBodyHandle(f: (handle: number) => void): void;
+}
+interface RawColliderSet extends Freeable {
+  len(): number;
+  contains(handle: number): boolean;
+  forEachColliderHandle(f: (handle: number) => void): void;
+}
+interface RawJointSet extends Freeable {
+  forEachJointHandle(f: (handle: number) => void): void;
+}
+
+interface BodyWrapper {
+  readonly handle: number;
+  rawSet: RawBodySet;
+}
+interface ColliderWrapper {
+  readonly handle: number;
+  colliderSet: unknown;
+  _shape: unknown;
+  _parent: { readonly handle: number } | null;
+  finalizeDeserialization(bodies: unknown): void;
+}
+
+interface Part<Raw = Freeable> {
+  raw: Raw;
+}
+interface MappedPart<Raw, T> extends Part<Raw> {
+  map: Coarena<T>;
+  finalizeDeserialization?(other: unknown): void;
+}
+
+interface Deserialized extends Freeable {
+  takeGravity(): { x: number; y: number; z: number; free(): void } | undefined;
+  takeIntegrationParameters(): Freeable | undefined;
+  takeIslandManager(): Freeable | undefined;
+  takeBroadPhase(): Freeable | undefined;
+  takeNarrowPhase(): Freeable | undefined;
+  takeBodies(): RawBodySet | undefined;
+  takeColliders(): RawColliderSet | undefined;
+  takeImpulseJoints(): RawJointSet | undefined;
+  takeMultibodyJoints(): RawJointSet | undefined;
+}
+
+/** The members of a 0.19 World the in-place restore touches. */
+interface WorldLayout {
+  gravity: { x: number; y: number; z: number };
+  integrationParameters: Part;
+  islands: Part;
+  broadPhase: Part;
+  narrowPhase: Part;
+  bodies: MappedPart<RawBodySet, BodyWrapper>;
+  colliders: MappedPart<RawColliderSet, ColliderWrapper>;
+  impulseJoints: MappedPart<RawJointSet, unknown>;
+  multibodyJoints: MappedPart<RawJointSet, unknown>;
+  serializationPipeline: Part<{ deserializeAll(bytes: Uint8Array): Deserialized | undefined }>;
+}
+
+/** Free the raw part `part` holds and put `raw` in its place. */
+function swap<Raw extends Freeable>(part: Part<Raw>, raw: Raw | undefined): void {
+  if (raw === undefined) throw new NetcodeError('internal', 'react-netcode: a Rapier world snapshot lacked a world part; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
+  part.raw.free();
+  part.raw = raw;
+}
+
+/** One reusable handle callback per world set (no closure per restore). */
+class Reconciler {
+  bodies!: WorldLayout['bodies'];
+  colliders!: WorldLayout['colliders'];
+  hasJoint = false;
+  constructor(private readonly R: Rapier) {}
+
+  readonly addBody = (h: number): void => {
+    const map = this.bodies.map;
+    if (map.get(h) != null) return;
+    map.set(h, new this.R.RigidBody(this.bodies.raw as never, this.colliders as never, h) as unknown as BodyWrapper);
+  };
+
+  readonly addCollider = (h: number): void => {
+    const map = this.colliders.map;
+    if (map.get(h) != null) return;
+    const c = new this.R.Collider(this.colliders as never, h, null) as unknown as ColliderWrapper;
+    c.finalizeDeserialization(this.bodies);
+    map.set(h, c);
+  };
+
+  readonly sawJoint = (): void => {
+    this.hasJoint = true;
+  };
+}
+
+const reconcilers = new WeakMap<object, Reconciler>();
+
+/**
+ * Restore `world` to the state `bytes` (from `world.takeSnapshot()`, in this world's past)
+ * describe, in place. Only call it where `inPlaceRestores(R)` holds.
+ */
+export function restoreInPlace(R: Rapier, world: RAPIER.World, bytes: Uint8Array): void {
+  const w = world as unknown as WorldLayout;
+  const d = w.serializationPipeline.raw.deserializeAll(bytes);
+  if (d === undefined) throw new NetcodeError('internal', 'react-netcode: Rapier could not read a world snapshot; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
+  const g = d.takeGravity();
+  if (g !== undefined) {
+    // World keeps the object it was given as its gravity: replace it rather than write into it.
+    if (g.x !== w.gravity.x || g.y !== w.gravity.y || g.z !== w.gravity.z) w.gravity = { x: g.x, y: g.y, z: g.z };
+    g.free();
+  }
+  swap(w.integrationParameters, d.takeIntegrationParameters());
+  swap(w.islands, d.takeIslandManager());
+  swap(w.broadPhase, d.takeBroadPhase());
+  swap(w.narrowPhase, d.takeNarrowPhase());
+  swap(w.bodies, d.takeBodies());
+  swap(w.colliders, d.takeColliders());
+  swap(w.impulseJoints, d.takeImpulseJoints());
+  swap(w.multibodyJoints, d.takeMultibodyJoints());
+  d.free();
+
+  let rec = reconcilers.get(world);
+  if (rec === undefined) reconcilers.set(world, (rec = new Reconciler(R)));
+  rec.bodies = w.bodies;
+  rec.colliders = w.colliders;
+
+  // Bodies: keep the wrappers whose handle (index and generation) the restored set holds, on the new raw set.
+  const bodies = w.bodies;
+  const braw = bodies.raw;
+  const bdata = bodies.map.data;
+  for (let i = 0; i < bdata.length; i++) {
+    const b = bdata[i];
+    if (b == null) continue;
+    if (braw.contains(b.handle)) b.rawSet = braw;
+    else bodies.map.delete(b.handle);
+  }
+  // The kept wrappers are all in the restored set: where the counts agree, none is missing.
+  if (bodies.map.len() !== braw.len()) braw.forEachRigidBodyHandle(rec.addBody);
+
+  // Colliders read their set's `raw`, which is now the restored one. A kept collider keeps its
+  // parent (a collider never changes parent), unless the parent's wrapper was replaced.
+  const colliders = w.colliders;
+  const craw = colliders.raw;
+  const cdata = colliders.map.data;
+  for (let i = 0; i < cdata.length; i++) {
+    const c = cdata[i];
+    if (c == null) continue;
+    if (craw.contains(c.handle)) {
+      c._shape = undefined; // cached lazily, as in a restored world
+      if (c._parent != null && bodies.map.get(c._parent.handle) !== c._parent) c.finalizeDeserialization(bodies);
+    } else colliders.map.delete(c.handle);
+  }
+  if (colliders.map.len() !== craw.len()) craw.forEachColliderHandle(rec.addCollider);
+
+  // Joints (the adapter creates none): rebuild their wrapper sets when either world has one.
+  rec.hasJoint = w.impulseJoints.map.len() > 0 || w.multibodyJoints.map.len() > 0;
+  w.impulseJoints.raw.forEachJointHandle(rec.sawJoint);
+  w.multibodyJoints.raw.forEachJointHandle(rec.sawJoint);
+  if (rec.hasJoint) {
+    const ij = new R.ImpulseJointSet(w.impulseJoints.raw as never);
+    ij.finalizeDeserialization(world.bodies);
+    (w as { impulseJoints: unknown }).impulseJoints = ij;
+    (w as { multibodyJoints: unknown }).multibodyJoints = new R.MultibodyJointSet(w.multibodyJoints.raw as never);
+  }
+}
+
+/**
+ * Restore `world` to `bytes` and return the world to use from now on: `world` itself where the
+ * in-place restore is supported, else a new world from World.restoreSnapshot (`world` freed).
+ */
+export function restoreWorld(R: Rapier, world: RAPIER.World, bytes: Uint8Array, inPlace: boolean): RAPIER.World {
+  if (inPlace) {
+    restoreInPlace(R, world, bytes);
+    return world;
+  }
+  const fresh = R.World.restoreSnapshot(bytes);
+  world.free();
+  return fresh;
+}
+
+const isFn = (o: unknown, name: string): boolean => typeof (o as Record<string, unknown> | null | undefined)?.[name] === 'function';
+const has = (o: unknown, name: string): boolean => typeof o === 'object' && o !== null && Object.prototype.hasOwnProperty.call(o, name);
+
+function isCoarena(m: unknown): boolean {
+  return has(m, 'data') && Array.isArray((m as { data: unknown }).data) && isFn(m, 'get') && isFn(m, 'set') && isFn(m, 'delete') && isFn(m, 'len');
+}
+
+/** A 0.19 World's own members, and the parts a deserialized 0.19 world hands over: nothing more, nothing less. */
+const WORLD_KEYS = 'bodies,broadPhase,ccdSolver,characterControllers,colliders,debugRenderPipeline,gravity,impulseJoints,integrationParameters,islands,multibodyJoints,narrowPhase,physicsPipeline,pidControllers,serializationPipeline,vehicleControllers';
+const TAKE_KEYS = 'takeBodies,takeBroadPhase,takeColliders,takeGravity,takeImpulseJoints,takeIntegrationParameters,takeIslandManager,takeMultibodyJoints,takeNarrowPhase';
+
+/** The 0.19 JS layout the in-place restore relies on, checked on `world`, one of its bodies and a collider attached to it. */
+export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, collider: RAPIER.Collider): boolean {
+  const w = world as unknown as Record<string, unknown>;
+  if (Object.keys(w).sort().join(',') !== WORLD_KEYS) return false;
+  for (const k of ['integrationParameters', 'islands', 'broadPhase', 'narrowPhase', 'bodies', 'colliders', 'impulseJoints', 'multibodyJoints', 'serializationPipeline']) {
+    if (!has(w[k], 'raw') || !isFn((w[k] as Part).raw, 'free')) return false;
+  }
+  for (const k of ['bodies', 'colliders', 'impulseJoints', 'multibodyJoints']) if (!isCoarena((w[k] as { map?: unknown }).map)) return false;
+  const bodies = w.bodies as WorldLayout['bodies'];
+  const colliders = w.colliders as WorldLayout['colliders'];
+  for (const k of ['len', 'contains', 'forEachRigidBodyHandle']) if (!isFn(bodies.raw, k)) return false;
+  for (const k of ['len', 'contains', 'forEachColliderHandle']) if (!isFn(colliders.raw, k)) return false;
+  if (!isFn((w.impulseJoints as Part).raw, 'forEachJointHandle') || !isFn((w.multibodyJoints as Part).raw, 'forEachJointHandle')) return false;
+  if (!isFn((w.serializationPipeline as Part).raw, 'deserializeAll')) return false;
+  const d = (w.serializationPipeline as WorldLayout['serializationPipeline']).raw.deserializeAll(world.takeSnapshot());
+  if (d === undefined) return false;
+  const takes = Object.getOwnPropertyNames(Object.getPrototypeOf(d)).filter((k) => k.startsWith('take')).sort().join(',');
+  d.free(); // its parts (never taken) with it
+  if (takes !== TAKE_KEYS) return false;
+  if (!has(w, 'gravity')) return false;
+  if (!has(body, 'rawSet') || (body as unknown as BodyWrapper).rawSet !== bodies.raw) return false;
+  if (!has(collider, 'colliderSet') || (collider as unknown as ColliderWrapper).colliderSet !== colliders) return false;
+  if (!has(collider, '_shape') || !has(collider, '_parent') || (collider as unknown as ColliderWrapper)._parent !== (body as unknown)) return false;
+  if (!isFn(collider, 'finalizeDeserialization')) return false;
+  return bodies.map.get(body.handle) === (body as unknown) && colliders.map.get(collider.handle) === (collider as unknown);
+}
+
+/**
+ * Whether `world` can be restored in place with this Rapier module: the layout check, then a
+ * probe (two boxes falling onto a floor and onto each other, restored from the same bytes once
+ * by World.restoreSnapshot and once in place) that must continue bit for bit alike, with the
+ * restored world's body wrappers kept. Any exception counts as no.
+ */
+export function inPlaceRestores(R: Rapier): boolean {
+  const made: RAPIER.World[] = [];
+  try {
+    const build = (): { world: RAPIER.World; handles: number[]; collider: RAPIER.Collider } => {
+      const world = new R.World({ x: 0, y: -9.81, z: 0 });
+      made.push(world);
+      world.createCollider(R.ColliderDesc.cuboid(5, 0.5, 5).setTranslation(0, -0.5, 0));
+      const handles: number[] = [];
+      let collider: RAPIER.Collider | undefined;
+      for (let i = 0; i < 2; i++) {
+        const body = world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(i * 0.2, 0.3 + i * 0.55, 0));
+        const c = world.createCollider(R.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
+        collider ??= c;
+        handles.push(body.handle);
+      }
+      return { world, handles, collider: collider! };
+    };
+    const a = build();
+    const b = build();
+    const body = b.world.getRigidBody(b.handles[0]!);
+    if (!hasInPlaceLayout(b.world, body, b.collider)) return false;
+    for (let i = 0; i < 20; i++) a.world.step();
+    const bytes = a.world.takeSnapshot();
+    const copy = R.World.restoreSnapshot(bytes);
+    made.push(copy);
+    b.world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(3, 3, 3)); // not in the snapshot: must go
+    restoreInPlace(R, b.world, bytes);
+    if (b.world.getRigidBody(b.handles[0]!) !== body || b.world.bodies.len() !== 2) return false;
+    for (let i = 0; i < 30; i++) {
+      copy.step();
+      b.world.step();
+      for (const h of a.handles) {
+        const [p, q] = [copy.getRigidBody(h), b.world.getRigidBody(h)];
+        const [tp, tq, vp, vq] = [p.translation(), q.translation(), p.linvel(), q.linvel()];
+        if (tp.x !== tq.x || tp.y !== tq.y || tp.z !== tq.z || vp.x !== vq.x || vp.y !== vq.y || vp.z !== vq.z) return false;
+      }
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    for (const w of made) w.free();
+  }
+}
