@@ -7,8 +7,8 @@ import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
 
 export class HistoryBuffer<T> {
   readonly capacity: number;
-  private readonly ticks: Int32Array;
-  private readonly present: Uint8Array;
+  /** The tick stored in each slot, or -1 when the slot is empty (one read answers `has`). */
+  private readonly ticks: Float64Array;
   private readonly values: (T | undefined)[];
   private newest: Tick | undefined;
   private count = 0;
@@ -22,8 +22,7 @@ export class HistoryBuffer<T> {
       throw new NetcodeError('usage', `react-netcode: HistoryBuffer capacity must be a positive integer (got ${capacity}).`);
     }
     this.capacity = capacity;
-    this.ticks = new Int32Array(capacity);
-    this.present = new Uint8Array(capacity);
+    this.ticks = new Float64Array(capacity).fill(-1);
     this.values = new Array<T | undefined>(capacity).fill(undefined);
   }
 
@@ -65,17 +64,16 @@ export class HistoryBuffer<T> {
       this.newest = tick;
     }
     const s = this.slot(tick);
-    if (this.present[s] === 0) this.count++;
+    if (this.ticks[s] === -1) this.count++;
     else if (this.onEvict && this.values[s] !== value) this.onEvict(this.values[s] as T);
-    this.present[s] = 1;
-    this.ticks[s] = tick | 0;
+    this.ticks[s] = tick;
     this.values[s] = value;
     return true;
   }
 
   has(tick: Tick): boolean {
-    const s = this.slot(tick >>> 0);
-    return this.present[s] === 1 && (this.ticks[s]! >>> 0) === tick >>> 0;
+    tick = tick >>> 0;
+    return this.ticks[this.slot(tick)] === tick;
   }
 
   /** The value stored at exactly `tick`, or undefined. */
@@ -114,13 +112,14 @@ export class HistoryBuffer<T> {
   evictBefore(tick: Tick): void {
     if (this.newest === undefined) return;
     for (let s = 0; s < this.capacity; s++) {
-      if (this.present[s] === 1 && isNewer(tick, this.ticks[s]! >>> 0)) this.clearSlot(s);
+      const stored = this.ticks[s]!;
+      if (stored !== -1 && isNewer(tick, stored)) this.clearSlot(s);
     }
   }
 
   clear(): void {
-    if (this.onEvict) for (let s = 0; s < this.capacity; s++) if (this.present[s] === 1) this.onEvict(this.values[s] as T);
-    this.present.fill(0);
+    if (this.onEvict) for (let s = 0; s < this.capacity; s++) if (this.ticks[s] !== -1) this.onEvict(this.values[s] as T);
+    this.ticks.fill(-1);
     this.values.fill(undefined);
     this.newest = undefined;
     this.count = 0;
@@ -136,11 +135,11 @@ export class HistoryBuffer<T> {
   }
 
   private clearSlot(s: number): void {
-    if (this.present[s] === 1) {
+    if (this.ticks[s] !== -1) {
       this.count--;
       this.onEvict?.(this.values[s] as T);
     }
-    this.present[s] = 0;
+    this.ticks[s] = -1;
     this.values[s] = undefined;
   }
 }

@@ -32,9 +32,6 @@ interface Predicted {
   readonly history: HistoryBuffer<Values<Schema>>;
   readonly pool: Values<Schema>[];
   readonly correction: VisualCorrection;
-  /** State at the previous tick, for frame interpolation. */
-  readonly previous: Values<Schema>;
-  hasPrevious: boolean;
   /** What to render: frame-interpolated state plus the correction. */
   readonly view: Values<Schema>;
   readonly position: string | undefined;
@@ -151,8 +148,6 @@ export class ClientPrediction<P extends Protocol> {
         pool,
         history: new HistoryBuffer<Values<Schema>>(this.maxRollback + 8, (v) => pool.push(v)),
         correction: new VisualCorrection(this.options.correction ?? {}),
-        previous: rec.codec.defaults(),
-        hasPrevious: false,
         view: rec.codec.copy(rec.ghost.components as Values<Schema>, rec.codec.defaults()),
         position: keys.position,
         rotation: keys.rotation,
@@ -216,7 +211,6 @@ export class ClientPrediction<P extends Protocol> {
       this.rolledBackTo = undefined;
       for (const s of list) {
         s.history.clear();
-        s.hasPrevious = false;
         s.correction.reset();
       }
     }
@@ -242,8 +236,6 @@ export class ClientPrediction<P extends Protocol> {
     while (tickDiff(targetTick, this.lastTick) > 0 && ran < budget) {
       const t = tickAdd(this.lastTick, 1);
       beforeTick(t);
-      list = this.current();
-      for (let i = 0; i < list.length; i++) copyToPrevious(list[i]!);
       this.resimulationHooks.beforeTick?.(t);
       this.runner.run('prediction', t, FIRST_TIME);
       list = this.current();
@@ -281,7 +273,6 @@ export class ClientPrediction<P extends Protocol> {
       const beforeRot = s.rotation ? { ...(components[s.rotation] as Quat) } : undefined;
       s.codec.copy(confirmed, components as Values<Schema>, true);
       s.history.clear();
-      s.hasPrevious = false;
       this.record(s, snap);
       if (before && s.position) this.corrected(s, before, beforeRot, snap, last);
     }
@@ -419,8 +410,6 @@ export class ClientPrediction<P extends Protocol> {
     this.resimulationHooks.begin?.(snapTick);
     try {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
-        // Frame interpolation only needs the state before the last tick.
-        if (t === last) for (let i = 0; i < list.length; i++) copyToPrevious(list[i]!);
         this.resimulationHooks.beforeTick?.(t);
         this.runner.run('prediction', t, RESIMULATING);
         for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) this.record(list[i]!, t);
@@ -458,11 +447,17 @@ export class ClientPrediction<P extends Protocol> {
     return any;
   }
 
-  /** Per render frame: frame-interpolate each predicted ghost between its last two ticks and add its correction. */
+  /**
+   * Per render frame: frame-interpolate each predicted ghost between its last two ticks and add its
+   * correction. The state before the last tick is read from the ghost's predicted history (the newest
+   * tick recorded before its newest one: ticks a stall skipped are not recorded), so nothing is copied
+   * per tick for it. A ghost with one recorded tick (prediction just started or restarted) shows its state.
+   */
   render(fraction: number, dtMs: number): void {
     for (const s of this.states.values()) {
       const components = s.rec.ghost.components as Values<Schema>;
-      if (s.hasPrevious) frameInterpolate(s.codec, s.previous, components, fraction, s.view);
+      const previous = previousState(s.history);
+      if (previous !== undefined) frameInterpolate(s.codec, previous, components, fraction, s.view);
       else s.codec.copy(components, s.view);
       s.correction.update(dtMs);
       if (s.position) {
@@ -474,10 +469,14 @@ export class ClientPrediction<P extends Protocol> {
   }
 }
 
-/** Keep the state before a tick, for frame interpolation between it and the tick's. */
-function copyToPrevious(s: Predicted): void {
-  s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
-  s.hasPrevious = true;
+/** The state recorded before the newest recorded tick (where frame interpolation starts), or undefined. */
+function previousState(history: HistoryBuffer<Values<Schema>>): Values<Schema> | undefined {
+  const newest = history.newestTick;
+  if (newest === undefined) return undefined;
+  const before = tickAdd(newest, -1);
+  if (history.has(before)) return history.get(before);
+  const older = history.tickAtOrBefore(before);
+  return older === undefined ? undefined : history.get(older);
 }
 
 function copyVec3(from: Vec3, to: Vec3): void {
