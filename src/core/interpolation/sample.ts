@@ -25,8 +25,13 @@ export function lerpField<T>(field: Field<T>, a: T, b: T, t: number, out: T): T 
   return lerpWeighted(field, a, b, out);
 }
 
-/** lerpField with the weight t in scratch[0]. */
-function lerpWeighted<T>(field: Field<T>, a: T, b: T, out: T): T {
+/** Set the weight lerpWeighted blends by (once for many fields: no float argument per call). */
+export function setLerpWeight(t: number): void {
+  scratch[0] = t;
+}
+
+/** lerpField with the weight last set by setLerpWeight (or by lerpField). */
+export function lerpWeighted<T>(field: Field<T>, a: T, b: T, out: T): T {
   const t = scratch[0]!;
   switch (field.kind) {
     case 'f32':

@@ -3,7 +3,7 @@
 // (before VisualCorrection is added). Also the per-field blend shared with prediction switching.
 
 import type { Field } from '../field.ts';
-import { lerpField } from '../interpolation/sample.ts';
+import { lerpWeighted, setLerpWeight } from '../interpolation/sample.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
 
 type Loose = Record<string, unknown>;
@@ -17,7 +17,7 @@ function blends(field: Field<unknown>): boolean {
  * Blend every field of `from` toward `to` by t ∈ [0, 1] into `out` (objects in place, primitives
  * assigned), respecting each field's smoothing: 'clamp' fields and kinds that cannot blend (bool,
  * string, enum, event) take `to`; a jump beyond `maxSmoothingDistance` snaps to `to`; everything else
- * goes through lerpField ('extrapolate' blends like 'interpolate': t never leaves [0, 1] here).
+ * goes through lerpField's blend ('extrapolate' blends like 'interpolate': t never leaves [0, 1] here).
  * `out` may be `from` or `to`. Returns `out`.
  */
 export function blendValues<S extends Schema>(codec: SchemaCodec<S>, from: Values<S>, to: Values<S>, t: number, out: Values<S>): Values<S> {
@@ -25,6 +25,7 @@ export function blendValues<S extends Schema>(codec: SchemaCodec<S>, from: Value
   const b = to as Loose;
   const o = out as Loose;
   const keys = codec.keys;
+  setLerpWeight(t); // once: a float passed per field would be a heap number per field
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const field = codec.schema[key] as Field<unknown>;
@@ -33,7 +34,7 @@ export function blendValues<S extends Schema>(codec: SchemaCodec<S>, from: Value
     const bv = b[key];
     const max = field.options.maxSmoothingDistance;
     if (!blends(field) || (max < Infinity && !(field.distance(av, bv) <= max))) o[key] = field.copy(bv, target);
-    else o[key] = lerpField(field, av, bv, t, target);
+    else o[key] = lerpWeighted(field, av, bv, target);
   }
   return out;
 }
