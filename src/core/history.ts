@@ -10,6 +10,8 @@ export class HistoryBuffer<T> {
   /** The tick stored in each slot, or -1 when the slot is empty (one read answers `has`). */
   private readonly ticks: Float64Array;
   private readonly values: (T | undefined)[];
+  /** capacity − 1 when the capacity is a power of two (a slot is then `tick & mask`, no division), else −1. */
+  private readonly mask: number;
   private newest: Tick | undefined;
   private count = 0;
 
@@ -22,6 +24,7 @@ export class HistoryBuffer<T> {
       throw new NetcodeError('usage', `react-netcode: HistoryBuffer capacity must be a positive integer (got ${capacity}).`);
     }
     this.capacity = capacity;
+    this.mask = capacity <= 2 ** 30 && (capacity & (capacity - 1)) === 0 ? capacity - 1 : -1;
     this.ticks = new Float64Array(capacity).fill(-1);
     this.values = new Array<T | undefined>(capacity).fill(undefined);
   }
@@ -46,7 +49,7 @@ export class HistoryBuffer<T> {
   }
 
   private slot(tick: Tick): number {
-    return tick % this.capacity;
+    return this.mask >= 0 ? tick & this.mask : tick % this.capacity;
   }
 
   /**
@@ -78,7 +81,9 @@ export class HistoryBuffer<T> {
 
   /** The value stored at exactly `tick`, or undefined. */
   get(tick: Tick): T | undefined {
-    return this.has(tick) ? this.values[this.slot(tick >>> 0)] : undefined;
+    tick = tick >>> 0;
+    const s = this.slot(tick);
+    return this.ticks[s] === tick ? this.values[s] : undefined;
   }
 
   /** The newest stored tick at or before `tick`, or undefined. */

@@ -66,12 +66,17 @@ export function record(s: Predicted, tick: Tick): void {
  * predicted sample, which then is the state of that tick, and that sample into the components.
  */
 export function restore(s: Predicted, snapTick: Tick): void {
+  restoreFrom(s, snapTick, s.history.get(snapTick), s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined);
+}
+
+/** restore() with the ghost's predicted and confirmed samples of `snapTick` already looked up (undefined: none). */
+export function restoreFrom(
+  s: Predicted, snapTick: Tick, predicted: Values<Schema> | undefined, confirmed: Values<Schema> | undefined,
+): void {
   const shown = s.rec.ghost.components as Record<string, unknown>;
   if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
   if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
   const components = shown as Values<Schema>;
-  const predicted = s.history.get(snapTick);
-  const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
   if (predicted) {
     if (confirmed) s.codec.copy(confirmed, predicted, true);
     s.codec.copy(predicted, components);

@@ -9,7 +9,7 @@ import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import type { Quat, Vec3 } from './field.ts';
 import type { HistoryBuffer } from './history.ts';
-import { createPredicted, mispredictions, previousState, record, restore, type Predicted } from './prediction-state.ts';
+import { createPredicted, mispredictions, previousState, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
@@ -325,12 +325,12 @@ export class ClientPrediction<P extends Protocol> {
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
       const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
+      const predicted = s.history.get(snapTick);
       if (confirmed) {
-        const predicted = s.history.get(snapTick);
         if (!predicted) catchUp = true;
         else if (s.beyond(predicted, confirmed, s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) differs = true;
       }
-      if (andRestore) restore(s, snapTick);
+      if (andRestore) restoreFrom(s, snapTick, predicted, confirmed);
     }
     return differs ? 'differs' : catchUp ? 'catchUp' : 'same';
   }
