@@ -86,6 +86,20 @@ export class HistoryBuffer<T> {
     return this.ticks[s] === tick ? this.values[s] : undefined;
   }
 
+  /**
+   * The value stored at the newest tick before the newest one (usually newest − 1), or undefined.
+   * Per frame and ghost (frame interpolation): no tick number crosses a call, so none is boxed.
+   */
+  beforeNewest(): T | undefined {
+    const newest = this.newest;
+    if (newest === undefined) return undefined;
+    const before = newest === 0 ? 0xffffffff : newest - 1;
+    const s = this.slot(before);
+    if (this.ticks[s] === before) return this.values[s];
+    const older = this.tickAtOrBefore(before);
+    return older === undefined ? undefined : this.get(older);
+  }
+
   /** The newest stored tick at or before `tick`, or undefined. */
   tickAtOrBefore(tick: Tick): Tick | undefined {
     if (this.newest === undefined) return undefined;

@@ -8,7 +8,7 @@ import { beyondTolerance, type BeyondTolerance } from './prediction-check.ts';
 import type { GhostRecord } from './client-ghosts.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { VisualCorrection, type CorrectionOptions } from './smoothing/index.ts';
-import { tickAdd, type Tick } from './clock/tick.ts';
+import type { Tick } from './clock/tick.ts';
 import type { Misprediction } from './prediction-options.ts';
 
 /** Per predicted ghost: its own predicted history and render state. */
@@ -84,19 +84,6 @@ export function restoreFrom(
     s.codec.copy(confirmed, components, true);
     record(s, snapTick);
   }
-}
-
-/**
- * The state recorded before the newest recorded tick, where frame interpolation starts (the newest
- * recorded one before it: ticks a stall skipped are not recorded), or undefined with one tick recorded.
- */
-export function previousState(history: HistoryBuffer<Values<Schema>>): Values<Schema> | undefined {
-  const newest = history.newestTick;
-  if (newest === undefined) return undefined;
-  const before = tickAdd(newest, -1);
-  if (history.has(before)) return history.get(before);
-  const older = history.tickAtOrBefore(before);
-  return older === undefined ? undefined : history.get(older);
 }
 
 /**

@@ -9,11 +9,11 @@ import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import type { Quat, Vec3 } from './field.ts';
 import type { HistoryBuffer } from './history.ts';
-import { createPredicted, mispredictions, previousState, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
+import { createPredicted, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
-import { frameInterpolate, type VisualCorrection } from './smoothing/index.ts';
+import { frameInterpolateAtFraction, setFrameFraction, type VisualCorrection } from './smoothing/index.ts';
 import type { RunFlags, SystemRunner } from './system.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
@@ -371,10 +371,11 @@ export class ClientPrediction<P extends Protocol> {
    * per tick for it. A ghost with one recorded tick (prediction just started or restarted) shows its state.
    */
   render(fraction: number, dtMs: number): void {
+    setFrameFraction(fraction); // once: a float passed per ghost would be a heap number per ghost
     for (const s of this.states.values()) {
       const components = s.rec.ghost.components as Values<Schema>;
-      const previous = previousState(s.history);
-      if (previous !== undefined) frameInterpolate(s.codec, previous, components, fraction, s.view);
+      const previous = s.history.beforeNewest();
+      if (previous !== undefined) frameInterpolateAtFraction(s.codec, previous, components, s.view);
       else s.codec.copy(components, s.view);
       s.correction.update(dtMs);
       if (s.position) {

@@ -118,4 +118,17 @@ describe('HistoryBuffer', () => {
       expect(h.size).toBe(model.size);
     }
   });
+
+  it('beforeNewest: the value of the newest tick before the newest (a gap skipped, across the uint32 wrap)', () => {
+    const h = new HistoryBuffer<string>(8);
+    expect(h.beforeNewest()).toBeUndefined();
+    h.set(2 ** 32 - 1, 'a');
+    expect(h.beforeNewest()).toBeUndefined();
+    h.set(0, 'b');
+    expect(h.beforeNewest()).toBe('a');
+    h.set(4, 'c'); // ticks 1–3 not recorded
+    expect(h.beforeNewest()).toBe('b');
+    h.set(5, 'd');
+    expect(h.beforeNewest()).toBe('c');
+  });
 });

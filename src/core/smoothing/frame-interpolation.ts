@@ -21,11 +21,16 @@ function blends(field: Field<unknown>): boolean {
  * `out` may be `from` or `to`. Returns `out`.
  */
 export function blendValues<S extends Schema>(codec: SchemaCodec<S>, from: Values<S>, to: Values<S>, t: number, out: Values<S>): Values<S> {
+  setLerpWeight(t); // once: a float passed per field would be a heap number per field
+  return blendWeighted(codec, from, to, out);
+}
+
+/** blendValues by the weight last set with setLerpWeight (or setFrameFraction): no float argument per ghost. */
+function blendWeighted<S extends Schema>(codec: SchemaCodec<S>, from: Values<S>, to: Values<S>, out: Values<S>): Values<S> {
   const a = from as Loose;
   const b = to as Loose;
   const o = out as Loose;
   const keys = codec.keys;
-  setLerpWeight(t); // once: a float passed per field would be a heap number per field
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const field = codec.schema[key] as Field<unknown>;
@@ -54,6 +59,21 @@ export function frameInterpolate<S extends Schema>(
   codec: SchemaCodec<S>, previous: Values<S>, current: Values<S>, fraction: number, out: Values<S>,
 ): Values<S> {
   return blendValues(codec, previous, current, clampFraction(fraction), out);
+}
+
+/** Set the accumulator fraction frameInterpolateAtFraction blends by: once per frame for every predicted ghost. */
+export function setFrameFraction(fraction: number): void {
+  setLerpWeight(clampFraction(fraction));
+}
+
+/**
+ * frameInterpolate by the fraction last set with setFrameFraction (and not changed by another blend
+ * since): per ghost no float crosses a call, so none becomes a heap number.
+ */
+export function frameInterpolateAtFraction<S extends Schema>(
+  codec: SchemaCodec<S>, previous: Values<S>, current: Values<S>, out: Values<S>,
+): Values<S> {
+  return blendWeighted(codec, previous, current, out);
 }
 
 /**
