@@ -5,7 +5,7 @@
 
 import { Emitter } from './emitter.ts';
 import { HistoryBuffer } from './history.ts';
-import { InterpolationTimeline, sampleValues } from './interpolation/index.ts';
+import { InterpolationTimeline, sampleValuesAt, setSampleTime } from './interpolation/index.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
@@ -201,12 +201,13 @@ export class ClientGhosts<P extends Protocol> {
     const timeline = this.timeline.update(nowMs);
     // Staleness is measured against the estimated server tick, so it also shows when snapshots stop coming.
     const serverTick = timeline.newestSnapshotTick === undefined ? undefined : Math.floor(timeline.estimatedServerTick) >>> 0;
+    setSampleTime(timeline.tick, timeline.fraction);
     for (const rec of this.records.values()) {
       if (serverTick !== undefined) rec.stale = tickDiff(serverTick, rec.confirmedTick) > this.staleAfterTicks;
       const ghost = rec.ghost;
       if (ghost.mode === 'interpolated') {
         const components = ghost.components as Values<Schema>;
-        sampleValues(rec.codec, rec.history, timeline.tick, timeline.fraction, components, this.maxExtrapolationTicks);
+        sampleValuesAt(rec.codec, rec.history, components, this.maxExtrapolationTicks);
       } else if (!predicting) {
         // Prediction off (or not started): show the newest confirmed state.
         const latest = rec.history.get(rec.confirmedTick);

@@ -7,9 +7,11 @@ import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
 
 export class HistoryBuffer<T> {
   readonly capacity: number;
-  private readonly ticks: Int32Array;
-  private readonly present: Uint8Array;
+  /** The tick stored in each slot, or -1 when the slot is empty (one read answers `has`). */
+  private readonly ticks: Float64Array;
   private readonly values: (T | undefined)[];
+  /** capacity − 1 when the capacity is a power of two (a slot is then `tick & mask`, no division), else −1. */
+  private readonly mask: number;
   private newest: Tick | undefined;
   private count = 0;
 
@@ -22,8 +24,8 @@ export class HistoryBuffer<T> {
       throw new NetcodeError('usage', `react-netcode: HistoryBuffer capacity must be a positive integer (got ${capacity}).`);
     }
     this.capacity = capacity;
-    this.ticks = new Int32Array(capacity);
-    this.present = new Uint8Array(capacity);
+    this.mask = capacity <= 2 ** 30 && (capacity & (capacity - 1)) === 0 ? capacity - 1 : -1;
+    this.ticks = new Float64Array(capacity).fill(-1);
     this.values = new Array<T | undefined>(capacity).fill(undefined);
   }
 
@@ -47,7 +49,7 @@ export class HistoryBuffer<T> {
   }
 
   private slot(tick: Tick): number {
-    return tick % this.capacity;
+    return this.mask >= 0 ? tick & this.mask : tick % this.capacity;
   }
 
   /**
@@ -65,22 +67,37 @@ export class HistoryBuffer<T> {
       this.newest = tick;
     }
     const s = this.slot(tick);
-    if (this.present[s] === 0) this.count++;
+    if (this.ticks[s] === -1) this.count++;
     else if (this.onEvict && this.values[s] !== value) this.onEvict(this.values[s] as T);
-    this.present[s] = 1;
-    this.ticks[s] = tick | 0;
+    this.ticks[s] = tick;
     this.values[s] = value;
     return true;
   }
 
   has(tick: Tick): boolean {
-    const s = this.slot(tick >>> 0);
-    return this.present[s] === 1 && (this.ticks[s]! >>> 0) === tick >>> 0;
+    tick = tick >>> 0;
+    return this.ticks[this.slot(tick)] === tick;
   }
 
   /** The value stored at exactly `tick`, or undefined. */
   get(tick: Tick): T | undefined {
-    return this.has(tick) ? this.values[this.slot(tick >>> 0)] : undefined;
+    tick = tick >>> 0;
+    const s = this.slot(tick);
+    return this.ticks[s] === tick ? this.values[s] : undefined;
+  }
+
+  /**
+   * The value stored at the newest tick before the newest one (usually newest − 1), or undefined.
+   * Per frame and ghost (frame interpolation): no tick number crosses a call, so none is boxed.
+   */
+  beforeNewest(): T | undefined {
+    const newest = this.newest;
+    if (newest === undefined) return undefined;
+    const before = newest === 0 ? 0xffffffff : newest - 1;
+    const s = this.slot(before);
+    if (this.ticks[s] === before) return this.values[s];
+    const older = this.tickAtOrBefore(before);
+    return older === undefined ? undefined : this.get(older);
   }
 
   /** The newest stored tick at or before `tick`, or undefined. */
@@ -114,13 +131,14 @@ export class HistoryBuffer<T> {
   evictBefore(tick: Tick): void {
     if (this.newest === undefined) return;
     for (let s = 0; s < this.capacity; s++) {
-      if (this.present[s] === 1 && isNewer(tick, this.ticks[s]! >>> 0)) this.clearSlot(s);
+      const stored = this.ticks[s]!;
+      if (stored !== -1 && isNewer(tick, stored)) this.clearSlot(s);
     }
   }
 
   clear(): void {
-    if (this.onEvict) for (let s = 0; s < this.capacity; s++) if (this.present[s] === 1) this.onEvict(this.values[s] as T);
-    this.present.fill(0);
+    if (this.onEvict) for (let s = 0; s < this.capacity; s++) if (this.ticks[s] !== -1) this.onEvict(this.values[s] as T);
+    this.ticks.fill(-1);
     this.values.fill(undefined);
     this.newest = undefined;
     this.count = 0;
@@ -136,11 +154,11 @@ export class HistoryBuffer<T> {
   }
 
   private clearSlot(s: number): void {
-    if (this.present[s] === 1) {
+    if (this.ticks[s] !== -1) {
       this.count--;
       this.onEvict?.(this.values[s] as T);
     }
-    this.present[s] = 0;
+    this.ticks[s] = -1;
     this.values[s] = undefined;
   }
 }

@@ -7,13 +7,13 @@
 
 import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
-import type { Field, Quat, Vec3 } from './field.ts';
-import { HistoryBuffer } from './history.ts';
-import { beyondTolerance, type BeyondTolerance } from './prediction-check.ts';
+import type { Quat, Vec3 } from './field.ts';
+import type { HistoryBuffer } from './history.ts';
+import { createPredicted, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
-import type { Schema, SchemaCodec, Values } from './schema.ts';
-import { VisualCorrection, frameInterpolate } from './smoothing/index.ts';
+import type { Schema, Values } from './schema.ts';
+import { frameInterpolateAtFraction, setFrameFraction, type VisualCorrection } from './smoothing/index.ts';
 import type { RunFlags, SystemRunner } from './system.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
@@ -23,35 +23,9 @@ import { DEFAULT_MAX_ROLLBACK_TICKS, type Misprediction, type PredictionEvents, 
 export { DEFAULT_MAX_ROLLBACK_TICKS } from './prediction-options.ts';
 export type { CorrectionRecord, Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './prediction-options.ts';
 
-/** Per predicted ghost: its own predicted history and render state. */
-interface Predicted {
-  readonly rec: GhostRecord;
-  readonly codec: SchemaCodec<Schema>;
-  /** Whether a prediction is off by more than a field's tolerance (the cheap check before `differs` reports it). */
-  readonly beyond: BeyondTolerance;
-  readonly history: HistoryBuffer<Values<Schema>>;
-  readonly pool: Values<Schema>[];
-  readonly correction: VisualCorrection;
-  /** State at the previous tick, for frame interpolation. */
-  readonly previous: Values<Schema>;
-  hasPrevious: boolean;
-  /** What to render: frame-interpolated state plus the correction. */
-  readonly view: Values<Schema>;
-  readonly position: string | undefined;
-  readonly rotation: string | undefined;
-  /** The shown transform before a resimulation (scratch of rollback(), for the correction). */
-  readonly beforePos: Vec3;
-  readonly beforeRot: Quat;
-}
-
 /** The run flags of a first-time tick and of a resimulated one (shared: no object per tick). */
 const FIRST_TIME: RunFlags = Object.freeze({ isFirstTimeFullyPredictingTick: true });
 const RESIMULATING: RunFlags = Object.freeze({ isResimulating: true });
-
-function transformKeys(codec: SchemaCodec<Schema>): { position: string | undefined; rotation: string | undefined } {
-  const f = codec.schema as Record<string, Field<unknown>>;
-  return { position: f['position']?.kind === 'vec3' ? 'position' : undefined, rotation: f['rotation']?.kind === 'quat' ? 'rotation' : undefined };
-}
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
@@ -142,23 +116,7 @@ export class ClientPrediction<P extends Protocol> {
       s = undefined;
     }
     if (!s) {
-      const pool: Values<Schema>[] = [];
-      const keys = transformKeys(rec.codec);
-      s = {
-        rec,
-        codec: rec.codec,
-        beyond: beyondTolerance(rec.codec),
-        pool,
-        history: new HistoryBuffer<Values<Schema>>(this.maxRollback + 8, (v) => pool.push(v)),
-        correction: new VisualCorrection(this.options.correction ?? {}),
-        previous: rec.codec.defaults(),
-        hasPrevious: false,
-        view: rec.codec.copy(rec.ghost.components as Values<Schema>, rec.codec.defaults()),
-        position: keys.position,
-        rotation: keys.rotation,
-        beforePos: { x: 0, y: 0, z: 0 },
-        beforeRot: { x: 0, y: 0, z: 0, w: 1 },
-      };
+      s = createPredicted(rec, this.maxRollback + 8, this.options.correction);
       this.states.set(rec.ghost.handle, s);
     }
     return s;
@@ -216,13 +174,12 @@ export class ClientPrediction<P extends Protocol> {
       this.rolledBackTo = undefined;
       for (const s of list) {
         s.history.clear();
-        s.hasPrevious = false;
         s.correction.reset();
       }
     }
     if (this.lastTick === undefined) {
       this.lastTick = tickAdd(targetTick, -1);
-      for (const s of list) this.record(s, this.lastTick);
+      for (const s of list) record(s, this.lastTick);
     }
     // A stall (more ticks due than a frame may run): never fall behind. First simulate the ticks whose
     // input is committed (and sent: with input delay, a few ticks ahead of prediction), so each press
@@ -242,12 +199,10 @@ export class ClientPrediction<P extends Protocol> {
     while (tickDiff(targetTick, this.lastTick) > 0 && ran < budget) {
       const t = tickAdd(this.lastTick, 1);
       beforeTick(t);
-      list = this.current();
-      for (let i = 0; i < list.length; i++) copyToPrevious(list[i]!);
       this.resimulationHooks.beforeTick?.(t);
       this.runner.run('prediction', t, FIRST_TIME);
       list = this.current();
-      for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) this.record(list[i]!, t);
+      for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) record(list[i]!, t);
       this.lastTick = t;
       ran++;
       if (t === skipAfter) {
@@ -281,8 +236,7 @@ export class ClientPrediction<P extends Protocol> {
       const beforeRot = s.rotation ? { ...(components[s.rotation] as Quat) } : undefined;
       s.codec.copy(confirmed, components as Values<Schema>, true);
       s.history.clear();
-      s.hasPrevious = false;
-      this.record(s, snap);
+      record(s, snap);
       if (before && s.position) this.corrected(s, before, beforeRot, snap, last);
     }
     this.rolledBackTo = snap;
@@ -316,17 +270,6 @@ export class ClientPrediction<P extends Protocol> {
     this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
 
-  private record(s: Predicted, tick: Tick): void {
-    const stored = s.history.get(tick);
-    if (stored !== undefined) {
-      s.codec.copy(s.rec.ghost.components as Values<Schema>, stored); // a resimulated tick: overwrite its sample in place
-      return;
-    }
-    const slot = s.pool.pop() ?? s.codec.defaults();
-    s.codec.copy(s.rec.ghost.components as Values<Schema>, slot);
-    s.history.set(tick, slot);
-  }
-
   /** Roll back to the newest snapshot tick when it is new and (policy 'check') something differs. */
   private rollback(list: readonly Predicted[]): void {
     const snapTick = this.ghosts.timeline.newestSnapshotTick;
@@ -349,7 +292,7 @@ export class ClientPrediction<P extends Protocol> {
       return;
     }
     if (needed) this.stats.rollbacks++;
-    if (!always) for (let i = 0; i < list.length; i++) this.restore(list[i]!, snapTick);
+    if (!always) for (let i = 0; i < list.length; i++) restore(list[i]!, snapTick);
     this.resimulate(list, snapTick, last, needed);
     if (!needed) return; // a catch-up changes nothing that was shown: no correction
     for (let i = 0; i < list.length; i++) {
@@ -366,7 +309,7 @@ export class ClientPrediction<P extends Protocol> {
       if (!confirmed) continue;
       this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
       s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
-      this.record(s, last);
+      record(s, last);
     }
     if (this.policy === 'check') this.stats.skipped++; // nothing was compared, nothing resimulated
   }
@@ -376,41 +319,20 @@ export class ClientPrediction<P extends Protocol> {
    * with `restore`, restore each ghost right after. 'catchUp': a ghost has no prediction of its own for
    * that tick (prediction just started, or it just became predicted) and must be resimulated from it.
    */
-  private compare(list: readonly Predicted[], snapTick: Tick, restore: boolean): 'same' | 'differs' | 'catchUp' {
+  private compare(list: readonly Predicted[], snapTick: Tick, andRestore: boolean): 'same' | 'differs' | 'catchUp' {
     let differs = false;
     let catchUp = false;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
       const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
+      const predicted = s.history.get(snapTick);
       if (confirmed) {
-        const predicted = s.history.get(snapTick);
         if (!predicted) catchUp = true;
         else if (s.beyond(predicted, confirmed, s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) differs = true;
       }
-      if (restore) this.restore(s, snapTick);
+      if (andRestore) restoreFrom(s, snapTick, predicted, confirmed);
     }
     return differs ? 'differs' : catchUp ? 'catchUp' : 'same';
-  }
-
-  /**
-   * Remember what a ghost shows, then put it back at `snapTick`: its confirmed state where there is one,
-   * predicted-only fields from its own history (Source's rule). Two copies: the confirmed fields into the
-   * predicted sample, which then is the state of that tick, and that sample into the components.
-   */
-  private restore(s: Predicted, snapTick: Tick): void {
-    const shown = s.rec.ghost.components as Record<string, unknown>;
-    if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
-    if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
-    const components = shown as Values<Schema>;
-    const predicted = s.history.get(snapTick);
-    const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
-    if (predicted) {
-      if (confirmed) s.codec.copy(confirmed, predicted, true);
-      s.codec.copy(predicted, components);
-    } else if (confirmed) {
-      s.codec.copy(confirmed, components, true);
-      this.record(s, snapTick);
-    }
   }
 
   /** Resimulate snapTick+1 … last from the restored state, recording each tick. */
@@ -419,11 +341,9 @@ export class ClientPrediction<P extends Protocol> {
     this.resimulationHooks.begin?.(snapTick);
     try {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
-        // Frame interpolation only needs the state before the last tick.
-        if (t === last) for (let i = 0; i < list.length; i++) copyToPrevious(list[i]!);
         this.resimulationHooks.beforeTick?.(t);
         this.runner.run('prediction', t, RESIMULATING);
-        for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) this.record(list[i]!, t);
+        for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) record(list[i]!, t);
         if (needed) this.stats.resimulatedTicks++;
         else this.stats.catchUpTicks++;
       }
@@ -433,36 +353,29 @@ export class ClientPrediction<P extends Protocol> {
     }
   }
 
+  /** Report each field of a prediction beyond its tolerance (the cheap check found one); true when any is. */
   private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
-    let any = false;
-    const fields = s.codec.schema as Record<string, Field<unknown>>;
-    const p = predicted as Record<string, unknown>;
-    const c = confirmed as Record<string, unknown>;
-    const keys = s.codec.keys;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const field = fields[key]!;
-      if (!field.options.replicated) continue;
-      if (field.options.sendTo === 'nonOwner' && s.rec.ghost.isLocal) continue;
-      const distance = field.distance(p[key], c[key]);
-      if (distance <= field.options.tolerance) continue;
-      any = true;
-      this.stats.mispredictions++;
-      const m: Misprediction = {
-        ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick,
-        predicted: p[key], confirmed: c[key], distance, tolerance: field.options.tolerance,
-      };
-      this.events.emit('misprediction', m);
-      if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${key} at tick ${tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${distance}, tolerance ${m.tolerance})`);
-    }
-    return any;
+    return mispredictions(s, tick, predicted, confirmed, this.report);
   }
 
-  /** Per render frame: frame-interpolate each predicted ghost between its last two ticks and add its correction. */
+  private readonly report = (m: Misprediction): void => {
+    this.stats.mispredictions++;
+    this.events.emit('misprediction', m);
+    if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${m.field} at tick ${m.tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${m.distance}, tolerance ${m.tolerance})`);
+  };
+
+  /**
+   * Per render frame: frame-interpolate each predicted ghost between its last two ticks and add its
+   * correction. The state before the last tick is read from the ghost's predicted history (the newest
+   * tick recorded before its newest one: ticks a stall skipped are not recorded), so nothing is copied
+   * per tick for it. A ghost with one recorded tick (prediction just started or restarted) shows its state.
+   */
   render(fraction: number, dtMs: number): void {
+    setFrameFraction(fraction); // once: a float passed per ghost would be a heap number per ghost
     for (const s of this.states.values()) {
       const components = s.rec.ghost.components as Values<Schema>;
-      if (s.hasPrevious) frameInterpolate(s.codec, s.previous, components, fraction, s.view);
+      const previous = s.history.beforeNewest();
+      if (previous !== undefined) frameInterpolateAtFraction(s.codec, previous, components, s.view);
       else s.codec.copy(components, s.view);
       s.correction.update(dtMs);
       if (s.position) {
@@ -472,23 +385,4 @@ export class ClientPrediction<P extends Protocol> {
       }
     }
   }
-}
-
-/** Keep the state before a tick, for frame interpolation between it and the tick's. */
-function copyToPrevious(s: Predicted): void {
-  s.codec.copy(s.rec.ghost.components as Values<Schema>, s.previous);
-  s.hasPrevious = true;
-}
-
-function copyVec3(from: Vec3, to: Vec3): void {
-  to.x = from.x;
-  to.y = from.y;
-  to.z = from.z;
-}
-
-function copyQuat(from: Quat, to: Quat): void {
-  to.x = from.x;
-  to.y = from.y;
-  to.z = from.z;
-  to.w = from.w;
 }

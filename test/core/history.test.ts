@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HistoryBuffer } from '../../src/core/history.ts';
-import { tickAdd } from '../../src/core/clock/tick.ts';
+import { tickAdd, tickDiff, type Tick } from '../../src/core/clock/tick.ts';
+import { createRng } from '../../src/core/rng.ts';
 
 describe('HistoryBuffer', () => {
   it('stores and looks up by tick', () => {
@@ -79,5 +80,55 @@ describe('HistoryBuffer', () => {
     expect(h.size).toBe(1);
     expect(h.get(1)).toBe(2);
     expect(() => new HistoryBuffer(0)).toThrow(/react-netcode/);
+  });
+
+  // Power-of-two capacities find a slot with a mask, others by division: both must act as the window model.
+  it.each([
+    [5, 1000],
+    [6, 1000],
+    [8, 1000],
+    [128, 1000],
+    [8, 2 ** 32 - 300],
+    [128, 2 ** 32 - 300],
+  ])('capacity %i from tick %i: seeded sets, deletes and lookups match a model of the window', (capacity, start) => {
+    const rng = createRng(19, capacity, start % 1000);
+    const h = new HistoryBuffer<number>(capacity);
+    const model = new Map<Tick, number>();
+    let newest: Tick | undefined;
+    let tick: Tick = start >>> 0;
+    for (let step = 0; step < 3000; step++) {
+      tick = tickAdd(tick, rng.int(3));
+      const t = tickAdd(tick, -rng.int(capacity + 3));
+      const r = rng.next();
+      if (r < 0.6) {
+        const accepted = newest === undefined || tickDiff(newest, t) < capacity;
+        expect(h.set(t, step)).toBe(accepted);
+        if (accepted) {
+          if (newest === undefined || tickDiff(t, newest) > 0) newest = t;
+          model.set(t, step);
+          for (const k of [...model.keys()]) if (tickDiff(newest, k) >= capacity) model.delete(k);
+        }
+      } else if (r < 0.7) {
+        h.delete(t);
+        model.delete(t);
+      }
+      const probe = tickAdd(tick, -rng.int(capacity + 3));
+      expect(h.get(probe)).toBe(model.get(probe));
+      expect(h.has(probe)).toBe(model.has(probe));
+      expect(h.size).toBe(model.size);
+    }
+  });
+
+  it('beforeNewest: the value of the newest tick before the newest (a gap skipped, across the uint32 wrap)', () => {
+    const h = new HistoryBuffer<string>(8);
+    expect(h.beforeNewest()).toBeUndefined();
+    h.set(2 ** 32 - 1, 'a');
+    expect(h.beforeNewest()).toBeUndefined();
+    h.set(0, 'b');
+    expect(h.beforeNewest()).toBe('a');
+    h.set(4, 'c'); // ticks 1–3 not recorded
+    expect(h.beforeNewest()).toBe('b');
+    h.set(5, 'd');
+    expect(h.beforeNewest()).toBe('c');
   });
 });

@@ -3,4 +3,4 @@
 
 export { InterpolationTimeline } from './timeline.ts';
 export type { InterpolationOptions } from './timeline.ts';
-export { lerpField, sampleField, sampleValues } from './sample.ts';
+export { lerpField, sampleField, sampleValues, sampleValuesAt, setSampleTime } from './sample.ts';

@@ -8,12 +8,31 @@ import type { Schema, SchemaCodec, Values } from '../schema.ts';
 import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
 
 /**
+ * Scratch the per-ghost paths pass numbers through instead of as arguments: a float passed to a call
+ * that is not inlined becomes a new heap number, once per ghost and field per frame otherwise.
+ * [0] blend weight of lerpWeighted; [1] tick and [2] fraction of the sample time (setSampleTime).
+ */
+const scratch = new Float64Array(3);
+
+/**
  * Blend two values of `field`: t = 0 gives a, t = 1 gives b (t outside [0, 1] extrapolates).
  * Numbers (f32 and the integer kinds, unrounded) and vectors lerp; quat normalized-lerps on the
  * shorter arc; bool/string/enum/event do not blend (a while t < 1, else b). Objects are written
  * into `out` (which may be `a` or `b`) and `out` is returned; primitives are returned.
  */
 export function lerpField<T>(field: Field<T>, a: T, b: T, t: number, out: T): T {
+  scratch[0] = t;
+  return lerpWeighted(field, a, b, out);
+}
+
+/** Set the weight lerpWeighted blends by (once for many fields: no float argument per call). */
+export function setLerpWeight(t: number): void {
+  scratch[0] = t;
+}
+
+/** lerpField with the weight last set by setLerpWeight (or by lerpField). */
+export function lerpWeighted<T>(field: Field<T>, a: T, b: T, out: T): T {
+  const t = scratch[0]!;
   switch (field.kind) {
     case 'f32':
     case 'u8':
@@ -82,9 +101,20 @@ const plan = {
   ext: 1,
 };
 
-/** Fill `plan`; false when the history is empty. */
-function locate<T>(history: HistoryBuffer<T>, tick: Tick, fraction: number, maxExtrapolationTicks: number): boolean {
+/**
+ * Set the time that sampleValuesAt samples at (once per frame for every ghost): tick + fraction, the
+ * interpolation timeline's position.
+ */
+export function setSampleTime(tick: Tick, fraction: number): void {
+  scratch[1] = tick;
+  scratch[2] = fraction;
+}
+
+/** Fill `plan` for the sample time; false when the history is empty. */
+function locate<T>(history: HistoryBuffer<T>, maxExtrapolationTicks: number): boolean {
   if (history.newestTick === undefined) return false;
+  let tick = scratch[1]! >>> 0;
+  let fraction = scratch[2]!;
   if (!Number.isFinite(fraction)) fraction = 0;
   const whole = Math.floor(fraction);
   if (whole !== 0) {
@@ -128,10 +158,13 @@ function apply<T>(field: Field<T>, a: T, b: T | undefined, prev: T | undefined, 
   if (b !== undefined) {
     // A jump beyond maxSmoothingDistance (a teleport) snaps: show a until b's tick is reached.
     // (No limit, the default: no distance to compute. A distance returned as a float is a heap number per call.)
-    return maxDistance !== Infinity && field.distance(a, b) > maxDistance ? field.copy(a, out) : lerpField(field, a, b, plan.t, out);
+    if (maxDistance !== Infinity && field.distance(a, b) > maxDistance) return field.copy(a, out);
+    scratch[0] = plan.t;
+    return lerpWeighted(field, a, b, out);
   }
   if (smoothing === 'extrapolate' && prev !== undefined && field.distance(prev, a) <= maxDistance) {
-    return lerpField(field, prev, a, plan.ext, out);
+    scratch[0] = plan.ext;
+    return lerpWeighted(field, prev, a, out);
   }
   return field.copy(a, out);
 }
@@ -147,7 +180,8 @@ function apply<T>(field: Field<T>, a: T, b: T | undefined, prev: T | undefined, 
 export function sampleField<T>(
   field: Field<T>, history: HistoryBuffer<T>, tick: Tick, fraction: number, out: T, maxExtrapolationTicks: number,
 ): T | undefined {
-  if (!locate(history, tick, fraction, maxExtrapolationTicks)) return undefined;
+  setSampleTime(tick, fraction);
+  if (!locate(history, maxExtrapolationTicks)) return undefined;
   const a = history.get(plan.a) as T;
   const b = plan.b === undefined ? undefined : history.get(plan.b);
   const prev = plan.prev === undefined ? undefined : history.get(plan.prev);
@@ -161,7 +195,15 @@ export function sampleField<T>(
 export function sampleValues<S extends Schema>(
   codec: SchemaCodec<S>, history: HistoryBuffer<Values<S>>, tick: Tick, fraction: number, out: Values<S>, maxExtrapolationTicks: number,
 ): boolean {
-  if (!locate(history, tick, fraction, maxExtrapolationTicks)) return false;
+  setSampleTime(tick, fraction);
+  return sampleValuesAt(codec, history, out, maxExtrapolationTicks);
+}
+
+/** sampleValues at the time last set by setSampleTime (no number arguments: nothing allocated per ghost). */
+export function sampleValuesAt<S extends Schema>(
+  codec: SchemaCodec<S>, history: HistoryBuffer<Values<S>>, out: Values<S>, maxExtrapolationTicks: number,
+): boolean {
+  if (!locate(history, maxExtrapolationTicks)) return false;
   const a = history.get(plan.a) as Record<string, unknown>;
   const b = plan.b === undefined ? undefined : (history.get(plan.b) as Record<string, unknown> | undefined);
   const prev = plan.prev === undefined ? undefined : (history.get(plan.prev) as Record<string, unknown> | undefined);

@@ -3,7 +3,7 @@
 // (before VisualCorrection is added). Also the per-field blend shared with prediction switching.
 
 import type { Field } from '../field.ts';
-import { lerpField } from '../interpolation/sample.ts';
+import { lerpWeighted, setLerpWeight } from '../interpolation/sample.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
 
 type Loose = Record<string, unknown>;
@@ -17,10 +17,16 @@ function blends(field: Field<unknown>): boolean {
  * Blend every field of `from` toward `to` by t ∈ [0, 1] into `out` (objects in place, primitives
  * assigned), respecting each field's smoothing: 'clamp' fields and kinds that cannot blend (bool,
  * string, enum, event) take `to`; a jump beyond `maxSmoothingDistance` snaps to `to`; everything else
- * goes through lerpField ('extrapolate' blends like 'interpolate': t never leaves [0, 1] here).
+ * goes through lerpField's blend ('extrapolate' blends like 'interpolate': t never leaves [0, 1] here).
  * `out` may be `from` or `to`. Returns `out`.
  */
 export function blendValues<S extends Schema>(codec: SchemaCodec<S>, from: Values<S>, to: Values<S>, t: number, out: Values<S>): Values<S> {
+  setLerpWeight(t); // once: a float passed per field would be a heap number per field
+  return blendWeighted(codec, from, to, out);
+}
+
+/** blendValues by the weight last set with setLerpWeight (or setFrameFraction): no float argument per ghost. */
+function blendWeighted<S extends Schema>(codec: SchemaCodec<S>, from: Values<S>, to: Values<S>, out: Values<S>): Values<S> {
   const a = from as Loose;
   const b = to as Loose;
   const o = out as Loose;
@@ -33,7 +39,7 @@ export function blendValues<S extends Schema>(codec: SchemaCodec<S>, from: Value
     const bv = b[key];
     const max = field.options.maxSmoothingDistance;
     if (!blends(field) || (max < Infinity && !(field.distance(av, bv) <= max))) o[key] = field.copy(bv, target);
-    else o[key] = lerpField(field, av, bv, t, target);
+    else o[key] = lerpWeighted(field, av, bv, target);
   }
   return out;
 }
@@ -53,6 +59,21 @@ export function frameInterpolate<S extends Schema>(
   codec: SchemaCodec<S>, previous: Values<S>, current: Values<S>, fraction: number, out: Values<S>,
 ): Values<S> {
   return blendValues(codec, previous, current, clampFraction(fraction), out);
+}
+
+/** Set the accumulator fraction frameInterpolateAtFraction blends by: once per frame for every predicted ghost. */
+export function setFrameFraction(fraction: number): void {
+  setLerpWeight(clampFraction(fraction));
+}
+
+/**
+ * frameInterpolate by the fraction last set with setFrameFraction (and not changed by another blend
+ * since): per ghost no float crosses a call, so none becomes a heap number.
+ */
+export function frameInterpolateAtFraction<S extends Schema>(
+  codec: SchemaCodec<S>, previous: Values<S>, current: Values<S>, out: Values<S>,
+): Values<S> {
+  return blendWeighted(codec, previous, current, out);
 }
 
 /**
