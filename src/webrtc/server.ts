@@ -6,6 +6,7 @@
 // are rate-limited (rate-limit.ts); a refused or failed setup leaves the peer on socket.io.
 import { consoleLogger, type Logger } from '../core/emitter.ts';
 import { LogLimiter } from '../core/log-limit.ts';
+import { NetcodeError } from '../core/errors.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { packDatagrams } from './datagram.ts';
 import { SetupLimiter, type SetupLimits } from './rate-limit.ts';
@@ -58,7 +59,7 @@ function loadDefaultStack(): Promise<PeerConnectionConstructor> {
     (m) => m.RTCPeerConnection as unknown as PeerConnectionConstructor,
     (err: Error) => {
       defaultStack = undefined;
-      throw new Error(`react-netcode: the WebRTC server needs the npm package node-datachannel (npm install node-datachannel), or an RTCPeerConnection option: ${err.message}`);
+      throw new NetcodeError('transport', `react-netcode: the WebRTC server needs the npm package node-datachannel (npm install node-datachannel), or an RTCPeerConnection option: ${err.message}`);
     },
   );
   return defaultStack;

@@ -10,6 +10,7 @@ import type { Schema, Values } from '../schema.ts';
 import { desiredMode, ModeTransition, type PredictionMode } from './index.ts';
 import type { Ghost } from '../world.ts';
 import { typed } from '../typed-ghosts.ts';
+import { NetcodeError } from '../errors.ts';
 
 export interface PredictionSwitchingOptions {
   /** Ghosts closer than this to `center()` are predicted … */
@@ -68,10 +69,10 @@ export class ModeSwitcher<P extends Protocol> {
         const entry = this.ghosts.world.protocol.ghostByName.get(name);
         if (!entry) {
           const known = [...this.ghosts.world.protocol.ghostByName.keys()].join(', ');
-          throw new Error(`react-netcode: setPredictionSwitching({ types }) names '${name}', which is not a ghost type of this protocol (ghost types: ${known}).`);
+          throw new NetcodeError('usage', `react-netcode: setPredictionSwitching({ types }) names '${name}', which is not a ghost type of this protocol (ghost types: ${known}).`);
         }
         if (!entry.type.modes.includes('predicted') || !entry.type.modes.includes('interpolated')) {
-          throw new Error(`react-netcode: setPredictionSwitching({ types }) names '${name}', whose modes are [${entry.type.modes.join(', ')}]; a switched type needs ghost(…, { modes: ['predicted', 'interpolated'] }).`);
+          throw new NetcodeError('usage', `react-netcode: setPredictionSwitching({ types }) names '${name}', whose modes are [${entry.type.modes.join(', ')}]; a switched type needs ghost(…, { modes: ['predicted', 'interpolated'] }).`);
         }
       }
     }
