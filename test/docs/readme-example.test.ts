@@ -28,5 +28,9 @@ describe('README example', () => {
     const x = client.world.get(1)!.components.position.x;
     expect(x).toBeGreaterThan(1); // ~2 s at 1 m/s, minus the interpolation delay
     expect(x).toBeLessThan(2);
+    // The headless client's reads (the paragraph under the example): its own ghost, and what to draw.
+    const balls = [...client.world.query('ball')];
+    expect(balls.map((b) => [b.id, b.isLocal])).toEqual([[1, true]]);
+    expect(client.view(balls[0]!).position.x).toBeGreaterThan(1);
   });
 });
