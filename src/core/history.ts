@@ -13,6 +13,8 @@ export class HistoryBuffer<T> {
   /** capacity − 1 when the capacity is a power of two (a slot is then `tick & mask`, no division), else −1. */
   private readonly mask: number;
   private newest: Tick | undefined;
+  /** Times the newest tick wrapped past 2^32 (a capacity that is not a power of two counts slots on the unwrapped tick). */
+  private laps = 0;
   private count = 0;
 
   /** `onEvict` receives every value that leaves the buffer (eviction, delete, clear, overwrite), e.g. to pool it. */
@@ -49,7 +51,12 @@ export class HistoryBuffer<T> {
   }
 
   private slot(tick: Tick): number {
-    return this.mask >= 0 ? tick & this.mask : tick % this.capacity;
+    if (this.mask >= 0) return tick & this.mask; // 2^32 is a multiple of the capacity: the wrap keeps the slots in order
+    if (this.newest === undefined) return tick % this.capacity;
+    // Divide the tick counted past the wrap, so that the ticks of one window never share a slot.
+    const unwrapped = this.laps * 4294967296 + this.newest - tickDiff(this.newest, tick);
+    const s = unwrapped % this.capacity;
+    return s < 0 ? s + this.capacity : s;
   }
 
   /**
@@ -63,6 +70,7 @@ export class HistoryBuffer<T> {
       if (this.newest !== undefined) {
         const gap = Math.min(tickDiff(tick, this.newest), this.capacity);
         for (let i = 1; i <= gap; i++) this.clearSlot(this.slot((this.newest + i) >>> 0));
+        if (tick < this.newest) this.laps++; // newer but smaller: the tick wrapped
       }
       this.newest = tick;
     }
@@ -141,6 +149,7 @@ export class HistoryBuffer<T> {
     this.ticks.fill(-1);
     this.values.fill(undefined);
     this.newest = undefined;
+    this.laps = 0;
     this.count = 0;
   }
 

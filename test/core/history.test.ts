@@ -82,12 +82,15 @@ describe('HistoryBuffer', () => {
     expect(() => new HistoryBuffer(0)).toThrow(/react-netcode/);
   });
 
-  // Power-of-two capacities find a slot with a mask, others by division: both must act as the window model.
+  // Power-of-two capacities find a slot with a mask, others by division of the tick counted past the wrap: both must act as
+  // the window model, across the uint32 wrap too.
   it.each([
     [5, 1000],
     [6, 1000],
     [8, 1000],
     [128, 1000],
+    [5, 2 ** 32 - 300],
+    [6, 2 ** 32 - 300],
     [8, 2 ** 32 - 300],
     [128, 2 ** 32 - 300],
   ])('capacity %i from tick %i: seeded sets, deletes and lookups match a model of the window', (capacity, start) => {
