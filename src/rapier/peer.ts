@@ -85,7 +85,7 @@ export class Peer {
     private readonly caps: Capabilities,
   ) {
     this.world = this.#build();
-    this.#reader = new StateReader(caps.targetGetters);
+    this.#reader = new StateReader(caps);
   }
 
   #rawVec(): RawVec {
