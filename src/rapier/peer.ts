@@ -25,7 +25,7 @@ import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
-import { restoreWorld } from './restore.ts';
+import { restoreWorld, roundTripBroadPhase } from './restore.ts';
 import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -74,6 +74,8 @@ export class Peer {
   #vec: RawVec | undefined;
   readonly #reader: StateReader;
   readonly #records: WorldRecord[] = [];
+  /** An empty world whose parts fill a broad phase's round trip (0.19). */
+  #donor: RAPIER.World | undefined;
 
   constructor(
     private readonly R: Rapier,
@@ -238,7 +240,11 @@ export class Peer {
   #record(tick: Tick): void {
     const bytes = this.world.takeSnapshot();
     if (bytes === undefined) return;
-    const roundTrip = !this.caps.restoreContinues;
+    // The round trip: of the broad phase alone where that suffices (0.19 in place), else of the whole world.
+    if (!this.caps.restoreContinues && this.caps.broadPhaseRoundTrip) {
+      roundTripBroadPhase(this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })));
+    }
+    const roundTrip = !this.caps.restoreContinues && !this.caps.broadPhaseRoundTrip;
     if (roundTrip) this.world = restoreWorld(this.R, this.world, bytes, this.caps.inPlaceRestore);
     const rec = this.#slot(tick as number);
     rec.tick = tick as number;
@@ -362,6 +368,8 @@ export class Peer {
 
   dispose(): void {
     this.world.free();
+    this.#donor?.free();
+    this.#donor = undefined;
     this.#vec?.free();
     this.#vec = undefined;
     this.#template = undefined;

@@ -14,7 +14,7 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
-import { inPlaceRestores } from './restore.ts';
+import { broadPhaseRoundTrips, inPlaceRestores } from './restore.ts';
 
 /** A wasm vector or quaternion (RawVector / RawRotation), as both versions expose it. */
 export interface RawVec {
@@ -54,6 +54,12 @@ export interface Capabilities {
    * World.restoreSnapshot. Else a restore builds a new world with World.restoreSnapshot.
    */
   readonly inPlaceRestore: boolean;
+  /**
+   * Where restores do not continue (0.19), a smoothed client's recording makes its live world
+   * continue like a restored one by a round trip of the broad phase alone (restore.ts,
+   * roundTripBroadPhase); else by restoring the whole world from the bytes it just recorded.
+   */
+  readonly broadPhaseRoundTrip: boolean;
   /**
    * 0.19: the wasm-bindgen classes the raw getters wrap their results in, when a getter can be
    * made to wrap into one reused object (see WraplessGetters); undefined otherwise.
@@ -135,7 +141,10 @@ export function capabilities(R: Rapier): Capabilities {
   }
   probe.free();
   const version = typeof R.version === 'function' ? R.version() : '0.0.0';
-  return { targetGetters, restoreContinues: minorOf(version) >= 21, inPlaceRestore: inPlaceRestores(R), wrapless };
+  const restoreContinues = minorOf(version) >= 21;
+  const inPlaceRestore = inPlaceRestores(R);
+  const broadPhaseRoundTrip = !restoreContinues && inPlaceRestore && broadPhaseRoundTrips(R);
+  return { targetGetters, restoreContinues, inPlaceRestore, broadPhaseRoundTrip, wrapless };
 }
 
 /**
