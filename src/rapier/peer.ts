@@ -25,7 +25,7 @@ import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
-import { restoreWorld, roundTripBroadPhase } from './restore.ts';
+import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
 import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -204,11 +204,13 @@ export class Peer {
   }
 
   /**
-   * exact mode: free the world and restore the template (built anew when the body set
-   * changed), then write every body's state from its components, in ghost-id order.
+   * exact mode: restore the template (built anew when the body set changed; in place where
+   * supported, else as a new world), then write every body's state from its components, in
+   * ghost-id order.
    */
   #rebuild(): void {
-    if (this.#template === undefined) {
+    const fresh = this.#template === undefined;
+    if (fresh) {
       const w = this.#build();
       this.#templateHandles.length = 0;
       for (const e of this.list) {
@@ -218,8 +220,11 @@ export class Peer {
       this.#template = w.takeSnapshot();
       w.free();
     }
-    this.world.free();
-    this.world = this.R.World.restoreSnapshot(this.#template);
+    // The live world came from this template since it was built: restore it in place where supported.
+    if (fresh || !this.caps.inPlaceRestore) {
+      this.world.free();
+      this.world = this.R.World.restoreSnapshot(this.#template!);
+    } else restoreInPlace(this.R, this.world, this.#template!);
     const raw = rawBodies(this.world);
     const vec = this.#rawVec();
     for (let i = 0; i < this.list.length; i++) {
