@@ -200,8 +200,6 @@ type VecGetter = 'rbTranslation' | 'rbLinvel' | 'rbAngvel';
 class WraplessGetters {
   readonly scratchVec: RawVec;
   readonly #scratchRot: RawQuat;
-  readonly #vecWrap: (ptr: number) => RawVec;
-  readonly #rotWrap: (ptr: number) => RawVec;
   readonly #toVec = (ptr: number): RawVec => {
     (this.scratchVec as unknown as { __wbg_ptr: number }).__wbg_ptr = ptr >>> 0;
     return this.scratchVec;
@@ -212,32 +210,32 @@ class WraplessGetters {
   };
 
   constructor(private readonly classes: WraplessClasses) {
-    this.#vecWrap = classes.vec.__wrap;
-    this.#rotWrap = classes.rot.__wrap;
     this.scratchVec = Object.assign(Object.create(classes.vec.prototype) as RawVec, { __wbg_ptr: 0 });
     this.#scratchRot = Object.assign(Object.create(classes.rot.prototype) as RawQuat, { __wbg_ptr: 0 });
   }
 
   vector(raw: RawBodies, getter: VecGetter, handle: number, a: Vec3, b: Vec3): void {
     const C = this.classes.vec;
+    const wrap = C.__wrap;
     C.__wrap = this.#toVec;
     let v: RawVec;
     try {
       v = raw[getter](handle)!;
     } finally {
-      C.__wrap = this.#vecWrap;
+      C.__wrap = wrap;
     }
     copyVec(v, a, b);
   }
 
   rotation(raw: RawBodies, handle: number, a: Quat, b: Quat): void {
     const C = this.classes.rot;
+    const wrap = C.__wrap;
     C.__wrap = this.#toRot;
     let r: RawQuat;
     try {
       r = raw.rbRotation(handle)!;
     } finally {
-      C.__wrap = this.#rotWrap;
+      C.__wrap = wrap;
     }
     copyQuat(r, a, b);
   }
