@@ -1,8 +1,7 @@
 // Rapier's WASM, initialised once per Rapier module. `@dimforge/rapier3d-compat` 0.19.2's
 // `init()` hands its inlined WASM to the wasm-bindgen loader as a bare argument, and the
-// loader answers with console.warn('using deprecated parameters for the initialization
-// function; pass a single object instead') on every start: a call inside the package that
-// no caller can make otherwise. That one message is dropped while init runs; every other
+// loader answers with a console warning (RAPIER_INIT_WARNING below) on every start: a call
+// inside the package that no caller can make otherwise. That one message is dropped while init runs; every other
 // warning goes through.
 
 /** The one message of Rapier's own loader that `initRapier` drops. */
