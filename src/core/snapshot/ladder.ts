@@ -7,7 +7,7 @@
 // baselines the encoder uses changes, and any acked baseline is valid.
 
 import type { Tick } from '../clock/tick.ts';
-import { usage } from './usage.ts';
+import { NetcodeError } from '../errors.ts';
 
 /**
  * Default rungs (ack ages in snapshots): within one snapshot, within two (a client near the server whose acks
@@ -20,18 +20,24 @@ export const LADDER_CALM = 20;
 export const LADDER_MAX_HOLD_TICKS = 64;
 const RING = 128;
 
-/** A connection's place on the ladder (part of ConnectionSnapshotState). */
-export interface LadderSeat {
+/** A connection's place on the ladder (ConnectionSnapshotState extends it). */
+export class LadderSeat {
   /** Index of its rung. */
-  rung: number;
+  rung = 0;
   /** Measurements in a row at or below the rung below (and the largest of them). */
-  calm: number;
-  calmMax: number;
+  calm = 0;
+  calmMax = 0;
   /** Newest tick acked since the last tick began (as int32), when `heard`. */
-  heardTick: number;
-  heard: boolean;
+  heardTick = 0;
+  heard = false;
   /** Rung changes so far. */
-  moves: number;
+  moves = 0;
+
+  /** @internal The client acked up to `tick`. */
+  hear(tick: Tick): void {
+    if (!this.heard || (tick | 0) - this.heardTick > 0) this.heardTick = tick | 0;
+    this.heard = true;
+  }
 }
 
 export class AckLadder {
@@ -44,7 +50,7 @@ export class AckLadder {
 
   constructor(rungs: readonly number[]) {
     const ok = rungs.length > 0 && rungs.every((r, i) => Number.isInteger(r) && r >= 1 && r <= 32 && (i === 0 || r > rungs[i - 1]!));
-    if (!ok) throw usage(`snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
+    if (!ok) throw new NetcodeError('usage', `snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
     this.rungs = Int32Array.from(rungs);
   }
 
