@@ -1,7 +1,6 @@
-// Client side of snapshots: check the CRC, parse every record into scratch rows
-// against the baselines it names (delta.ts), and only when the whole message is
-// valid commit it — despawns, spawns, ring entries, values — and advance the ack.
-// A bad message throws WireError and changes nothing.
+// Client side of snapshots: check the CRC, parse every record into scratch rows against the baselines it
+// names, and only when the whole message is valid commit it and advance the ack. A bad message throws
+// WireError and changes nothing.
 
 import { BitReader } from '../bits.ts';
 import { WireError } from '../errors.ts';
@@ -9,7 +8,7 @@ import type { Protocol } from '../protocol.ts';
 import { isNewer, type Tick } from '../clock/tick.ts';
 import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
 import { crc16, readCode } from './codes.ts';
-import { emptyBaselines, readBody } from './body.ts';
+import { corrupt, emptyBaselines, readBody } from './body.ts';
 import { shiftAckMask } from './format.ts';
 import { compileLayouts, materialize, type TypeLayout } from './layout.ts';
 import { ClientGhost, ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './client-state.ts';
@@ -46,10 +45,6 @@ export interface DecodedSnapshot {
   /** Ids of ghosts removed (only ones the client had). */
   despawns: number[];
   inputs: DecodedInput[];
-}
-
-function corrupt(what: string, pos: number): WireError {
-  return new WireError('wire/bad-value', `react-netcode: snapshot ${what} at bit ${pos}; the snapshot is corrupt or the server state is out of sync — drop it (after a reconnect, reset() the decoder and give the server a new connection state).`);
 }
 
 export class SnapshotDecoder {

@@ -1,18 +1,12 @@
-// The ack ladder: a connection's acks count as baselines only once they are one of a
-// few fixed ages (rungs, in the encoder's ticks: encodes), the rung chosen from the
-// connection's measured ack delay. Clients whose round trips differ a little then ack
-// the same snapshots by the time those count, so they stay in one group and share one
-// encode (groups.ts), at the price of baselines a little older for the faster of them.
-// An ack held back stays pending; none is dropped. Off the wire: only which acked
-// baselines the encoder uses changes, and any acked baseline is valid.
+// The ack ladder: a connection's acks count as baselines only once they are one of a few fixed ages (rungs,
+// in encoder ticks), the rung chosen from its measured ack delay. Clients whose round trips differ a little
+// then have acked the same snapshots when those count and share one encode (groups.ts), at the price of
+// older baselines for the faster ones. Held acks stay pending. The wire does not change.
 
 import type { Tick } from '../clock/tick.ts';
 import { NetcodeError } from '../errors.ts';
 
-/**
- * Default rungs (ack ages in snapshots): within one snapshot, within two (a client near the server whose acks
- * straddle one snapshot interval), within five (round trips up to about 250 ms at 20 Hz).
- */
+/** Default rungs (ack ages in snapshots): one, two (acks straddling one interval), five (~250 ms at 20 Hz). */
 export const DEFAULT_ACK_LADDER: readonly number[] = [1, 2, 5];
 /** Snapshots in a row whose acks fit a lower rung (an ack heard at each, young enough) before a connection moves down to it. */
 export const LADDER_CALM = 20;
@@ -54,7 +48,6 @@ export class AckLadder {
     this.rungs = Int32Array.from(rungs);
   }
 
-  /** A new tick begins (before its acks are applied). */
   begin(tick: Tick): void {
     this.seq++;
     this.tick = tick;
@@ -74,10 +67,7 @@ export class AckLadder {
     return this.age(tick) >= this.rungs[seat.rung]!;
   }
 
-  /**
-   * Measure the delay of the acks heard since the last tick and move the seat: up at once to
-   * the rung that covers it; down only after LADDER_CALM ticks in a row, each with acks that fit a lower rung.
-   */
+  /** Measure the delay of the acks heard since the last tick: up at once to the rung that covers it, down after LADDER_CALM. */
   observe(seat: LadderSeat): void {
     if (!seat.heard) {
       seat.calm = 0; // a snapshot without an ack is not comfortably inside any rung
