@@ -130,6 +130,7 @@ export class SnapshotDecoder {
     s.used = 0;
     s.usedStrs = 0;
     let prev = -1;
+    let dj = 0; // despawns ascend like the records: the first one not below the record's id
     let p0 = -1;
     let p1 = 0;
     for (let k = 0; k < nr; k++) {
@@ -138,7 +139,8 @@ export class SnapshotDecoder {
       if (id > 0xffff_ffff) throw corrupt('ghost id above 2^32-1', pos);
       prev = id;
       let g = this.ghosts.get(id);
-      if (g !== undefined && s.isDespawned(id)) g = undefined;
+      while (dj < nd && s.despawn[dj]! < id) dj++;
+      if (g !== undefined && dj < nd && s.despawn[dj] === id) g = undefined;
       const base = this.base;
       let layout: TypeLayout;
       let view;
