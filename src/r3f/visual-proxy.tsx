@@ -64,7 +64,7 @@ export function VisualProxy<P extends Protocol = Protocol, K extends GhostNames<
   ...group
 }: VisualProxyProps<P, K>) {
   const { client } = useNetcodeContext<P>('<VisualProxy>');
-  const g = ghost as unknown as Ghost;
+  const g: Ghost = ghost;
   const keys = useMemo(
     () =>
       resolveTransformKeys(
