@@ -32,11 +32,7 @@ export interface DecodedInput {
   values: Record<string, unknown>;
 }
 
-/**
- * One decoded snapshot. Only the ghosts listed were in it: the others are untouched.
- * `values` objects belong to the decoder (one per ghost, overwritten by later snapshots);
- * this object and its arrays are reused by the next `decode`.
- */
+/** One decoded snapshot (the ghosts not listed are untouched); reused by the next `decode`, `values` by later ones. */
 export interface DecodedSnapshot {
   tick: Tick;
   /** New ghosts (a spawn of an id the client already has, same type and owner, is an update). */
@@ -94,11 +90,7 @@ export class SnapshotDecoder {
     this.mask = 0;
   }
 
-  /**
-   * Decode a Snapshot message (from its kind byte). Returns null for a duplicate or a
-   * snapshot older than the newest decoded one (dropped, not acked). Throws WireError,
-   * changing nothing, on a malformed or truncated message.
-   */
+  /** Decode a Snapshot (from its kind byte); null for one not newer than the newest decoded. Throws WireError, changing nothing. */
   decode(data: Uint8Array): DecodedSnapshot | null {
     if (data.byteLength < SNAPSHOT_PREFIX_BYTES + 5) throw new WireError('wire/end-of-data', `react-netcode: snapshot of ${data.byteLength} bytes is truncated; drop it.`);
     if (data[0] !== MessageKind.Snapshot) throw new WireError('wire/unknown-message', `react-netcode: message kind ${data[0]} is not a Snapshot (${MessageKind.Snapshot}); route it by its first byte.`);

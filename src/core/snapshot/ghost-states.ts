@@ -113,12 +113,10 @@ export class GhostStates {
   }
 
   /**
-   * Merge `other` into these states when both lead to the same snapshots whatever the clients ack from
-   * now on: the same record for every ghost, and the same content for every sent snapshot one of them may
-   * still apply an ack of (applying an ack again changes nothing, so a snapshot both have acked may differ).
-   * With `behind`, a ghost's second baseline may differ too (one side lost a snapshot the other acked): the
-   * merged states take, per ghost, a second baseline that the clients of both hold. Returns whether it merged;
-   * the merged states take the acks of both (a snapshot acked by one side only counts as heard: never applied).
+   * Merge `other` in when both lead to the same snapshots whatever the clients ack from now on: the same record
+   * per ghost, the same content for every sent snapshot either may still apply an ack of. With `behind`, second
+   * baselines may differ: the merged states take, per ghost, one the clients of both hold. A snapshot acked by one
+   * side only counts as heard (never applied). Returns whether it merged.
    */
   merge(other: GhostStates, used: number, behind: boolean): boolean {
     if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size || !this.records(other, used, behind, false)) return false;

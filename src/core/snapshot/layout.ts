@@ -200,10 +200,7 @@ function quantizeScalar(s: FieldSlot, v: unknown, row: Int32Array, o: number): b
   return true;
 }
 
-/**
- * The reference quantizer: `values` into row[off..] and strs[soff..], one function per
- * field kind. Returns -1, or the index in `fields` of the first value that cannot be sent.
- */
+/** The reference quantizer: `values` into row[off..] and strs[soff..]. Returns -1, or the index of the first bad field. */
 export function quantizeRow(
   fields: readonly FieldSlot[], values: Record<string, unknown>, row: Int32Array, off: number, strs: string[], soff: number,
 ): number {
