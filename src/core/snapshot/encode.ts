@@ -113,7 +113,12 @@ export class EncodePass {
       const g = ghosts[i]!;
       if (!(g.id > prevId) || g.id !== g.id >>> 0) throw new NetcodeError('usage', `snapshot ghosts must be sorted by id, unique uint32 ids; got ${g.id} after ${prevId}.`);
       prevId = g.id;
-      const d = this.resolve(g, i);
+      // The dense index this position had last time (its row quantized for this tick), else resolved.
+      let d = this.hint[i]!;
+      const same = d >= 0 && d < store.used && store.id[d] === g.id && store.destroyed[d] === 0;
+      if (same && store.typeId[d] === g.typeId && store.owner[d] === g.owner) {
+        if (store.curOk[d] !== 1 || store.curTick[d] !== (tick | 0)) store.current(d, tick, g.values);
+      } else d = this.resolve(g, i);
       if (this.seen.length < store.cap) this.ensure(states);
       const gs = states.g, go = d * G_STRIDE;
       if (gs[go + G_ST] === S.ST_NONE || gs[go + G_ST] === S.ST_DESPAWNING) states.spawn(store, d, tick);
