@@ -56,17 +56,17 @@ export class EncodePass {
     const hinted = i >= 0 && i < this.hint.length;
     let d = store.find(g.id, hinted ? this.hint[i]! : -1);
     if (d < 0) {
-      if (g.id !== g.id >>> 0) throw new NetcodeError('usage', `ghost id ${g.id} is not a uint32.`);
+      if (g.id !== g.id >>> 0) throw new NetcodeError('usage', `react-netcode: ghost id ${g.id} is not a uint32.`);
       if (!Number.isInteger(g.typeId) || layouts[g.typeId] === undefined) {
-        throw new NetcodeError('usage', `ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
+        throw new NetcodeError('usage', `react-netcode: ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
       }
       if (!Number.isInteger(g.owner) || g.owner < 0 || g.owner > 0xffff_ffff) {
-        throw new NetcodeError('usage', `ghost ${g.id} has owner ${g.owner}; pass the owner's networkId, or 0 for none.`);
+        throw new NetcodeError('usage', `react-netcode: ghost ${g.id} has owner ${g.owner}; pass the owner's networkId, or 0 for none.`);
       }
       d = store.alloc(g.id, g.typeId, g.owner, g.spawnTick ?? this.tick);
       this.cache.ensure(store.cap);
     } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) {
-      throw new NetcodeError('usage', `ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
+      throw new NetcodeError('usage', `react-netcode: ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
     }
     if (hinted) this.hint[i] = d;
     store.current(d, this.tick, g.values);
@@ -111,7 +111,7 @@ export class EncodePass {
     const stamp = ++this.stamp;
     for (let i = 0, prevId = -1; i < ghosts.length; i++) {
       const g = ghosts[i]!;
-      if (!(g.id > prevId) || g.id !== g.id >>> 0) throw new NetcodeError('usage', `snapshot ghosts must be sorted by id, unique uint32 ids; got ${g.id} after ${prevId}.`);
+      if (!(g.id > prevId) || g.id !== g.id >>> 0) throw new NetcodeError('usage', `react-netcode: snapshot ghosts must be sorted by id, unique uint32 ids; got ${g.id} after ${prevId}.`);
       prevId = g.id;
       // The dense index this position had last time (its row quantized for this tick), else resolved.
       let d = this.hint[i]!;

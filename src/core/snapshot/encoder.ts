@@ -76,9 +76,9 @@ export class SnapshotEncoder {
     this.budgetBytes = options.budgetBytes ?? DEFAULT_SNAPSHOT_BUDGET_BYTES;
     this.refreshTicks = options.refreshTicks ?? protocol.tickRate;
     if (!Number.isInteger(this.budgetBytes) || this.budgetBytes < MIN_SNAPSHOT_BUDGET_BYTES) {
-      throw new NetcodeError('usage', `snapshot budgetBytes ${this.budgetBytes} is invalid; pass an integer >= ${MIN_SNAPSHOT_BUDGET_BYTES} (default ${DEFAULT_SNAPSHOT_BUDGET_BYTES}).`);
+      throw new NetcodeError('usage', `react-netcode: snapshot budgetBytes ${this.budgetBytes} is invalid; pass an integer >= ${MIN_SNAPSHOT_BUDGET_BYTES} (default ${DEFAULT_SNAPSHOT_BUDGET_BYTES}).`);
     }
-    if (!Number.isInteger(this.refreshTicks) || this.refreshTicks < 1) throw new NetcodeError('usage', `snapshot refreshTicks ${this.refreshTicks} is invalid; pass an integer >= 1.`);
+    if (!Number.isInteger(this.refreshTicks) || this.refreshTicks < 1) throw new NetcodeError('usage', `react-netcode: snapshot refreshTicks ${this.refreshTicks} is invalid; pass an integer >= 1.`);
     const layouts = compileLayouts(protocol);
     const kernels = kernelsFor(layouts, options.kernels ?? 'compiled');
     this.store = new GhostStore(layouts, kernels);
@@ -89,7 +89,7 @@ export class SnapshotEncoder {
   }
 
   createConnectionState(networkId: number): ConnectionSnapshotState {
-    if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw new NetcodeError('usage', `networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
+    if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw new NetcodeError('usage', `react-netcode: networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
     let n = this.nursery;
     if (n === undefined || n.states.hasEncoded || n.members.length === 0) n = this.nursery = this.groups.create();
     return new ConnectionSnapshotState(networkId, n);
@@ -151,9 +151,9 @@ export class SnapshotEncoder {
    */
   encode(state: ConnectionSnapshotState, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions = {}): Uint8Array {
     tick = tick >>> 0;
-    if (state.disposed) throw new NetcodeError('usage', 'this ConnectionSnapshotState was disposed; create a new one for the connection.');
+    if (state.disposed) throw new NetcodeError('usage', 'react-netcode: this ConnectionSnapshotState was disposed; create a new one for the connection.');
     if (state.hasEncoded && !isNewer(tick, state.lastTick)) {
-      throw new NetcodeError('usage', `snapshot tick ${tick} is not after the connection's previous snapshot (${state.lastTick}); encode at most once per tick, ticks increasing.`);
+      throw new NetcodeError('usage', `react-netcode: snapshot tick ${tick} is not after the connection's previous snapshot (${state.lastTick}); encode at most once per tick, ticks increasing.`);
     }
     if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
     let g = state.group;

@@ -44,7 +44,7 @@ export class AckLadder {
 
   constructor(rungs: readonly number[]) {
     const ok = rungs.length > 0 && rungs.every((r, i) => Number.isInteger(r) && r >= 1 && r <= 32 && (i === 0 || r > rungs[i - 1]!));
-    if (!ok) throw new NetcodeError('usage', `snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
+    if (!ok) throw new NetcodeError('usage', `react-netcode: snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
     this.rungs = Int32Array.from(rungs);
   }
 
