@@ -28,6 +28,7 @@ import type { Schema, Values } from './schema.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Channel, ClientTransport, TransportStats } from './transport.ts';
 import type { Ghost, World } from './world.ts';
+import { typed } from './typed-ghosts.ts';
 
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 
@@ -102,7 +103,7 @@ export class NetClient<P extends Protocol> {
     this.timing = new ClientClock({ ...options.clock, tickRate: options.protocol.tickRate }, this.inputReports);
     this.clock = this.timing.sync;
     this.prediction = options.prediction === false ? undefined : new ClientPrediction(this.ghosts, this.ghosts.systems, options.prediction ?? {}, (m) => this.log('info', m));
-    this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost as Ghost, tick, this.session.state.networkId);
+    this.ghosts.inputProvider = (ghost, tick) => this.inputs.inputFor(ghost, tick, this.session.state.networkId);
     this.ghosts.rawInputProvider = (ghost, tick) =>
       ghost.owner === this.session.state.networkId ? (this.input.get(tick) as Record<string, unknown> | undefined) : undefined;
     const prediction = this.prediction;
@@ -123,7 +124,7 @@ export class NetClient<P extends Protocol> {
     prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
     this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError);
     this.spawns.attach(this.prediction, () => this.session.state.networkId ?? 0);
-    const shown = (ghost: Ghost): Values<Schema> => this.view(ghost as Ghost<P>, false) as Values<Schema>;
+    const shown = (ghost: Ghost): Values<Schema> => this.view(typed<P>(ghost), false) as Values<Schema>;
     this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());
     const host: SessionHost = {
       snapshot: (data, at) => this.onSnapshot(data, at),
@@ -158,7 +159,7 @@ export class NetClient<P extends Protocol> {
 
   /** Switch a ghost between predicted and interpolated, blending what is shown over the transition. */
   setGhostMode(ghost: Ghost<P>, mode: 'predicted' | 'interpolated'): boolean {
-    return this.switcher.setMode(ghost as Ghost, mode, this.now);
+    return this.switcher.setMode(ghost, mode, this.now);
   }
 
   /** Predict ghosts within `radius` of `center()` and interpolate them beyond `radius + margin` (undefined turns it off). */
@@ -315,7 +316,7 @@ export class NetClient<P extends Protocol> {
    * Typed from the ghost's type: `client.view(ball).position` is a `Vec3`. Read it in this frame.
    */
   view<G extends Ghost<P>>(ghost: G, blended = true): Readonly<G['components']> {
-    const g = ghost as Ghost;
+    const g: Ghost = ghost;
     const v = (blended ? this.switcher.view(g) : undefined) ?? (g.mode === 'predicted' ? this.prediction?.view(g) : undefined) ?? g.components;
     return v as Readonly<G['components']>;
   }

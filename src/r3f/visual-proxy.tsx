@@ -66,7 +66,7 @@ export function VisualProxy<P extends Protocol = Protocol, K extends GhostNames<
 }: VisualProxyProps<P, K>) {
   const { client } = useNetcodeContext<P>('<VisualProxy>');
   useInCanvas('<VisualProxy>', 'outside a 3D scene read the render values with useGhost, useGhosts or client.view(ghost)');
-  const g = ghost as unknown as Ghost;
+  const g: Ghost = ghost;
   const keys = useMemo(
     () =>
       resolveTransformKeys(

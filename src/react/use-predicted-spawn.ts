@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Ghost, GhostNames, Protocol, SpawnClassifier } from '../index.ts';
+import { typed } from '../core/typed-ghosts.ts';
 import { checkGhostType, sameList } from './checks.ts';
 import { useNetcodeContext, type NetcodeUiState } from './context.ts';
 import { useLatest } from './use-latest.ts';
@@ -68,7 +69,7 @@ export function usePredictedSpawn<P extends Protocol = Protocol, K extends Ghost
   const selectWaiting = useCallback(
     (s: NetcodeUiState): readonly Ghost<P, K>[] => {
       if (cache.current.type === type && cache.current.version === s.ghostsVersion) return cache.current.list;
-      const next = spawns.waiting.filter((w) => w.type === type && w.ghost.alive).map((w) => w.ghost as unknown as Ghost<P, K>);
+      const next = spawns.waiting.filter((w) => w.type === type && w.ghost.alive).map((w) => typed<P, K>(w.ghost));
       const list = sameList(next, cache.current.list) ? cache.current.list : next.length === 0 ? EMPTY : next;
       cache.current = { type, version: s.ghostsVersion, list };
       return list;

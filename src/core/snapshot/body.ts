@@ -1,9 +1,6 @@
-// The body of a ghost record, written by the server and read by the client: a row
-// (quantized state) against one or two baseline rows. Floats and quaternion codes are
-// predicted linearly from two baselines (b0 + (b0 − b1)·dt0/dt1, in int32 arithmetic
-// both sides share), everything else against b0. Layout (format.ts): bit changed; then
-// per field of the view: bit fieldChanged, then the field's payload. `writeBody` is the
-// reference body writer: generated writers (compiled.ts) must match it bit for bit.
+// The body of a ghost record (layout in format.ts), written by the server and read by the client: a row
+// against one or two baseline rows; floats and quaternion codes predicted linearly from two baselines.
+// `writeBody` is the reference body writer: generated writers (compiled.ts) must match it bit for bit.
 
 import type { BitReader } from '../bits.ts';
 import { WireError } from '../errors.ts';
@@ -41,16 +38,10 @@ export function isPredicted(s: FieldSlot, k: number): boolean {
 /** Predicted residuals (zigzag) all below this make the prediction good enough without comparing sizes. */
 export const SMALL_RESIDUAL = 64;
 
-/** Scratch of `writeBody`: per slot, the zigzag residual against b0 (za) and against the prediction (zb). */
-export class BodyScratch {
+/** Scratch of `writeBody`, a slot each: the zigzag residual against b0 (za) and against the prediction (zb). */
+export interface BodyScratch {
   readonly za: Float64Array;
   readonly zb: Float64Array;
-
-  /** `slots`: the most slots a row of the protocol has. */
-  constructor(slots: number) {
-    this.za = new Float64Array(slots);
-    this.zb = new Float64Array(slots);
-  }
 }
 
 /** Bits of the body with residuals `z` (strings are not counted: both choices send them alike). */
@@ -123,8 +114,8 @@ function fieldChanged(s: FieldSlot, r: Float64Array, cs: readonly string[], cso:
   return false;
 }
 
-function corrupt(what: string, pos: number): WireError {
-  return new WireError('wire/bad-value', `react-netcode: snapshot ${what} at bit ${pos}; the snapshot is corrupt or from another protocol — drop it.`);
+export function corrupt(what: string, pos: number): WireError {
+  return new WireError('wire/bad-value', `react-netcode: snapshot ${what} at bit ${pos}; the snapshot is corrupt or the server state is out of sync — drop it (after a reconnect, reset() the decoder and give the server a new connection state).`);
 }
 
 const scratchQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };

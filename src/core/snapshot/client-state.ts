@@ -1,7 +1,5 @@
-// Client-side state of the snapshot decoder: each ghost it knows (type, owner, the
-// values it reports, a ring of the last SNAPSHOT_GHOST_HISTORY rows it received, by
-// snapshot tick, that later records name as baselines), and the parse scratch a
-// message is read into completely before anything is committed.
+// The decoder's state: each ghost it knows (type, owner, values, a ring of the last SNAPSHOT_GHOST_HISTORY
+// rows received, the baselines of later records), and the scratch a message is parsed into before commit.
 
 import type { Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
@@ -106,20 +104,5 @@ export class ParseScratch {
     for (let i = this.strs.length; i < off + n; i++) this.strs.push('');
     this.usedStrs = off + n;
     return off;
-  }
-
-  /** True when this message despawns `id` (despawn ids are ascending). */
-  isDespawned(id: number): boolean {
-    let lo = 0;
-    let hi = this.nd - 1;
-    const d = this.despawn;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = d[mid]!;
-      if (v === id) return true;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
   }
 }

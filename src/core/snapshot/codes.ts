@@ -1,6 +1,5 @@
-// Bit-level helpers under the snapshot codec: a 32-bit accumulator in front of a
-// BitWriter (one writeBits call per 32 bits on the hot path), the prefix code used for
-// every unsigned integer in a snapshot (SNAPSHOT_CODE_WIDTHS), bit copies, zigzag, CRC-16.
+// Bit-level helpers under the snapshot codec: a 32-bit accumulator in front of a BitWriter, the prefix
+// code of every unsigned integer in a snapshot (SNAPSHOT_CODE_WIDTHS), bit copies, zigzag, CRC-16.
 
 import type { BitReader, BitWriter } from '../bits.ts';
 import { WireError } from '../errors.ts';
@@ -37,7 +36,6 @@ export class BitSink {
     return this;
   }
 
-  /** Bits written so far, buffered ones included. */
   get bitLength(): number {
     return this.w.bitLength + this.n;
   }

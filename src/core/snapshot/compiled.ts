@@ -1,9 +1,6 @@
-// The generated kernel (kernels.ts): per ghost type, a quantizer with literal property
-// names (reading values[field.key] with a variable key goes megamorphic in V8) and, per
-// view, a body writer as straight-line code with residuals in locals. Each must give
-// the reference kernel's bits (layout.ts quantizeRow, body.ts writeBody). Functions are
-// compiled once per distinct source and shared by every encoder, so a call site that
-// calls a generated function stays monomorphic across encoders (rooms).
+// The generated kernel (kernels.ts): per ghost type a quantizer with literal property names (a variable key
+// goes megamorphic in V8) and per view a straight-line body writer, each giving the reference's bits. Compiled
+// once per distinct source and shared by every encoder, so call sites stay monomorphic across rooms.
 
 import { encodeQuatInto, utf8Length } from '../bits.ts';
 import { compileOnce } from '../codegen.ts';

@@ -1,7 +1,6 @@
-// Client side of snapshots: check the CRC, parse every record into scratch rows
-// against the baselines it names (delta.ts), and only when the whole message is
-// valid commit it — despawns, spawns, ring entries, values — and advance the ack.
-// A bad message throws WireError and changes nothing.
+// Client side of snapshots: check the CRC, parse every record into scratch rows against the baselines it
+// names, and only when the whole message is valid commit it and advance the ack. A bad message throws
+// WireError and changes nothing.
 
 import { BitReader } from '../bits.ts';
 import { WireError } from '../errors.ts';
@@ -9,7 +8,7 @@ import type { Protocol } from '../protocol.ts';
 import { isNewer, type Tick } from '../clock/tick.ts';
 import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
 import { crc16, readCode } from './codes.ts';
-import { emptyBaselines, readBody } from './body.ts';
+import { corrupt, emptyBaselines, readBody } from './body.ts';
 import { shiftAckMask } from './format.ts';
 import { compileLayouts, materialize, type TypeLayout } from './layout.ts';
 import { ClientGhost, ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './client-state.ts';
@@ -33,11 +32,7 @@ export interface DecodedInput {
   values: Record<string, unknown>;
 }
 
-/**
- * One decoded snapshot. Only the ghosts listed were in it: the others are untouched.
- * `values` objects belong to the decoder (one per ghost, overwritten by later snapshots);
- * this object and its arrays are reused by the next `decode`.
- */
+/** One decoded snapshot (the ghosts not listed are untouched); reused by the next `decode`, `values` by later ones. */
 export interface DecodedSnapshot {
   tick: Tick;
   /** New ghosts (a spawn of an id the client already has, same type and owner, is an update). */
@@ -46,10 +41,6 @@ export interface DecodedSnapshot {
   /** Ids of ghosts removed (only ones the client had). */
   despawns: number[];
   inputs: DecodedInput[];
-}
-
-function corrupt(what: string, pos: number): WireError {
-  return new WireError('wire/bad-value', `react-netcode: snapshot ${what} at bit ${pos}; the snapshot is corrupt or the server state is out of sync — drop it (after a reconnect, reset() the decoder and give the server a new connection state).`);
 }
 
 export class SnapshotDecoder {
@@ -99,11 +90,7 @@ export class SnapshotDecoder {
     this.mask = 0;
   }
 
-  /**
-   * Decode a Snapshot message (from its kind byte). Returns null for a duplicate or a
-   * snapshot older than the newest decoded one (dropped, not acked). Throws WireError,
-   * changing nothing, on a malformed or truncated message.
-   */
+  /** Decode a Snapshot (from its kind byte); null for one not newer than the newest decoded. Throws WireError, changing nothing. */
   decode(data: Uint8Array): DecodedSnapshot | null {
     if (data.byteLength < SNAPSHOT_PREFIX_BYTES + 5) throw new WireError('wire/end-of-data', `react-netcode: snapshot of ${data.byteLength} bytes is truncated; drop it.`);
     if (data[0] !== MessageKind.Snapshot) throw new WireError('wire/unknown-message', `react-netcode: message kind ${data[0]} is not a Snapshot (${MessageKind.Snapshot}); route it by its first byte.`);
@@ -135,6 +122,7 @@ export class SnapshotDecoder {
     s.used = 0;
     s.usedStrs = 0;
     let prev = -1;
+    let dj = 0; // despawns ascend like the records: the first one not below the record's id
     let p0 = -1;
     let p1 = 0;
     for (let k = 0; k < nr; k++) {
@@ -143,7 +131,8 @@ export class SnapshotDecoder {
       if (id > 0xffff_ffff) throw corrupt('ghost id above 2^32-1', pos);
       prev = id;
       let g = this.ghosts.get(id);
-      if (g !== undefined && s.isDespawned(id)) g = undefined;
+      while (dj < nd && s.despawn[dj]! < id) dj++;
+      if (g !== undefined && dj < nd && s.despawn[dj] === id) g = undefined;
       const base = this.base;
       let layout: TypeLayout;
       let view;

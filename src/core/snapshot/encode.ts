@@ -1,8 +1,7 @@
-// One snapshot encode for one GhostStates (a connection, or a group of identical ones),
-// the server's mirror of decoder.ts: a record per offered ghost that needs one (spawn, or
-// update against the newest acked baselines; its body from the per-tick cache or written
-// by the type's kernel), the despawns and inputs; the budget filled by priority; the
-// message written (message.ts); only then what it carried recorded for its ack.
+// One snapshot encode for one GhostStates (a connection, or a group of identical ones), the mirror of
+// decoder.ts: a record per offered ghost that needs one (its body from the per-tick cache or the type's
+// kernel), despawns and inputs, the budget filled by priority, the message written (message.ts), then
+// what it carried recorded for its ack.
 
 import type { Protocol } from '../protocol.ts';
 import type { Tick } from '../clock/tick.ts';
@@ -16,14 +15,13 @@ import { MessageWriter, MSG_HEADER_BITS, spawnFieldBits } from './message.ts';
 import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
 import { BodyCache, Despawns, F_SPAWN, F_B1, Records, resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
-import { usage } from './usage.ts';
+import { NetcodeError } from '../errors.ts';
 
 const { G_A0S, G_A0T, G_A1S, G_A1T, G_LAST_SENT, G_SENT_ANY, G_SINCE, G_ST, G_STRIDE } = S;
 type Predicted = ((g: SnapshotGhost) => boolean) | undefined;
 
 export class EncodePass {
   readonly cache = new BodyCache();
-  /** Off: bodies are neither looked up nor remembered (no other encode of this tick can use them). */
   cacheBodies = true;
   private readonly c = new Records();
   private readonly gone = new Despawns();
@@ -47,7 +45,6 @@ export class EncodePass {
     this.msg = new MessageWriter(protocol, budgetBytes);
   }
 
-  /** Start tick `tick`: the body cache is cleared. */
   beginTick(tick: Tick): void {
     this.tick = tick;
     this.cache.clear();
@@ -59,17 +56,17 @@ export class EncodePass {
     const hinted = i >= 0 && i < this.hint.length;
     let d = store.find(g.id, hinted ? this.hint[i]! : -1);
     if (d < 0) {
-      if (g.id !== g.id >>> 0) throw usage(`ghost id ${g.id} is not a uint32.`);
+      if (g.id !== g.id >>> 0) throw new NetcodeError('usage', `react-netcode: ghost id ${g.id} is not a uint32.`);
       if (!Number.isInteger(g.typeId) || layouts[g.typeId] === undefined) {
-        throw usage(`ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
+        throw new NetcodeError('usage', `react-netcode: ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
       }
       if (!Number.isInteger(g.owner) || g.owner < 0 || g.owner > 0xffff_ffff) {
-        throw usage(`ghost ${g.id} has owner ${g.owner}; pass the owner's networkId, or 0 for none.`);
+        throw new NetcodeError('usage', `react-netcode: ghost ${g.id} has owner ${g.owner}; pass the owner's networkId, or 0 for none.`);
       }
       d = store.alloc(g.id, g.typeId, g.owner, g.spawnTick ?? this.tick);
       this.cache.ensure(store.cap);
     } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) {
-      throw usage(`ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
+      throw new NetcodeError('usage', `react-netcode: ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
     }
     if (hinted) this.hint[i] = d;
     store.current(d, this.tick, g.values);
@@ -92,8 +89,7 @@ export class EncodePass {
     selector.select(c.n, c.prio, c.bits, avail, c.sel);
     this.cache.sink.flush();
     const body = this.cache.w.view();
-    // Estimates are rough (baselines, id gaps): rewrite to fill what they left unused, and
-    // to drop the lowest priorities when they were too low. A few rounds at most.
+    // Estimates are rough (baselines, id gaps): rewrite to fill what they left, or drop the lowest priorities.
     for (let round = 0; ; round++) {
       msg.write(this.tick, gone, despawnCount, c, store, body);
       const over = msg.bitLength - budgetBits;
@@ -115,7 +111,7 @@ export class EncodePass {
     const stamp = ++this.stamp;
     for (let i = 0, prevId = -1; i < ghosts.length; i++) {
       const g = ghosts[i]!;
-      if (!(g.id > prevId) || g.id !== g.id >>> 0) throw usage(`snapshot ghosts must be sorted by id, unique uint32 ids; got ${g.id} after ${prevId}.`);
+      if (!(g.id > prevId) || g.id !== g.id >>> 0) throw new NetcodeError('usage', `react-netcode: snapshot ghosts must be sorted by id, unique uint32 ids; got ${g.id} after ${prevId}.`);
       prevId = g.id;
       // The dense index this position had last time (its row quantized for this tick), else resolved.
       let d = this.hint[i]!;
@@ -149,11 +145,7 @@ export class EncodePass {
     }
   }
 
-  /**
-   * The next record: ghost d against ring slots b0 (-1: the type's defaults) and b1 (-1: no prediction), ages age0 and
-   * age1; its body from the cache, or written into the arena and cached. Then its size
-   * estimate (id gap to the previous record, explicit baselines).
-   */
+  /** The next record: ghost d against ring slots b0 (-1: defaults) and b1 (-1: no prediction); its body and size estimate. */
   private record(
     d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, flags: number, b0: number, b1: number, age0: number, age1: number,
   ): void {
@@ -190,7 +182,6 @@ export class EncodePass {
     c.bits[k] = codeBits(gap) + 1 + header + len;
   }
 
-  /** Room for every ghost of the store in `states` and the per-ghost scratch. */
   private ensure(states: S.GhostStates): void {
     states.ensure(this.store.cap);
     if (this.seen.length < this.store.cap) this.seen = resized(this.seen, this.store.cap);
@@ -222,7 +213,6 @@ export class EncodePass {
     return gone.n;
   }
 
-  /** Remember what this snapshot carried, for its ack. */
   private commit(states: S.GhostStates, despawnCount: number): void {
     const { c, store, tick } = this;
     const rec = states.record(tick, c.n + despawnCount);

@@ -1,7 +1,5 @@
-// Server side of snapshots: per connection and tick, a message with the ghosts that
-// fit the byte budget by priority, each against the connection's newest acked
-// baselines (encode.ts). Connections in identical states share one encode
-// (groups.ts); bodies are shared across connections per tick (the body cache).
+// Server side of snapshots: per connection and tick, the ghosts that fit the budget by priority, against the
+// connection's newest acked baselines (encode.ts). Connections in identical states share one encode (groups.ts).
 
 import type { Protocol } from '../protocol.ts';
 import { isNewer, type Tick } from '../clock/tick.ts';
@@ -13,7 +11,7 @@ import { kernelsFor, type KernelMode } from './kernels.ts';
 import { AckLadder, DEFAULT_ACK_LADDER } from './ladder.ts';
 import { compileLayouts } from './layout.ts';
 import { GhostStore } from './store.ts';
-import { usage } from './usage.ts';
+import { NetcodeError } from '../errors.ts';
 
 /** One ghost offered to a connection this tick. `values` must be the same for every connection within a tick. */
 export interface SnapshotGhost {
@@ -36,24 +34,16 @@ export interface SnapshotInput {
 export interface SnapshotEncoderOptions {
   /** Most bytes per snapshot message (default 1200, at least 64). */
   budgetBytes?: number;
-  /**
-   * An unchanged ghost whose current state the client has acked is re-sent only after
-   * this many ticks without a send (default: tickRate, i.e. about once a second), so its
-   * confirmed tick on the client never goes stale by more than that. It then costs ~4 bits.
-   */
+  /** An unchanged ghost the client has is re-sent after this many ticks without a send (default: tickRate), ~4 bits. */
   refreshTicks?: number;
   /**
-   * Ages (in snapshots: this encoder's ticks) at which a connection's acks count as baselines, the rung
-   * chosen per connection from its measured ack delay (default [1, 2, 5]). Connections on one rung that
-   * acked the same snapshots share one encode; an ack younger than the rung waits, none is dropped.
-   * `false`: every ack counts at the next tick (the newest baselines, one encode per distinct ack delay).
+   * Ages (in this encoder's ticks) at which a connection's acks count as baselines, the rung chosen per connection
+   * from its ack delay (default [1, 2, 5]; ladder.ts). `false`: every ack counts at the next tick.
    */
   ackLadder?: readonly number[] | false;
   /**
-   * Merge behind (default true): a connection that lost a snapshot its group acked, and so predicts some ghosts
-   * from an older second baseline, shares one encode with the group again as soon as their newest baselines
-   * agree — the merged connections all predict from a second baseline every one of their clients holds.
-   * Off: it encodes alone until its states equal the group's. Clients receive the same ghost values either way.
+   * Merge behind (default true): a connection behind a lost snapshot rejoins its group as soon as their newest
+   * baselines agree, predicting from a second baseline all their clients hold. Off: only once its states are equal.
    */
   mergeBehind?: boolean;
   /** @internal 'reference': the reference quantizer and body writer, as where code generation is not allowed (tests compare). */
@@ -73,22 +63,22 @@ export class SnapshotEncoder {
   private readonly store: GhostStore;
   private readonly pass: EncodePass;
   private readonly groups: Groups;
-  /** @internal The ack ladder (undefined: off). */
+  /** @internal */
   readonly ladder: AckLadder | undefined;
   /** @internal Encodes so far (the other connections took a copy of one). */
   encodes = 0;
   private tick: Tick = 0;
   private hasTick = false;
-  /** New connections join this group until it first encodes (identical empty states). */
+  /** New connections join this group until it first encodes. */
   private nursery: Group | undefined;
 
   constructor(protocol: Protocol, options: SnapshotEncoderOptions = {}) {
     this.budgetBytes = options.budgetBytes ?? DEFAULT_SNAPSHOT_BUDGET_BYTES;
     this.refreshTicks = options.refreshTicks ?? protocol.tickRate;
     if (!Number.isInteger(this.budgetBytes) || this.budgetBytes < MIN_SNAPSHOT_BUDGET_BYTES) {
-      throw usage(`snapshot budgetBytes ${this.budgetBytes} is invalid; pass an integer >= ${MIN_SNAPSHOT_BUDGET_BYTES} (default ${DEFAULT_SNAPSHOT_BUDGET_BYTES}).`);
+      throw new NetcodeError('usage', `react-netcode: snapshot budgetBytes ${this.budgetBytes} is invalid; pass an integer >= ${MIN_SNAPSHOT_BUDGET_BYTES} (default ${DEFAULT_SNAPSHOT_BUDGET_BYTES}).`);
     }
-    if (!Number.isInteger(this.refreshTicks) || this.refreshTicks < 1) throw usage(`snapshot refreshTicks ${this.refreshTicks} is invalid; pass an integer >= 1.`);
+    if (!Number.isInteger(this.refreshTicks) || this.refreshTicks < 1) throw new NetcodeError('usage', `react-netcode: snapshot refreshTicks ${this.refreshTicks} is invalid; pass an integer >= 1.`);
     const layouts = compileLayouts(protocol);
     const kernels = kernelsFor(layouts, options.kernels ?? 'compiled');
     this.store = new GhostStore(layouts, kernels);
@@ -99,7 +89,7 @@ export class SnapshotEncoder {
   }
 
   createConnectionState(networkId: number): ConnectionSnapshotState {
-    if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw usage(`networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
+    if (!Number.isInteger(networkId) || networkId < 0 || networkId > 0xffff_ffff) throw new NetcodeError('usage', `react-netcode: networkId ${networkId} is invalid; pass the connection's uint32 networkId.`);
     let n = this.nursery;
     if (n === undefined || n.states.hasEncoded || n.members.length === 0) n = this.nursery = this.groups.create();
     return new ConnectionSnapshotState(networkId, n);
@@ -117,7 +107,7 @@ export class SnapshotEncoder {
     state.disposed = true;
   }
 
-  /** Start server tick `tick`: acks received so far are applied, the per-tick body cache cleared. `encode` calls it at a new tick. */
+  /** Start server tick `tick`: acks received so far are applied. `encode` calls it at a new tick. */
   beginTick(tick: Tick): void {
     this.tick = tick >>> 0;
     this.hasTick = true;
@@ -128,11 +118,7 @@ export class SnapshotEncoder {
     this.store.flushFree();
   }
 
-  /**
-   * Optional: quantize this tick's ghosts up front (like a change-tracking step right
-   * after the simulation), so the encodes only diff and write. `encode` quantizes any
-   * ghost not prepared for its tick itself. Throws WireError on a value a field cannot send.
-   */
+  /** Optional: quantize this tick's ghosts up front (`encode` quantizes the others). Throws WireError on a bad value. */
   prepare(tick: Tick, ghosts: readonly SnapshotGhost[]): void {
     tick = tick >>> 0;
     if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
@@ -145,13 +131,9 @@ export class SnapshotEncoder {
     if (d !== undefined && ghostId === ghostId >>> 0) this.store.destroy(d);
   }
 
-  /**
-   * Handle a SnapshotAck body: the client decoded `newestTick` and each tick − 1 − i whose mask bit i is set.
-   * Applied at the next tick, or later when the ack ladder holds it until it is as old as the connection's rung.
-   */
+  /** A SnapshotAck: the client decoded `newestTick` and each tick − 1 − i of mask bit i; applied at a later tick. */
   ack(state: ConnectionSnapshotState, newestTick: Tick, mask: number): void {
     if (state.disposed) return;
-    // The mask repeats the last 32 acks every time: keep only those that can still change something.
     const s = state.group.states;
     const newest = newestTick >>> 0;
     state.hear(newest);
@@ -163,18 +145,15 @@ export class SnapshotEncoder {
   }
 
   /**
-   * Encode the Snapshot message for one connection (kind byte first). `ghosts` are the
-   * ghosts relevant to it this tick, sorted by id; one it had and no longer gets is
-   * despawned on that client (repeated until acked). At most one call per connection per
-   * tick, ticks increasing. Returns a view valid until the next encode.
-   * Connections given the same `ghosts` (and `inputs`, `predicted`) arrays at a tick
-   * may share one encode.
+   * The Snapshot message for one connection (kind byte first), a view valid until the next encode. `ghosts`: the
+   * ghosts relevant to it, sorted by id (one it no longer gets is despawned). Once per connection per tick, ticks
+   * increasing. Connections given the same `ghosts`, `inputs` and `predicted` at a tick may share one encode.
    */
   encode(state: ConnectionSnapshotState, tick: Tick, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions = {}): Uint8Array {
     tick = tick >>> 0;
-    if (state.disposed) throw usage('this ConnectionSnapshotState was disposed; create a new one for the connection.');
+    if (state.disposed) throw new NetcodeError('usage', 'react-netcode: this ConnectionSnapshotState was disposed; create a new one for the connection.');
     if (state.hasEncoded && !isNewer(tick, state.lastTick)) {
-      throw usage(`snapshot tick ${tick} is not after the connection's previous snapshot (${state.lastTick}); encode at most once per tick, ticks increasing.`);
+      throw new NetcodeError('usage', `react-netcode: snapshot tick ${tick} is not after the connection's previous snapshot (${state.lastTick}); encode at most once per tick, ticks increasing.`);
     }
     if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
     let g = state.group;
@@ -195,8 +174,7 @@ export class SnapshotEncoder {
   private lead(state: ConnectionSnapshotState, g: Group, ghosts: readonly SnapshotGhost[], options: SnapshotEncodeOptions): Uint8Array {
     if (g.members.length > 1) (g.pre ??= new GhostStates()).copyRecords(g.states);
     g.children.length = 0;
-    // Bodies are remembered for other encodes of the tick only when there can be any: a body names its baselines, and
-    // states whose newest acks differ (clients with other round trips, or behind a loss) have other baselines.
+    // Bodies are remembered only when another group may use them (one with the same newest ack).
     this.pass.cacheBodies = this.groups.sharesAcks(g);
     const msg = this.pass.encode(g.states, state.networkId, g, ghosts, options.predicted, options.inputs);
     g.keep(msg, this.tick);

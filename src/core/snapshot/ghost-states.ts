@@ -1,14 +1,11 @@
-// What a connection's client has of every ghost, as the server tracks it: the
-// lifecycle (spawning → live → despawning), the two newest ACKED baselines, when
-// it was last sent, and what each recent snapshot carried (to apply its ack).
-// Connections in identical states share one GhostStates (see groups.ts).
+// What a connection's client has of every ghost, as the server tracks it: the lifecycle (spawning → live →
+// despawning), the two newest acked baselines, when it was last sent, and what each recent snapshot carried.
 
 import { HistoryBuffer } from '../history.ts';
 import { isNewer, isNewerOrEqual, type Tick } from '../clock/tick.ts';
 import { resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 
-/** Ghost lifecycle per connection. */
 export const ST_NONE = 0, ST_SPAWNING = 1, ST_LIVE = 2, ST_DESPAWNING = 3;
 /** Record kinds in a sent snapshot (low 2 bits of an entry). */
 export const REC_SPAWN = 0, REC_UPDATE = 1, REC_DESPAWN = 2;
@@ -52,7 +49,6 @@ export const G_ST = 0, G_SINCE = 1, G_LAST_SENT = 2, G_SENT_ANY = 3, G_A0T = 4, 
 const G_EMPTY = Int32Array.of(ST_NONE, 0, 0, 0, 0, -1, 0, -1);
 
 export class GhostStates {
-  /** The per-ghost records (see G_*). */
   g = new Int32Array(0);
   /** Records no state refers to any more, for reuse (after one ack window an encode allocates none). */
   private readonly free: SentSnapshot[] = [];
@@ -73,7 +69,6 @@ export class GhostStates {
   /** Newest acked snapshot tick (as int32; -1: none): states with different ones share no bodies. */
   newestAck = -1;
 
-  /** Grow the per-ghost records to the store's capacity. */
   ensure(cap: number): void {
     if (this.g.length >= cap * G_STRIDE) return;
     const g = new Int32Array(cap * G_STRIDE);
@@ -118,12 +113,10 @@ export class GhostStates {
   }
 
   /**
-   * Merge `other` into these states when both lead to the same snapshots whatever the clients ack from
-   * now on: the same record for every ghost, and the same content for every sent snapshot one of them may
-   * still apply an ack of (applying an ack again changes nothing, so a snapshot both have acked may differ).
-   * With `behind`, a ghost's second baseline may differ too (one side lost a snapshot the other acked): the
-   * merged states take, per ghost, a second baseline that the clients of both hold. Returns whether it merged;
-   * the merged states take the acks of both (a snapshot acked by one side only counts as heard: never applied).
+   * Merge `other` in when both lead to the same snapshots whatever the clients ack from now on: the same record
+   * per ghost, the same content for every sent snapshot either may still apply an ack of. With `behind`, second
+   * baselines may differ: the merged states take, per ghost, one the clients of both hold. A snapshot acked by one
+   * side only counts as heard (never applied). Returns whether it merged.
    */
   merge(other: GhostStates, used: number, behind: boolean): boolean {
     if (other.lastTick !== this.lastTick || other.sent.size !== this.sent.size || !this.records(other, used, behind, false)) return false;
@@ -229,7 +222,6 @@ export class GhostStates {
     return rec;
   }
 
-  /** Enter SPAWNING at `tick` (new, or back after a despawn). */
   spawn(store: GhostStore, d: number, tick: Tick): void {
     const o = d * G_STRIDE;
     if (this.g[o + G_ST] === ST_NONE) store.refs[d]!++;
@@ -238,7 +230,6 @@ export class GhostStates {
     this.g[o + G_SINCE] = tick | 0;
   }
 
-  /** Back to NONE: forget the ghost. */
   drop(store: GhostStore, d: number): void {
     this.g[d * G_STRIDE + G_ST] = ST_NONE;
     store.unref(d);

@@ -1,21 +1,18 @@
-// Connections whose clients have exactly the same ghosts, baselines and acks share a
-// Group: one member encodes the tick, the others get a copy of its message. At the
-// start of each tick the acks are applied, and members whose acks differ split off;
-// groups whose states have converged again (after a lost snapshot, say) merge. A
-// member that cannot take the group's message at a tick (other ghosts, inputs or
-// view) splits off from the states as they were before that encode. Sharing never
-// changes what a client receives — it only saves the work.
+// Connections whose clients have the same ghosts, baselines and acks share a Group: one member encodes the
+// tick, the others copy its message. At each tick's start members whose acks differ split off and groups
+// whose states converged merge; a member that cannot take the message (other ghosts, inputs or view) splits
+// off from the states before that encode. Sharing never changes what a client receives.
 
 import type { Tick } from '../clock/tick.ts';
 import { GhostStates } from './ghost-states.ts';
-import type { AckLadder, LadderSeat } from './ladder.ts';
+import { LadderSeat, type AckLadder } from './ladder.ts';
 import type { GhostStore } from './store.ts';
 
 /** A set of connections in identical states, and the message its latest encode made. */
 export class Group {
   readonly states = new GhostStates();
   readonly members: ConnectionSnapshotState[] = [];
-  /** Encodes so far; a member that took part in the latest one has the same epoch. */
+  /** Encodes so far; members that took part in the latest one have this epoch. */
   epoch = 0;
   /** `states` as they were before the encode at `tick` (kept while the group has several members). */
   pre: GhostStates | undefined;
@@ -34,7 +31,6 @@ export class Group {
   /** Groups split off at `tick` from `pre` (members with the same arguments join them). */
   readonly children: Group[] = [];
 
-  /** Keep a copy of the message encoded at `tick`. */
   keep(msg: Uint8Array, tick: Tick): void {
     if (this.msg.length < msg.length) this.msg = new Uint8Array(Math.max(msg.length, this.msg.length * 2));
     this.msg.set(msg);
@@ -49,21 +45,14 @@ export class Group {
 }
 
 /** One connection's snapshot state. Create with `SnapshotEncoder.createConnectionState`. */
-export class ConnectionSnapshotState implements LadderSeat {
+export class ConnectionSnapshotState extends LadderSeat {
   /** @internal The group whose states this connection is in. */
   group: Group;
   /** @internal Acked snapshot ticks not yet applied (acks are applied at the start of the next tick). */
   pending = new Int32Array(64);
   pendingCount = 0;
-  /** @internal After `settle`: the first `usable` pending acks count this tick; the rest are held back by the ack ladder. */
+  /** @internal After `settle`: the first `usable` pending acks count this tick (the rest wait on the ladder). */
   usable = 0;
-  /** @internal Place on the ack ladder (ladder.ts). */
-  rung = 0;
-  calm = 0;
-  calmMax = 0;
-  heardTick = 0;
-  heard = false;
-  moves = 0;
   /** @internal The group epoch this connection last took part in. */
   epoch = 0;
   lastTick: Tick = 0;
@@ -74,11 +63,11 @@ export class ConnectionSnapshotState implements LadderSeat {
     readonly networkId: number,
     group: Group,
   ) {
+    super();
     this.group = group;
     group.members.push(this);
   }
 
-  /** @internal Remember that the client decoded the snapshot of `tick`. */
   addPending(tick: Tick): void {
     const t = tick | 0;
     for (let i = 0; i < this.pendingCount; i++) if (this.pending[i] === t) return;
@@ -91,16 +80,7 @@ export class ConnectionSnapshotState implements LadderSeat {
     this.pending[this.pendingCount++] = t;
   }
 
-  /** @internal The client acked up to `tick` (for the ladder's delay measurement). */
-  hear(tick: Tick): void {
-    if (!this.heard || (tick | 0) - this.heardTick > 0) this.heardTick = tick | 0;
-    this.heard = true;
-  }
-
-  /**
-   * @internal Keep only the pending acks that change `states`, sorted ascending (as int32); count the
-   * usable ones (all, or the oldest ones the ladder lets count at this connection's rung).
-   */
+  /** @internal Keep the pending acks that change `states`, ascending; count the usable ones (the ladder's rung). */
   settle(states: GhostStates, ladder: AckLadder | undefined): void {
     let n = 0;
     for (let i = 0; i < this.pendingCount; i++) {
@@ -117,14 +97,12 @@ export class ConnectionSnapshotState implements LadderSeat {
     this.usable = u;
   }
 
-  /** @internal Same usable settled acks as `other`. */
   sameAcks(other: ConnectionSnapshotState): boolean {
     if (other.usable !== this.usable) return false;
     for (let i = 0; i < this.usable; i++) if (this.pending[i] !== other.pending[i]) return false;
     return true;
   }
 
-  /** @internal The usable acks were applied: the held ones stay pending. */
   consume(): void {
     const u = this.usable;
     if (u === 0) return;
@@ -137,7 +115,7 @@ export class ConnectionSnapshotState implements LadderSeat {
 /** Every group of one encoder, and the moves between them. */
 export class Groups {
   readonly list: Group[] = [];
-  /** Groups emptied this tick, reused from the next one on (one may still be a child consulted this tick); then spare. */
+  /** Groups emptied this tick (a child may still be consulted), spare from the next one on. */
   private readonly emptied: Group[] = [];
   private readonly spare: Group[] = [];
   private readonly who: ConnectionSnapshotState[] = [];
@@ -145,7 +123,6 @@ export class Groups {
   constructor(
     private readonly store: GhostStore,
     private readonly ladder: AckLadder | undefined,
-    /** Groups whose states differ only in second baselines merge too (see `GhostStates.merge`). */
     private readonly mergeBehind: boolean,
   ) {}
 
@@ -171,7 +148,7 @@ export class Groups {
     to.members.push(state);
   }
 
-  /** True when another group has the same newest acked tick as `g` (so their encodes may share bodies). */
+  /** True when another group has the same newest acked tick as `g` (their encodes may share bodies). */
   sharesAcks(g: Group): boolean {
     for (const o of this.list) if (o !== g && o.states.newestAck === g.states.newestAck) return true;
     return false;

@@ -1,11 +1,9 @@
-// The per-ghost work of the snapshot encoder behind one interface: quantizing a
-// ghost's values into its row, and writing a record body against its baselines. The
-// reference kernel (layout.ts `quantizeRow`, body.ts `writeBody`) defines the bits; the
-// generated kernel (compiled.ts) is the fast path and must give the same bits, which
-// test/core/snapshot/conformance.test.ts checks. Where code generation is not allowed
-// (a strict Content-Security-Policy), the reference kernel runs.
+// The per-ghost work of the encoder behind one interface: quantizing values into a row and writing a body.
+// The reference kernel (layout.ts `quantizeRow`, body.ts `writeBody`) defines the bits; the generated one
+// (compiled.ts) must give the same (test/core/snapshot/conformance.test.ts). Without code generation (strict
+// CSP) the reference runs.
 
-import { BodyScratch, emptyBaselines, writeBody } from './body.ts';
+import { emptyBaselines, writeBody } from './body.ts';
 import type { BitSink } from './codes.ts';
 import { canGenerate } from '../codegen.ts';
 import { compileKernel } from './compiled.ts';
@@ -14,18 +12,13 @@ import { quantizeRow, type TypeLayout } from './layout.ts';
 /** Quantize `values` into row[o..] / strs[so..]; false when some value is invalid (nothing is promised about the row then). */
 export type Quantizer = (values: Record<string, unknown>, row: Int32Array, o: number, strs: string[], so: number) => boolean;
 
-/**
- * Write the body of the row at row[co..] (strings at cs[cso..]) against the baseline b0[b0o..]
- * (b0s[b0so..]) and, when b1o >= 0, the prediction from it and row[b1o..] (ages dt0, dt1).
- * True when the prediction was used.
- */
+/** Write the body of row[co..] (cs[cso..]) against b0[b0o..] (b0s[b0so..]) and, when b1o >= 0, row[b1o..]; true: predicted. */
 export type BodyWriter = (
   sink: BitSink, row: Int32Array, co: number, b0: Int32Array, b0o: number, b1o: number, dt0: number, dt1: number,
   cs: readonly string[], cso: number, b0s: readonly string[], b0so: number,
 ) => boolean;
 
 export interface TypeKernel {
-  /** True for generated code, false for the reference. */
   readonly generated: boolean;
   readonly quantize: Quantizer;
   /** Body writers for the owner's view and everyone else's. */
@@ -35,9 +28,8 @@ export interface TypeKernel {
 /** 'compiled': generated code where allowed, else the reference; 'reference': always the reference (tests compare the two). */
 export type KernelMode = 'compiled' | 'reference';
 
-/** The reference kernel of `layout`. */
 export function referenceKernel(layout: TypeLayout): TypeKernel {
-  const scratch = new BodyScratch(layout.slotCount);
+  const scratch = { za: new Float64Array(layout.slotCount), zb: new Float64Array(layout.slotCount) };
   const base = emptyBaselines();
   const writer = (view: TypeLayout['fields']): BodyWriter => (sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) => {
     base.b0 = b0;
@@ -57,7 +49,6 @@ export function referenceKernel(layout: TypeLayout): TypeKernel {
   };
 }
 
-/** One kernel per ghost type of `layouts`. */
 export function kernelsFor(layouts: readonly TypeLayout[], mode: KernelMode): TypeKernel[] {
   const generate = mode === 'compiled' && canGenerate();
   return layouts.map((layout) => (generate ? compileKernel(layout) : referenceKernel(layout)));

@@ -1,18 +1,12 @@
-// The ack ladder: a connection's acks count as baselines only once they are one of a
-// few fixed ages (rungs, in the encoder's ticks: encodes), the rung chosen from the
-// connection's measured ack delay. Clients whose round trips differ a little then ack
-// the same snapshots by the time those count, so they stay in one group and share one
-// encode (groups.ts), at the price of baselines a little older for the faster of them.
-// An ack held back stays pending; none is dropped. Off the wire: only which acked
-// baselines the encoder uses changes, and any acked baseline is valid.
+// The ack ladder: a connection's acks count as baselines only once they are one of a few fixed ages (rungs,
+// in encoder ticks), the rung chosen from its measured ack delay. Clients whose round trips differ a little
+// then have acked the same snapshots when those count and share one encode (groups.ts), at the price of
+// older baselines for the faster ones. Held acks stay pending. The wire does not change.
 
 import type { Tick } from '../clock/tick.ts';
-import { usage } from './usage.ts';
+import { NetcodeError } from '../errors.ts';
 
-/**
- * Default rungs (ack ages in snapshots): within one snapshot, within two (a client near the server whose acks
- * straddle one snapshot interval), within five (round trips up to about 250 ms at 20 Hz).
- */
+/** Default rungs (ack ages in snapshots): one, two (acks straddling one interval), five (~250 ms at 20 Hz). */
 export const DEFAULT_ACK_LADDER: readonly number[] = [1, 2, 5];
 /** Snapshots in a row whose acks fit a lower rung (an ack heard at each, young enough) before a connection moves down to it. */
 export const LADDER_CALM = 20;
@@ -20,18 +14,24 @@ export const LADDER_CALM = 20;
 export const LADDER_MAX_HOLD_TICKS = 64;
 const RING = 128;
 
-/** A connection's place on the ladder (part of ConnectionSnapshotState). */
-export interface LadderSeat {
+/** A connection's place on the ladder (ConnectionSnapshotState extends it). */
+export class LadderSeat {
   /** Index of its rung. */
-  rung: number;
+  rung = 0;
   /** Measurements in a row at or below the rung below (and the largest of them). */
-  calm: number;
-  calmMax: number;
+  calm = 0;
+  calmMax = 0;
   /** Newest tick acked since the last tick began (as int32), when `heard`. */
-  heardTick: number;
-  heard: boolean;
+  heardTick = 0;
+  heard = false;
   /** Rung changes so far. */
-  moves: number;
+  moves = 0;
+
+  /** @internal The client acked up to `tick`. */
+  hear(tick: Tick): void {
+    if (!this.heard || (tick | 0) - this.heardTick > 0) this.heardTick = tick | 0;
+    this.heard = true;
+  }
 }
 
 export class AckLadder {
@@ -44,11 +44,10 @@ export class AckLadder {
 
   constructor(rungs: readonly number[]) {
     const ok = rungs.length > 0 && rungs.every((r, i) => Number.isInteger(r) && r >= 1 && r <= 32 && (i === 0 || r > rungs[i - 1]!));
-    if (!ok) throw usage(`snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
+    if (!ok) throw new NetcodeError('usage', `react-netcode: snapshot ackLadder [${rungs.join(', ')}] is invalid; pass ascending integers in 1..32 (snapshots), e.g. [1, 2, 5], or false.`);
     this.rungs = Int32Array.from(rungs);
   }
 
-  /** A new tick begins (before its acks are applied). */
   begin(tick: Tick): void {
     this.seq++;
     this.tick = tick;
@@ -68,10 +67,7 @@ export class AckLadder {
     return this.age(tick) >= this.rungs[seat.rung]!;
   }
 
-  /**
-   * Measure the delay of the acks heard since the last tick and move the seat: up at once to
-   * the rung that covers it; down only after LADDER_CALM ticks in a row, each with acks that fit a lower rung.
-   */
+  /** Measure the delay of the acks heard since the last tick: up at once to the rung that covers it, down after LADDER_CALM. */
   observe(seat: LadderSeat): void {
     if (!seat.heard) {
       seat.calm = 0; // a snapshot without an ack is not comfortably inside any rung

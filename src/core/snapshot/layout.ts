@@ -1,8 +1,6 @@
-// Numeric layout of each ghost type for the snapshot codec, and the reference
-// quantizer: every replicated field maps to int32 slots of a row (its quantized
-// state), strings to a side table. The server quantizes ghost values into rows once
-// per tick (one function per field kind below); deltas are taken between rows; the
-// client turns rows back into values (materialize). Quaternions use bits.ts's codes.
+// Numeric layout of each ghost type and the reference quantizer: every replicated field maps to int32 slots of
+// a row, strings to a side table. The server quantizes values into rows (one function per field kind), deltas
+// are taken between rows, the client turns rows back into values (materialize).
 
 import { codes as QUAT_CODES, decodeQuat, encodeQuatInto, utf8Length } from '../bits.ts';
 import { NetcodeError, WireError } from '../errors.ts';
@@ -112,7 +110,7 @@ function slotFor(key: string, f: Field<unknown>, slot: number, str: number): Fie
   }
 }
 
-/** Compile the layout of every ghost type of the protocol (index = typeId). */
+/** The layout of every ghost type of the protocol (index = typeId). */
 export function compileLayouts(protocol: Protocol): TypeLayout[] {
   return protocol.ghostList.map((entry: GhostEntry): TypeLayout => {
     const fields: FieldSlot[] = [];
@@ -202,10 +200,7 @@ function quantizeScalar(s: FieldSlot, v: unknown, row: Int32Array, o: number): b
   return true;
 }
 
-/**
- * The reference quantizer: `values` into row[off..] and strs[soff..], one function per
- * field kind. Returns -1, or the index in `fields` of the first value that cannot be sent.
- */
+/** The reference quantizer: `values` into row[off..] and strs[soff..]. Returns -1, or the index of the first bad field. */
 export function quantizeRow(
   fields: readonly FieldSlot[], values: Record<string, unknown>, row: Int32Array, off: number, strs: string[], soff: number,
 ): number {

@@ -1,6 +1,5 @@
-// The Snapshot message writer (layout in format.ts), the mirror of decoder.ts's parse:
-// header, despawns, the chosen records (record header, then the body copied from the
-// per-tick body arena), the inputs section and the CRC. One per encoder, reused.
+// The Snapshot message writer (layout in format.ts), the mirror of decoder.ts's parse: header, despawns,
+// the chosen records (header, then the body copied from the body arena), the inputs section and the CRC.
 
 import { BitWriter } from '../bits.ts';
 import type { Protocol } from '../protocol.ts';
@@ -40,7 +39,6 @@ export class MessageWriter {
     private readonly budgetBytes: number,
   ) {}
 
-  /** Bits written by the last `write`. */
   get bitLength(): number {
     return this.w.bitLength;
   }
@@ -67,10 +65,7 @@ export class MessageWriter {
     return 1 + codeBits(this.inCount) + this.inBits;
   }
 
-  /**
-   * Write the whole message: header, the first `despawnCount` despawns, the selected records
-   * with their bodies from `body`, the inputs.
-   */
+  /** Write the whole message: header, the first `despawnCount` despawns, the selected records (bodies from `body`), inputs. */
   write(tick: Tick, gone: Despawns, despawnCount: number, c: Records, store: GhostStore, body: Uint8Array): void {
     const sink = this.sink.begin(this.w.reset());
     sink.put(MessageKind.Snapshot, 8);
@@ -115,7 +110,6 @@ export class MessageWriter {
     }
   }
 
-  /** The inputs section and the padding. */
   private tail(sink: BitSink): void {
     if (this.inCount === 0) sink.put(0, 1);
     else {

@@ -1,6 +1,5 @@
-// Which ghosts go into a snapshot: a priority accumulator (importance × ticks since
-// the ghost was last sent to this connection) ranks the candidates and the byte
-// budget is filled greedily from the top; predicted ghosts get a floor above all.
+// Which ghosts go into a snapshot: priority (importance × ticks since last sent to this connection) ranks
+// the candidates and the budget is filled greedily from the top; predicted ghosts rank above all.
 
 /** Bytes of a snapshot that are not ghost records: prefix (3), tick (4), counts and flags. */
 export const SNAPSHOT_OVERHEAD_BYTES = 10;
@@ -13,19 +12,10 @@ export const PREDICTED_PRIORITY = MAX_IMPORTANCE * MAX_AGE_TICKS * 2;
 const IDX = 2 ** 21; // candidate index field of a sort key
 
 /**
- * Starvation bound, in snapshots, for G ghosts of equal importance whose records
- * average `avgBytes`, with `budgetBytes` per snapshot (nothing predicted): about
- * G·s / budget.
- *
- * Why: priority = importance × age, so equal-importance ghosts are served oldest
- * first. A ghost that was just sent has at most G − 1 ghosts ahead of it, each sent
- * once before it (they only get older relative to it). A snapshot that cannot take
- * everything is filled greedily, then topped up with records that fit, so it leaves
- * less than about two records unused: it carries at least budget − overhead − 2s
- * bytes of records. The ghosts ahead are through after ⌈(G − 1)·s / (budget −
- * overhead − 2s)⌉ snapshots and the ghost goes in the next one.
- * A ghost of importance i among ghosts of importance I waits about I / i times longer;
- * an unchanged ghost is not a candidate until `refreshTicks` after its last send.
+ * Starvation bound, in snapshots, for G ghosts of equal importance whose records average `avgBytes` (nothing
+ * predicted). Priority = importance × age serves them oldest first: a ghost just sent has at most G − 1 ahead,
+ * and a full snapshot leaves under about two records unused, so carries budget − overhead − 2s bytes of them.
+ * A ghost of importance i among ghosts of importance I waits about I / i times longer.
  */
 export function maxWaitSnapshots(ghostCount: number, avgBytes: number, budgetBytes: number): number {
   const room = budgetBytes - SNAPSHOT_OVERHEAD_BYTES - 2 * avgBytes;
@@ -34,16 +24,12 @@ export function maxWaitSnapshots(ghostCount: number, avgBytes: number, budgetByt
   return Math.ceil(((ghostCount - 1) * avgBytes) / room) + 1;
 }
 
-/** Greedy selection over candidate arrays owned by the encoder. Reuses its sort keys. */
+/** Greedy selection over the encoder's candidate arrays. */
 export class Selector {
   private keys = new Float64Array(256);
   private sorted = 0;
 
-  /**
-   * Mark in `sel` the candidates (0..n-1) to send: all when `bits` fit `availBits`, else
-   * greedily by descending priority (ties: lower index first). The top candidate is
-   * always taken, even alone over budget, so an oversized record cannot starve.
-   */
+  /** Mark in `sel` the candidates to send: all that fit, by descending priority; the top one always (none starves). */
   select(n: number, prio: Float64Array, bits: Int32Array, availBits: number, sel: Uint8Array): void {
     this.sorted = 0;
     let total = 0;
@@ -66,11 +52,7 @@ export class Selector {
     }
   }
 
-  /**
-   * After a write left `spareBits` unused (estimates assume explicit baselines and the
-   * smallest id gaps, so they are off): select more candidates, highest priority first,
-   * whose estimates fit. Returns whether any was added.
-   */
+  /** After a write left `spareBits` unused: select more candidates whose estimates fit. Returns whether any was. */
   addMore(n: number, prio: Float64Array, bits: Int32Array, spareBits: number, sel: Uint8Array): boolean {
     if (this.sorted !== n) return false; // everything was selected
     let added = false;

@@ -1,6 +1,5 @@
-// Scratch of the snapshot encoder, reused by every encode: one row per record of the
-// connection being encoded (its baselines as written, its body in the per-tick arena,
-// priority, size estimate, chosen or not), its despawns, and the per-tick body cache.
+// Scratch of the snapshot encoder, reused by every encode: the records of the encode, its despawns, and the
+// per-tick body cache.
 
 import { BitWriter } from '../bits.ts';
 import { BitSink } from './codes.ts';
@@ -31,7 +30,6 @@ export class Records {
   /** 1: the record goes into the message. */
   sel = new Uint8Array(0);
 
-  /** Make room for `n` records. */
   reserve(n: number): void {
     if (this.dense.length >= n) return;
     const cap = Math.max(64, n, this.dense.length * 2);
@@ -65,11 +63,7 @@ export class Despawns {
 /** Cached bodies per ghost per tick; more distinct keys are encoded but not remembered. */
 const WAYS = 4;
 
-/**
- * Per-tick cache of encoded ghost bodies, shared by all connections: a body depends only
- * on (ghost, baselines, view), so connections whose clients acked the same snapshots
- * reuse the bits instead of encoding them again. Cleared at each tick.
- */
+/** Per-tick cache of ghost bodies, shared by all connections: a body depends only on (ghost, baselines, view). */
 export class BodyCache {
   /** Every body encoded this tick, back to back. */
   readonly w = new BitWriter(64 * 1024);
@@ -89,7 +83,6 @@ export class BodyCache {
     [this.off, this.len, this.b1] = [resized(this.off, cap * WAYS), resized(this.len, cap * WAYS), resized(this.b1, cap * WAYS)];
   }
 
-  /** Forget every body (a new tick). */
   clear(): void {
     this.epoch++;
     this.sink.begin(this.w.reset());

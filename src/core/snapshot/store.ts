@@ -1,8 +1,6 @@
-// Server-side ghost store of the snapshot encoder, shared by all connections: ghost id
-// → dense index; a ring of the last SNAPSHOT_GHOST_HISTORY rows each ghost was SENT with
-// (to anyone), which every connection's baselines point into; and its current quantized
-// row (once per tick), kept in the ring slot after the head, so sending it only moves
-// the head (no copy). Rows live in flat typed-array arenas.
+// The encoder's ghost store, shared by all connections: id → dense index; a ring of the last
+// SNAPSHOT_GHOST_HISTORY rows each ghost was sent with (every baseline points into it); the current row,
+// quantized once per tick into the slot after the head, so sending it only moves the head.
 
 import { NetcodeError } from '../errors.ts';
 import { isNewer, type Tick } from '../clock/tick.ts';
@@ -17,7 +15,6 @@ export const MAX_DENSE = 1 << 21;
 
 export class GhostStore {
   cap = 0;
-  /** Dense indices handed out so far. */
   used = 0;
   readonly ids = new Map<number, number>();
   private readonly free: number[] = [];
@@ -87,7 +84,6 @@ export class GhostStore {
     return this.ids.get(id) ?? -1;
   }
 
-  /** Dense index for a new ghost `id`. */
   alloc(id: number, typeId: number, owner: number, spawnTick: number): number {
     let d = this.free.pop();
     if (d === undefined) {
@@ -119,7 +115,6 @@ export class GhostStore {
     for (let slot = 0; slot < H; slot++) this.entryOk[slot * this.cap + d] = 0;
   }
 
-  /** One connection state no longer refers to the ghost. */
   unref(d: number): void {
     if (--this.refs[d]! === 0 && this.destroyed[d] === 1) this.maybeFree.push(d);
   }
@@ -130,11 +125,7 @@ export class GhostStore {
     this.maybeFree.length = 0;
   }
 
-  /**
-   * Quantize the ghost's `values` for `tick` into its current row (once per tick): the ring
-   * slot after the head, whose old row (the oldest one kept) is dropped first. Throws
-   * WireError on a value its field cannot send.
-   */
+  /** Quantize `values` for `tick` into the current row (the slot after the head; once per tick). Throws WireError. */
   current(d: number, tick: Tick, values: Record<string, unknown>): void {
     if (this.curOk[d] === 1 && this.curTick[d] === (tick | 0)) return;
     const layout = this.layouts[this.typeId[d]!]!;
@@ -150,7 +141,6 @@ export class GhostStore {
     }
     this.curOk[d] = 1;
     this.curTick[d] = tick | 0;
-    // Equal to the newest sent row?
     const eh = h * this.cap + d;
     let eq = this.entryOk[eh] === 1;
     for (let i = 0, eo = eh * this.stride; eq && i < layout.slotCount; i++) eq = this.hist[co + i] === this.hist[eo + i];
