@@ -36,6 +36,11 @@ export interface NetcodePeerOptions {
   mergeBehind?: boolean;
   /** The row's system name (default 'react-netcode'). */
   system?: string;
+  /**
+   * Client c (network id c + 1) owns ghost c + 1 and predicts it, as every player with an avatar does: the
+   * server passes each owner its own `predicted` (server-ghosts.ts), so no two of them share a message.
+   */
+  owners?: boolean;
   /** The encoder's per-ghost kernel: generated code (default) or the reference (what runs where code generation is not allowed). */
   kernels?: 'compiled' | 'reference';
 }
@@ -63,13 +68,15 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
   const system = options.system ?? 'react-netcode';
   const typeId = protocol.ghostByName.get('thing')!.id;
   const codec = protocol.ghostList[typeId]!.codec;
-  const ghosts: SnapshotGhost[] = world.values.map((values, i) => ({ id: i + 1, typeId, owner: 0, values }));
+  const owner = (i: number): number => (options.owners === true && i < clients ? i + 1 : 0);
+  const ghosts: SnapshotGhost[] = world.values.map((values, i) => ({ id: i + 1, typeId, owner: owner(i), values }));
   const encoder = new SnapshotEncoder(protocol, {
     budgetBytes: BUDGET_BYTES, kernels: options.kernels ?? 'compiled', ...(options.ackLadder !== undefined ? { ackLadder: options.ackLadder } : {}),
     ...(options.mergeBehind !== undefined ? { mergeBehind: options.mergeBehind } : {}),
   });
-  // Network ids 1..clients; no client owns a ghost.
+  // Network ids 1..clients; with `owners`, client c owns ghost c + 1, else no client owns a ghost.
   const states = Array.from({ length: clients }, (_, c) => encoder.createConnectionState(c + 1));
+  const encodeOptions = Array.from({ length: clients }, (_, c) => (options.owners === true ? { predicted: (g: SnapshotGhost) => g.owner === c + 1 } : {}));
   const acks = Array.from({ length: clients }, () => new AckState());
   const spread = (c: number): number => (options.rttMs === undefined ? 0 : options.rttMs[0] + ((options.rttMs[1] - options.rttMs[0]) * c) / Math.max(1, clients - 1));
   const rtt = Array.from({ length: clients }, (_, c) => spread(c));
@@ -109,7 +116,7 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
       for (let k = 1; k <= clients; k++) {
         const c = k % clients;
         const t0 = performance.now();
-        const payload = encoder.encode(states[c]!, tick, ghosts);
+        const payload = encoder.encode(states[c]!, tick, ghosts, encodeOptions[c]);
         encodeMs += performance.now() - t0;
         bytes[c] = payload.byteLength;
         if (options.loss > 0 && rng.chance(options.loss)) {
