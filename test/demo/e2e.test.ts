@@ -101,8 +101,8 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
 
   it('two players see each other; a predicted grenade is matched, seen by both, its blast moves a ball and plays once; a kick moves a predicted ball', async () => {
     const inGame = (d: DemoHook): { me: number | undefined; players: GhostInfo[]; frames: number } => ({ me: d.client.networkId, players: d.ghosts('player'), frames: d.frames });
-    // Alice joins first, so she is networkId 1 and spawns where the blast check expects
-    // her throw to land (a ball waits there); bob joins after.
+    // Alice joins first, so she is red, on red's first kickoff spot (−8, 0) facing +x: her throw
+    // lands and explodes by the ball on the centre spot; bob joins after (blue, at (8, 0)).
     const alice = await open('alice');
     await until(alice, 'alice to join', inGame, (v) => v.me !== undefined);
     const bob = await open('bob');
