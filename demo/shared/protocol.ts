@@ -56,7 +56,11 @@ export const protocol = defineProtocol({
       },
       { modes: ['predicted', 'interpolated'] },
     ),
-    /** One per game: the kickball match (shared/match.ts), changed by the server alone. */
+    /**
+     * One per game: the kickball match (shared/match.ts), changed by the server alone. Interpolated:
+     * no client system simulates it, so a predicted copy would differ from every snapshot (the clock
+     * runs) and roll the client back at each one, 20 times a second.
+     */
     match: ghost(
       {
         /** PHASE_KICKOFF, PHASE_PLAYING or PHASE_RESULTS. */
@@ -71,7 +75,7 @@ export const protocol = defineProtocol({
         /** Matches played since the server started. */
         round: field.u16(),
       },
-      { modes: ['predicted'] },
+      { modes: ['interpolated'] },
     ),
     /** One per game: the grenade configuration (live tuning). Predicted on clients, so a new value reaches their prediction through the usual rollback. */
     config: ghost(

@@ -116,6 +116,24 @@ describe('demo match', () => {
     for (const p of players) expect(Math.sign(p.components.position.x)).toBe(p.components.team === TEAM_RED ? -1 : 1);
   });
 
+  it('the running clock rolls no client back: the match ghost is interpolated, and a client standing alone resimulates nothing', () => {
+    const { s, match } = game(1);
+    const client = s.clients[0]!.client;
+    s.advance(500);
+    const before = { ...client.prediction!.stats };
+    s.advance(2000); // 40 snapshots, each with a new clock
+    const after = client.prediction!.stats;
+    expect(after.rollbacks - before.rollbacks).toBe(0);
+    expect(after.resimulatedTicks - before.resimulatedTicks).toBe(0);
+    expect(after.skipped - before.skipped).toBeGreaterThanOrEqual(35); // every snapshot checked, nothing to correct
+    expect([...client.world.query('match')][0]!.mode).toBe('interpolated');
+    // The page's clock follows the server's, an interpolation delay behind (the scoreboard shows whole seconds).
+    const seen = matchOf(client.world)!;
+    expect(seen.phase).toBe(match.phase);
+    expect(seen.clock - match.clock).toBeGreaterThanOrEqual(0);
+    expect(seen.clock - match.clock).toBeLessThan(0.3);
+  });
+
   it('characters block each other; a blast pushes a player', () => {
     const { s, players } = game(2);
     const [a, b] = players as [(typeof players)[0], (typeof players)[0]];
