@@ -20,6 +20,8 @@ export interface ClientTraffic {
   messagesOut: number;
   writesOut: number;
   snapshotsIn: number;
+  /** Unreliable messages dropped unread: more than 256 waited for one frame (a hidden page, or `update(now)` called too rarely). */
+  droppedUnread: number;
 }
 
 export interface SendOptions {
@@ -30,7 +32,9 @@ export interface SendOptions {
 }
 
 export class ClientSender {
-  readonly traffic: ClientTraffic = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0, snapshotsIn: 0 };
+  readonly traffic: ClientTraffic = {
+    bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, writesOut: 0, snapshotsIn: 0, droppedUnread: 0,
+  };
   /** Inside a frame: sends are queued until `flush`; outside, written at once. */
   framing = false;
   /** A snapshot arrived this frame and no Input packet carried its ack yet. */

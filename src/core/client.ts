@@ -9,7 +9,7 @@ import { ClientInput } from './input/client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 import { ClientClock } from './client-clock.ts';
 import { ClientSender, type ClientTraffic } from './client-send.ts';
-import { ClientSession, type SessionHost } from './client-session.ts';
+import { ClientSession, MAX_QUEUED_UNRELIABLE, type SessionHost } from './client-session.ts';
 import type { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, type Logger } from './emitter.ts';
@@ -134,6 +134,11 @@ export class NetClient<P extends Protocol> {
       },
       welcome: (welcome, now) => this.onWelcome(welcome, now),
       closed: () => this.spawns.clear(), // no server will confirm what is still waiting: each is rejected, its reverts run
+      droppedUnread: (count) => {
+        if (this.paused || this.warnedDroppedUnread) return; // a hidden page drops by design
+        this.warnedDroppedUnread = true;
+        this.log('warn', `react-netcode: more than ${MAX_QUEUED_UNRELIABLE} unreliable messages waited for the next client.update(now); the oldest ${count} were dropped unread (as if lost). Call update(now) every frame (the React provider does), or setPaused(true) while the game is not shown.`);
+      },
     };
     const { sender, encoder, identity, events, log } = this;
     this.session = new ClientSession({ options, sender, encoder, identity, events, log, host });
@@ -274,6 +279,9 @@ export class NetClient<P extends Protocol> {
     this.onTimeTick = tickAdd(Math.floor(c.serverTick) >>> 0, Math.ceil(c.rttMs / 2 / c.stepMs) + 1);
     this.prediction!.advance(c.predictedTick, this.beforeTick, undefined, this.input.newestTick);
   }
+
+  /** Whether the first drop of unread messages (client-session.ts) has been reported. */
+  private warnedDroppedUnread = false;
 
   /** The oldest tick whose input can still reach the server in time (this frame). */
   private onTimeTick: Tick = 0;

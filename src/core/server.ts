@@ -10,23 +10,23 @@ import { Emitter, consoleLogger, type Logger } from './emitter.ts';
 import { asNetcodeError, checkEngineOptions, describeError, HandlerError, NetcodeError } from './errors.ts';
 import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder } from './messages.ts';
-import { ServerMessages } from './server-messages.ts';
 import { ServerOutbox } from './server-outbox.ts';
-import { ServerInbox } from './server-inbox.ts';
-import { ServerInputs } from './input/server-inputs.ts';
-import { DEFAULT_PEER_LIMITS, type PeerLimitStats } from './peer-limits.ts';
+import type { PeerLimitStats } from './peer-limits.ts';
 import type { JoinPayload, Protocol, RpcNames, RpcPayload } from './protocol.ts';
 import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
-import { ServerGhosts } from './server-ghosts.ts';
 import { SystemError } from './system.ts';
-import { Sessions } from './server-sessions.ts';
 import { TickTimer, type TickStats } from './stats.ts';
 import { BehindWarning, ServerLoop } from './server-loop.ts';
+import { createStages, type StageHost } from './server-stages.ts';
+import type { ServerGhosts } from './server-ghosts.ts';
+import type { ServerInbox } from './server-inbox.ts';
+import type { ServerInputs } from './input/server-inputs.ts';
+import type { ServerMessages } from './server-messages.ts';
+import type { Sessions } from './server-sessions.ts';
 import type { Tick } from './clock/tick.ts';
 import type { Channel, PeerId, ServerTransport, TransportStats } from './transport.ts';
 import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
-import { MessageKind } from './wire.ts';
 
 export type { JoinDecision } from './server-sessions.ts';
 import type { ServerEvents, ServerOptions } from './server-options.ts';
@@ -87,106 +87,20 @@ export class NetServer<P extends Protocol> {
     this.worldSeed = this.rng.nextUint32();
     this.currentTick = (options.startTick ?? 0) >>> 0;
     this.identity = buildIdentity(options.systems ?? [], options.buildId);
-    this.inputs = createInputs(options);
-    this.ghosts = new ServerGhosts(
-      options.protocol,
-      {
-        seed: this.worldSeed,
-        ...(options.systems ? { systems: options.systems } : {}),
-        ...(options.relevancy ? { relevancy: options.relevancy } : {}),
-        ...(options.importance ? { importance: options.importance } : {}),
-        ...snapshotBudget(options.snapshotBudgetBytes, options.transport.maxDatagramBytes),
-        ...(options.snapshotAckLadder !== undefined ? { snapshotAckLadder: options.snapshotAckLadder } : {}),
-        ...(options.maxSpawnsPerOwnerPerTick !== undefined ? { maxSpawnsPerOwnerPerTick: options.maxSpawnsPerOwnerPerTick } : {}),
-        warn: (m) => this.limitedLog.log('warn', 'ghosts', m, this.timeMs),
-        onError: (error, connection) => this.report(error, connection as Connection<JoinPayload<P>> | undefined),
-        rawInput: (ghost, tick) => this.inputs.rawInput(ghost.owner, tick),
-        interpolationView: (ghost, tick) => this.inputs.viewAt(ghost.owner, tick),
-      },
-      (ghost, tick) => this.inputs.tickInput(ghost.owner, tick),
-    );
-    this.ghosts.currentTick = this.currentTick;
-    this.sessions = new Sessions(
-      options.protocol,
-      this.out,
-      this.encoder,
-      options.randomUint32 ? { nextUint32: options.randomUint32 } : this.rng,
-      {
-        maxConnections: options.maxConnections ?? 256,
-        resumeGraceMs: options.resumeGraceMs ?? 10_000,
-        handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
-        idQuarantineMs: options.idQuarantineMs ?? 5_000,
-        identity: this.identity,
-      },
-      {
-        sendWelcome: (c, resumed) =>
-          this.sendRaw(c, this.encoder.welcome({
-            networkId: c.networkId, resumeToken: c.resumeToken, serverTick: this.currentTick, resumed, worldSeed: this.worldSeed,
-            systemsHash: this.identity.systemsHash, buildId: this.identity.buildId,
-          }), 'reliable'),
-        opened: (c, resumed) => {
-          if (!resumed) this.inputs.open(c.networkId);
-          if (resumed) {
-            this.inputs.setSuspended(c.networkId, false);
-            if (c.inGame) this.ghosts.attach(c);
-            this.events.emit('resume', c);
-          } else this.events.emit('connect', c);
-        },
-        suspended: (c, reason) => {
-          this.inputs.setSuspended(c.networkId, true);
-          this.ghosts.detach(c);
-          this.events.emit('suspend', c, reason);
-        },
-        closed: (c, reason) => {
-          this.inputs.close(c.networkId);
-          this.ghosts.detach(c);
-          this.ghosts.destroyOwnedBy(c.networkId);
-          this.events.emit('leave', c, reason);
-        },
-        refused: (peer, reason) => this.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, this.timeMs),
-      },
-      this.log,
-    );
-    this.inbox = this.createInbox(options);
-    this.messages = this.createMessages(options);
+    const stages = createStages(options, this.stageHost(options), this.out);
+    ({ inputs: this.inputs, ghosts: this.ghosts, sessions: this.sessions, inbox: this.inbox, messages: this.messages } = stages);
   }
 
-  /** The message stage, on this server's state. */
-  private createMessages(options: ServerOptions<P>): ServerMessages<P> {
-    return new ServerMessages<P>({
-      protocol: options.protocol, sessions: this.sessions, inputs: this.inputs, ghosts: this.ghosts, rpcs: this.rpcs, encoder: this.encoder,
-      events: this.events, limitedLog: this.limitedLog, log: this.log, onJoin: options.onJoin,
+  /** What the stages (server-stages.ts) read and call of this server. */
+  private stageHost(options: ServerOptions<P>): StageHost<P> {
+    return {
+      events: this.events, log: this.log, limitedLog: this.limitedLog, encoder: this.encoder, rpcs: this.rpcs,
+      transport: this.transport, identity: this.identity, worldSeed: this.worldSeed,
+      tokens: options.randomUint32 ? { nextUint32: options.randomUint32 } : this.rng,
       tick: () => this.currentTick, timeMs: () => this.timeMs, fraction: () => this.acc.fraction,
+      now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
       sendRaw: (c, bytes, channel) => this.sendRaw(c, bytes, channel), report: (e, c) => this.report(e, c),
-    });
-  }
-
-  /** The arrival stage and its per-peer limits (peer-limits.ts), from the options. */
-  private createInbox(options: ServerOptions<P>): ServerInbox {
-    const d = DEFAULT_PEER_LIMITS;
-    return new ServerInbox(
-      {
-        messagesPerSecond: positive(options.maxMessagesPerSecond ?? d.messagesPerSecond, 'maxMessagesPerSecond'),
-        bytesPerSecond: positive(options.maxBytesPerSecond ?? d.bytesPerSecond, 'maxBytesPerSecond'),
-        persistMs: positive(options.rateLimitGraceMs ?? d.persistMs, 'rateLimitGraceMs'),
-        maxPending: positive(options.maxPendingPeers ?? d.maxPending, 'maxPendingPeers'),
-        handshakesPerSecond: positive(options.maxHandshakesPerSecond ?? d.handshakesPerSecond, 'maxHandshakesPerSecond'),
-      },
-      {
-        now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
-        pendingPeers: () => this.sessions.pendingPeers,
-        refuse: (peer, reason) => {
-          this.limitedLog.log('warn', 'refused peer', `react-netcode: refused peer ${peer} before its handshake: ${describeError(reason)}`, this.timeMs);
-          this.transport.send(peer, this.encoder.reason(MessageKind.Refuse, reason), 'reliable');
-          this.transport.disconnect(peer, reason);
-        },
-        dropped: (peer) => {
-          const connection = this.sessions.byPeer.get(peer);
-          if (connection) connection.stats.droppedMessages++;
-        },
-        turnedAway: (reason) => this.limitedLog.log('warn', 'refused peer', `react-netcode: turned a new connection away before it opened: ${describeError(reason)}`, this.timeMs),
-      },
-    );
+    };
   }
 
   /** The authoritative world (read it freely; change it from systems or with spawn/despawn). */
@@ -470,27 +384,6 @@ export class NetServer<P extends Protocol> {
   }
 }
 
-/** The input stage, from the options (the queue holds 128 ticks: no lead beyond capacity − repeat − 2, its default). */
-function createInputs<P extends Protocol>(options: ServerOptions<P>): ServerInputs<P> {
-  const repeat = options.maxInputRepeatTicks ?? 8;
-  const lead = options.maxInputLeadMs;
-  if (lead !== undefined && !(lead > 0)) throw new NetcodeError('usage', `react-netcode: maxInputLeadMs must be a number of ms > 0, got ${String(lead)}.`);
-  const leadTicks = lead === undefined ? undefined : Math.min(128 - repeat - 2, Math.ceil(lead / options.protocol.stepMs));
-  return new ServerInputs(options.protocol, repeat, leadTicks);
-}
-
 function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Generator<C> {
   for (const c of connections) if (c.inGame) yield c;
-}
-
-/** A limit option, checked: > 0 (Infinity turns the limit off). */
-function positive(value: number, name: string): number {
-  if (!(value > 0)) throw new NetcodeError('usage', `react-netcode: ${name} must be a number > 0 (Infinity turns the limit off), got ${String(value)}.`);
-  return value;
-}
-
-/** The snapshot budget: the app's, else the default (1200) capped to the transport's datagram size (WebRTC: 1100). */
-function snapshotBudget(budget: number | undefined, maxDatagramBytes: number | undefined): { snapshotBudgetBytes?: number } {
-  if (budget !== undefined) return { snapshotBudgetBytes: budget };
-  return maxDatagramBytes !== undefined && maxDatagramBytes < 1200 ? { snapshotBudgetBytes: maxDatagramBytes } : {};
 }

@@ -8,6 +8,7 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { NetcodeError, type Ghost } from '../index.ts';
 import { useNetcodeContext } from '../react/context.ts';
+import { useInCanvas } from './in-canvas.ts';
 import { GhostDebug } from './ghost-debug.tsx';
 
 export interface NetDebugProps {
@@ -41,6 +42,7 @@ export interface NetDebugProps {
  */
 export function NetDebug({ ghosts, positionField = 'position', trail = 64, pointSize = 0.1, visible = true }: NetDebugProps) {
   const { client, store } = useNetcodeContext('<NetDebug>');
+  useInCanvas('<NetDebug>', 'it draws in the 3D scene (the DOM panel is <NetGraph> from react-netcode/react)');
   if (!(Number.isInteger(trail) && trail >= 2)) {
     throw new NetcodeError('usage', `react-netcode: <NetDebug trail={${String(trail)}}> must be an integer >= 2 (vertices per ghost); omit it for 64.`);
   }

@@ -7,6 +7,7 @@
 import { useFrame, type RootState } from '@react-three/fiber';
 import { useLayoutEffect, useMemo } from 'react';
 import { useNetcodeContext } from '../react/context.ts';
+import { useInCanvas } from './in-canvas.ts';
 import { checkStepPriority, frameClockMs, MonotonicTime, NETCODE_STEP_PRIORITY } from './frame-order.ts';
 
 export interface NetcodeFrameProps {
@@ -43,6 +44,7 @@ export interface NetcodeFrameProps {
  */
 export function NetcodeFrame({ now, priority = NETCODE_STEP_PRIORITY }: NetcodeFrameProps): null {
   const { frame } = useNetcodeContext('<NetcodeFrame>');
+  useInCanvas('<NetcodeFrame>', 'without a Canvas <NetcodeProvider> steps the engine itself, so remove <NetcodeFrame/>');
   checkStepPriority(priority);
   const time = useMemo(() => new MonotonicTime(), []);
 

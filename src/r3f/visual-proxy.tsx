@@ -10,6 +10,7 @@ import { useImperativeHandle, useLayoutEffect, useMemo, useRef, type ReactNode, 
 import type { Group } from 'three';
 import type { Ghost, GhostNames, Protocol } from '../index.ts';
 import { useNetcodeContext } from '../react/context.ts';
+import { useInCanvas } from './in-canvas.ts';
 import { NETCODE_VIEW_PRIORITY } from './frame-order.ts';
 import { resolveTransformKeys, writeTransform, type QuatFieldOf, type Vec3FieldOf } from './transform.ts';
 
@@ -64,6 +65,7 @@ export function VisualProxy<P extends Protocol = Protocol, K extends GhostNames<
   ...group
 }: VisualProxyProps<P, K>) {
   const { client } = useNetcodeContext<P>('<VisualProxy>');
+  useInCanvas('<VisualProxy>', 'outside a 3D scene read the render values with useGhost, useGhosts or client.view(ghost)');
   const g = ghost as unknown as Ghost;
   const keys = useMemo(
     () =>

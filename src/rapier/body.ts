@@ -184,15 +184,16 @@ function quantizeVec(v: Vec3, q: number | undefined): void {
   }
 }
 
+function quantizeSlot(e: Entry, s: VecSlot | undefined): void {
+  if (s) quantizeVec(comp<Vec3>(e, s.key), s.q);
+}
+
 /** Quantize the entry's state components in place, as a snapshot round trip would. */
 export function quantizeState(e: Entry): void {
   const { spec } = e;
-  const vec = (s: VecSlot | undefined): void => {
-    if (s) quantizeVec(comp<Vec3>(e, s.key), s.q);
-  };
-  vec(spec.position);
-  vec(spec.linvel);
-  vec(spec.angvel);
+  quantizeSlot(e, spec.position);
+  quantizeSlot(e, spec.linvel);
+  quantizeSlot(e, spec.angvel);
   if (spec.rotation) {
     const r = comp<Quat>(e, spec.rotation.key);
     quantizeQuat(r, spec.rotation.bits, r);

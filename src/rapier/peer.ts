@@ -25,7 +25,7 @@ import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
-import { restoreWorld } from './restore.ts';
+import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
 import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -74,6 +74,8 @@ export class Peer {
   #vec: RawVec | undefined;
   readonly #reader: StateReader;
   readonly #records: WorldRecord[] = [];
+  /** An empty world whose parts fill a broad phase's round trip (0.19). */
+  #donor: RAPIER.World | undefined;
 
   constructor(
     private readonly R: Rapier,
@@ -85,7 +87,7 @@ export class Peer {
     private readonly caps: Capabilities,
   ) {
     this.world = this.#build();
-    this.#reader = new StateReader(caps.targetGetters);
+    this.#reader = new StateReader(caps);
   }
 
   #rawVec(): RawVec {
@@ -202,11 +204,13 @@ export class Peer {
   }
 
   /**
-   * exact mode: free the world and restore the template (built anew when the body set
-   * changed), then write every body's state from its components, in ghost-id order.
+   * exact mode: restore the template (built anew when the body set changed; in place where
+   * supported, else as a new world), then write every body's state from its components, in
+   * ghost-id order.
    */
   #rebuild(): void {
-    if (this.#template === undefined) {
+    const fresh = this.#template === undefined;
+    if (fresh) {
       const w = this.#build();
       this.#templateHandles.length = 0;
       for (const e of this.list) {
@@ -216,8 +220,11 @@ export class Peer {
       this.#template = w.takeSnapshot();
       w.free();
     }
-    this.world.free();
-    this.world = this.R.World.restoreSnapshot(this.#template);
+    // The live world came from this template since it was built: restore it in place where supported.
+    if (fresh || !this.caps.inPlaceRestore) {
+      this.world.free();
+      this.world = this.R.World.restoreSnapshot(this.#template!);
+    } else restoreInPlace(this.R, this.world, this.#template!);
     const raw = rawBodies(this.world);
     const vec = this.#rawVec();
     for (let i = 0; i < this.list.length; i++) {
@@ -238,7 +245,11 @@ export class Peer {
   #record(tick: Tick): void {
     const bytes = this.world.takeSnapshot();
     if (bytes === undefined) return;
-    const roundTrip = !this.caps.restoreContinues;
+    // The round trip: of the broad phase alone where that suffices (0.19 in place), else of the whole world.
+    if (!this.caps.restoreContinues && this.caps.broadPhaseRoundTrip) {
+      roundTripBroadPhase(this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })));
+    }
+    const roundTrip = !this.caps.restoreContinues && !this.caps.broadPhaseRoundTrip;
     if (roundTrip) this.world = restoreWorld(this.R, this.world, bytes, this.caps.inPlaceRestore);
     const rec = this.#slot(tick as number);
     rec.tick = tick as number;
@@ -362,6 +373,8 @@ export class Peer {
 
   dispose(): void {
     this.world.free();
+    this.#donor?.free();
+    this.#donor = undefined;
     this.#vec?.free();
     this.#vec = undefined;
     this.#template = undefined;

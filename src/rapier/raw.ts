@@ -3,15 +3,18 @@
 // adapter costs per tick, so it goes straight to the raw body set:
 // - 0.21+ writes a getter's result into a caller's Float32Array: no allocation besides the
 //   typed-array view wasm-bindgen makes per call;
-// - 0.19 returns a new wasm vector per call: the reader copies it and frees it at once,
-//   without the JS Vector object RigidBody.translation() would build on top.
+// - 0.19 returns a new wasm vector per call, which wasm-bindgen wraps in a new JS object
+//   registered with a FinalizationRegistry (≈ 250 bytes of heap and most of the getter's
+//   time). Where the module's layout allows (`wrapless`, probed once), the reader has the
+//   getter wrap the result in one reused object instead, copies it and frees it at once;
+//   else it copies and frees the usual wrapper (without the JS Vector of RigidBody.translation()).
 // Writes (impulses, velocities) reuse one wasm vector per peer. And the step itself: 0.21's
 // World.step() also maps every body and collider handle to a JS wrapper (stepWorld).
 
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
-import { inPlaceRestores } from './restore.ts';
+import { broadPhaseRoundTrips, inPlaceRestores } from './restore.ts';
 
 /** A wasm vector or quaternion (RawVector / RawRotation), as both versions expose it. */
 export interface RawVec {
@@ -51,6 +54,72 @@ export interface Capabilities {
    * World.restoreSnapshot. Else a restore builds a new world with World.restoreSnapshot.
    */
   readonly inPlaceRestore: boolean;
+  /**
+   * Where restores do not continue (0.19), a smoothed client's recording makes its live world
+   * continue like a restored one by a round trip of the broad phase alone (restore.ts,
+   * roundTripBroadPhase); else by restoring the whole world from the bytes it just recorded.
+   */
+  readonly broadPhaseRoundTrip: boolean;
+  /**
+   * 0.19: the wasm-bindgen classes the raw getters wrap their results in, when a getter can be
+   * made to wrap into one reused object (see WraplessGetters); undefined otherwise.
+   */
+  readonly wrapless: WraplessClasses | undefined;
+}
+
+/** A wasm-bindgen class (RawVector, RawRotation): its getters' results are built by its static `__wrap(ptr)`. */
+interface WrapClass {
+  __wrap(ptr: number): RawVec;
+  readonly prototype: object;
+}
+
+/** The classes of a 0.19 raw getter's results: RawVector (translation, velocities) and RawRotation. */
+export interface WraplessClasses {
+  readonly vec: WrapClass;
+  readonly rot: WrapClass;
+}
+
+function wrapClassOf(v: unknown): WrapClass | undefined {
+  if (typeof v !== 'object' || v === null || typeof (v as RawVec).free !== 'function') return undefined;
+  if (typeof (v as { __wbg_ptr?: unknown }).__wbg_ptr !== 'number') return undefined;
+  const ctor: unknown = (v as { constructor?: unknown }).constructor;
+  if (typeof ctor !== 'function') return undefined;
+  const C = ctor as unknown as WrapClass;
+  if (typeof C.__wrap !== 'function' || Object.getPrototypeOf(v) !== C.prototype) return undefined;
+  const d = Object.getOwnPropertyDescriptor(C, '__wrap');
+  return d !== undefined && d.writable === true ? C : undefined;
+}
+
+/**
+ * Whether the raw getters of this module (0.19's shape: a new wasm object per call) can wrap
+ * their results in a reused object: the results' classes have a writable static `__wrap`, and a
+ * getter called with it replaced returns the replacement's object holding the same values. A
+ * probe on a one-body world; any exception counts as no.
+ */
+function wraplessClasses(raw: RawBodies, handle: number): WraplessClasses | undefined {
+  try {
+    const t = raw.rbTranslation(handle)!;
+    const q = raw.rbRotation(handle)!;
+    const vec = wrapClassOf(t);
+    const rot = wrapClassOf(q);
+    const expected = [t.x, t.y, t.z, q.x, q.y, q.z, q.w];
+    t.free();
+    q.free();
+    if (vec === undefined || rot === undefined || vec === rot) return undefined;
+    const reader = new WraplessGetters({ vec, rot });
+    const got = { x: 0, y: 0, z: 0, w: 0 };
+    const sink = { x: 0, y: 0, z: 0, w: 0 };
+    reader.vector(raw, 'rbTranslation', handle, got, sink);
+    const same = got.x === expected[0] && got.y === expected[1] && got.z === expected[2];
+    reader.rotation(raw, handle, got, sink);
+    const wrapsBack = raw.rbTranslation(handle)!;
+    const restored = wrapsBack !== reader.scratchVec;
+    wrapsBack.free();
+    const ok = same && restored && got.x === expected[3] && got.y === expected[4] && got.z === expected[5] && got.w === expected[6];
+    return ok ? { vec, rot } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `0.21.0` → 21 (minor versions of 0.x; a 1.x counts as newer than every 0.x). */
@@ -64,9 +133,18 @@ export function capabilities(R: Rapier): Capabilities {
   const probe = new R.World({ x: 0, y: 0, z: 0 });
   const raw = rawBodies(probe);
   const targetGetters = raw.rbTranslation.length >= 2;
+  let wrapless: WraplessClasses | undefined;
+  if (!targetGetters) {
+    const desc = R.RigidBodyDesc.dynamic().setTranslation(1.5, -2.25, 3.125).setRotation({ x: 0, y: 0.6, z: 0, w: 0.8 });
+    const body = probe.createRigidBody(desc);
+    wrapless = wraplessClasses(raw, body.handle);
+  }
   probe.free();
   const version = typeof R.version === 'function' ? R.version() : '0.0.0';
-  return { targetGetters, restoreContinues: minorOf(version) >= 21, inPlaceRestore: inPlaceRestores(R) };
+  const restoreContinues = minorOf(version) >= 21;
+  const inPlaceRestore = inPlaceRestores(R);
+  const broadPhaseRoundTrip = !restoreContinues && inPlaceRestore && broadPhaseRoundTrips(R);
+  return { targetGetters, restoreContinues, inPlaceRestore, broadPhaseRoundTrip, wrapless };
 }
 
 /**
@@ -110,30 +188,79 @@ export function rawBodies(world: { bodies: { raw: unknown } }): RawBodies {
   return world.bodies.raw as RawBodies;
 }
 
+type VecGetter = 'rbTranslation' | 'rbLinvel' | 'rbAngvel';
+
+/**
+ * 0.19's getters without a new JS object per call: for the duration of one getter call the
+ * result class's static `__wrap` (what the getter builds its result with) is replaced by one
+ * that points a reused object at the new wasm vector; the reader copies it and frees the wasm
+ * vector at once, as it does the usual wrapper. The replacement lasts only the synchronous
+ * getter call (restored in `finally`), so no other code sees it.
+ */
+class WraplessGetters {
+  readonly scratchVec: RawVec;
+  readonly #scratchRot: RawQuat;
+  readonly #toVec = (ptr: number): RawVec => {
+    (this.scratchVec as unknown as { __wbg_ptr: number }).__wbg_ptr = ptr >>> 0;
+    return this.scratchVec;
+  };
+  readonly #toRot = (ptr: number): RawVec => {
+    (this.#scratchRot as unknown as { __wbg_ptr: number }).__wbg_ptr = ptr >>> 0;
+    return this.#scratchRot;
+  };
+
+  constructor(private readonly classes: WraplessClasses) {
+    this.scratchVec = Object.assign(Object.create(classes.vec.prototype) as RawVec, { __wbg_ptr: 0 });
+    this.#scratchRot = Object.assign(Object.create(classes.rot.prototype) as RawQuat, { __wbg_ptr: 0 });
+  }
+
+  vector(raw: RawBodies, getter: VecGetter, handle: number, a: Vec3, b: Vec3): void {
+    const C = this.classes.vec;
+    const wrap = C.__wrap;
+    C.__wrap = this.#toVec;
+    let v: RawVec;
+    try {
+      v = raw[getter](handle)!;
+    } finally {
+      C.__wrap = wrap;
+    }
+    copyVec(v, a, b);
+  }
+
+  rotation(raw: RawBodies, handle: number, a: Quat, b: Quat): void {
+    const C = this.classes.rot;
+    const wrap = C.__wrap;
+    C.__wrap = this.#toRot;
+    let r: RawQuat;
+    try {
+      r = raw.rbRotation(handle)!;
+    } finally {
+      C.__wrap = wrap;
+    }
+    copyQuat(r, a, b);
+  }
+}
+
 /** Reads body state into two places at once (the entry's cache and the ghost's component), allocation-free where Rapier allows. */
 export class StateReader {
   readonly #buf = new Float32Array(4);
-  constructor(private readonly target: boolean) {}
+  readonly #wrapless: WraplessGetters | undefined;
+  private readonly target: boolean;
+  constructor(caps: Pick<Capabilities, 'targetGetters' | 'wrapless'>) {
+    this.target = caps.targetGetters;
+    this.#wrapless = !caps.targetGetters && caps.wrapless !== undefined ? new WraplessGetters(caps.wrapless) : undefined;
+  }
 
   translation(raw: RawBodies, handle: number, a: Vec3, b: Vec3): void {
-    if (this.target) {
-      raw.rbTranslation(handle, this.#buf);
-      this.#vec(a, b);
-    } else copyVec(raw.rbTranslation(handle)!, a, b);
+    this.#vector(raw, 'rbTranslation', handle, a, b);
   }
 
   linvel(raw: RawBodies, handle: number, a: Vec3, b: Vec3): void {
-    if (this.target) {
-      raw.rbLinvel(handle, this.#buf);
-      this.#vec(a, b);
-    } else copyVec(raw.rbLinvel(handle)!, a, b);
+    this.#vector(raw, 'rbLinvel', handle, a, b);
   }
 
   angvel(raw: RawBodies, handle: number, a: Vec3, b: Vec3): void {
-    if (this.target) {
-      raw.rbAngvel(handle, this.#buf);
-      this.#vec(a, b);
-    } else copyVec(raw.rbAngvel(handle)!, a, b);
+    this.#vector(raw, 'rbAngvel', handle, a, b);
   }
 
   rotation(raw: RawBodies, handle: number, a: Quat, b: Quat): void {
@@ -144,22 +271,28 @@ export class StateReader {
       a.y = b.y = buf[1]!;
       a.z = b.z = buf[2]!;
       a.w = b.w = buf[3]!;
-      return;
-    }
-    const r = raw.rbRotation(handle)!;
-    a.x = b.x = r.x;
-    a.y = b.y = r.y;
-    a.z = b.z = r.z;
-    a.w = b.w = r.w;
-    r.free();
+    } else if (this.#wrapless !== undefined) this.#wrapless.rotation(raw, handle, a, b);
+    else copyQuat(raw.rbRotation(handle)!, a, b);
   }
 
-  #vec(a: Vec3, b: Vec3): void {
-    const buf = this.#buf;
-    a.x = b.x = buf[0]!;
-    a.y = b.y = buf[1]!;
-    a.z = b.z = buf[2]!;
+  #vector(raw: RawBodies, getter: VecGetter, handle: number, a: Vec3, b: Vec3): void {
+    if (this.target) {
+      const buf = this.#buf;
+      raw[getter](handle, buf);
+      a.x = b.x = buf[0]!;
+      a.y = b.y = buf[1]!;
+      a.z = b.z = buf[2]!;
+    } else if (this.#wrapless !== undefined) this.#wrapless.vector(raw, getter, handle, a, b);
+    else copyVec(raw[getter](handle)!, a, b);
   }
+}
+
+function copyQuat(r: RawQuat, a: Quat, b: Quat): void {
+  a.x = b.x = r.x;
+  a.y = b.y = r.y;
+  a.z = b.z = r.z;
+  a.w = b.w = r.w;
+  r.free();
 }
 
 function copyVec(v: RawVec, a: Vec3, b: Vec3): void {

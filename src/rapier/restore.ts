@@ -254,6 +254,89 @@ export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, co
 }
 
 /**
+ * 0.19: give `world` the broad phase that a world restored from its own snapshot would start
+ * with, and nothing else: the broad phase alone goes through a serialization round trip (with
+ * the other parts taken from `donor`, an empty world, so the bytes hold little more than the
+ * BVH). A restored world continues differently from its original only because of the broad
+ * phase's BVH workspace, which is not serialized (`BroadPhaseBvh`'s one `serde(skip)` field);
+ * so after this `world` continues bit for bit like a world restored from `world.takeSnapshot()`
+ * (test/rapier/restore.test.ts), at a fraction of a full restore's cost. Only call it where
+ * `broadPhaseRoundTrips(R)` holds.
+ */
+export function roundTripBroadPhase(world: RAPIER.World, donor: RAPIER.World): void {
+  const d0 = donor;
+  const bytes = world.serializationPipeline.serializeAll(
+    world.gravity, d0.integrationParameters, d0.islands, world.broadPhase, d0.narrowPhase,
+    d0.bodies, d0.colliders, d0.impulseJoints, d0.multibodyJoints,
+  );
+  const w = world as unknown as WorldLayout;
+  const d = bytes === undefined ? undefined : w.serializationPipeline.raw.deserializeAll(bytes);
+  if (d === undefined) throw new NetcodeError('internal', 'react-netcode: Rapier could not serialize a broad phase (please report it).');
+  swap(w.broadPhase, d.takeBroadPhase());
+  d.free();
+}
+
+/** A probe world: two boxes falling onto a floor and onto each other. */
+function probeWorld(R: Rapier, made: RAPIER.World[]): { world: RAPIER.World; handles: number[]; collider: RAPIER.Collider } {
+  const world = new R.World({ x: 0, y: -9.81, z: 0 });
+  made.push(world);
+  world.createCollider(R.ColliderDesc.cuboid(5, 0.5, 5).setTranslation(0, -0.5, 0));
+  const handles: number[] = [];
+  let collider: RAPIER.Collider | undefined;
+  for (let i = 0; i < 2; i++) {
+    const body = world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(i * 0.2, 0.3 + i * 0.55, 0));
+    const c = world.createCollider(R.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
+    collider ??= c;
+    handles.push(body.handle);
+  }
+  return { world, handles, collider: collider! };
+}
+
+/** Whether the two worlds' bodies `handles` hold the same translations and velocities, bit for bit, over 30 more steps. */
+function continueAlike(a: RAPIER.World, b: RAPIER.World, handles: number[]): boolean {
+  for (let i = 0; i < 30; i++) {
+    a.step();
+    b.step();
+    for (const h of handles) {
+      const [p, q] = [a.getRigidBody(h), b.getRigidBody(h)];
+      const [tp, tq, vp, vq] = [p.translation(), q.translation(), p.linvel(), q.linvel()];
+      if (tp.x !== tq.x || tp.y !== tq.y || tp.z !== tq.z || vp.x !== vq.x || vp.y !== vq.y || vp.z !== vq.z) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether the broad-phase round trip works with this module: the in-place layout, and a probe
+ * world whose broad phase went through it continuing bit for bit like its twin restored in
+ * place from its snapshot. Any exception counts as no.
+ */
+export function broadPhaseRoundTrips(R: Rapier): boolean {
+  const made: RAPIER.World[] = [];
+  try {
+    const a = probeWorld(R, made);
+    const b = probeWorld(R, made);
+    if (!hasInPlaceLayout(b.world, b.world.getRigidBody(b.handles[0]!), b.collider)) return false;
+    const donor = new R.World({ x: 0, y: 0, z: 0 });
+    made.push(donor);
+    for (let i = 0; i < 20; i++) {
+      a.world.step();
+      b.world.step();
+    }
+    restoreInPlace(R, a.world, a.world.takeSnapshot());
+    const part = b.world.broadPhase;
+    const raw = (part as unknown as Part).raw;
+    roundTripBroadPhase(b.world, donor);
+    if (b.world.broadPhase !== part || (part as unknown as Part).raw === raw) return false;
+    return continueAlike(a.world, b.world, a.handles);
+  } catch {
+    return false;
+  } finally {
+    for (const w of made) w.free();
+  }
+}
+
+/**
  * Whether `world` can be restored in place with this Rapier module: the layout check, then a
  * probe (two boxes falling onto a floor and onto each other, restored from the same bytes once
  * by World.restoreSnapshot and once in place) that must continue bit for bit alike, with the
@@ -262,22 +345,8 @@ export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, co
 export function inPlaceRestores(R: Rapier): boolean {
   const made: RAPIER.World[] = [];
   try {
-    const build = (): { world: RAPIER.World; handles: number[]; collider: RAPIER.Collider } => {
-      const world = new R.World({ x: 0, y: -9.81, z: 0 });
-      made.push(world);
-      world.createCollider(R.ColliderDesc.cuboid(5, 0.5, 5).setTranslation(0, -0.5, 0));
-      const handles: number[] = [];
-      let collider: RAPIER.Collider | undefined;
-      for (let i = 0; i < 2; i++) {
-        const body = world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(i * 0.2, 0.3 + i * 0.55, 0));
-        const c = world.createCollider(R.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
-        collider ??= c;
-        handles.push(body.handle);
-      }
-      return { world, handles, collider: collider! };
-    };
-    const a = build();
-    const b = build();
+    const a = probeWorld(R, made);
+    const b = probeWorld(R, made);
     const body = b.world.getRigidBody(b.handles[0]!);
     if (!hasInPlaceLayout(b.world, body, b.collider)) return false;
     for (let i = 0; i < 20; i++) a.world.step();
@@ -287,16 +356,7 @@ export function inPlaceRestores(R: Rapier): boolean {
     b.world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(3, 3, 3)); // not in the snapshot: must go
     restoreInPlace(R, b.world, bytes);
     if (b.world.getRigidBody(b.handles[0]!) !== body || b.world.bodies.len() !== 2) return false;
-    for (let i = 0; i < 30; i++) {
-      copy.step();
-      b.world.step();
-      for (const h of a.handles) {
-        const [p, q] = [copy.getRigidBody(h), b.world.getRigidBody(h)];
-        const [tp, tq, vp, vq] = [p.translation(), q.translation(), p.linvel(), q.linvel()];
-        if (tp.x !== tq.x || tp.y !== tq.y || tp.z !== tq.z || vp.x !== vq.x || vp.y !== vq.y || vp.z !== vq.z) return false;
-      }
-    }
-    return true;
+    return continueAlike(copy, b.world, a.handles);
   } catch {
     return false;
   } finally {

@@ -23,12 +23,24 @@ export interface MatchmakerClientOptions {
 
 const REASONS: ReadonlySet<string> = new Set(['unknown-type', 'not-found', 'full', 'locked', 'draining', 'bad-request', 'unavailable']);
 
+/** `url` made absolute: a relative one ('/matchmake') against the page's address, where there is a page. */
+function absolute(url: string): string {
+  if (typeof url !== 'string') throw new NetcodeError('usage', `react-netcode: createMatchmakerClient needs the matchmaker's URL, e.g. '/matchmake' in a page or 'http://localhost:3000/matchmake'; got ${String(url)}.`);
+  const page = (globalThis as { location?: { href?: unknown } }).location?.href;
+  try {
+    return new URL(url, typeof page === 'string' ? page : undefined).href;
+  } catch {
+    throw new NetcodeError('usage', `react-netcode: createMatchmakerClient(${JSON.stringify(url)}) is not a URL${typeof page === 'string' ? '' : ' (outside a page a relative URL has no base)'}; pass a full one, e.g. 'http://localhost:3000/matchmake'.`);
+  }
+}
+
 /**
- * A Matchmaker that talks to a room server's HTTP routes at `url` (e.g. `http://host:3000/matchmake`).
- * A seat without its own `url` is used at the origin of `url`.
+ * A Matchmaker that talks to a room server's HTTP routes at `url` (e.g. `http://host:3000/matchmake`, or
+ * `/matchmake` in a page: relative to the page's address). Every seat it returns has a `url`: the room's
+ * own, else the origin of `url`.
  */
 export function createMatchmakerClient(url: string, options: MatchmakerClientOptions = {}): Matchmaker {
-  const base = url.replace(/\/+$/, '');
+  const base = absolute(url).replace(/\/+$/, '');
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') throw new NetcodeError('usage', 'react-netcode: createMatchmakerClient needs fetch (Node ≥ 18, every browser) or options.fetch.');
   const attempts = Math.max(1, Math.floor(options.attempts ?? 3));

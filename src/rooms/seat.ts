@@ -18,7 +18,10 @@ export interface Seat {
   readonly code?: string;
   /** The process that owns the room (its id in the directory). */
   readonly processId: string;
-  /** Where the owning process listens, when the directory knows it (a cluster); else connect where you matchmade. */
+  /**
+   * Where the owning process listens, when the directory knows it (a cluster); else connect where you matchmade.
+   * `createMatchmakerClient` fills it in (the origin it matchmade at), so its seats always have one.
+   */
   readonly url?: string;
   /** How long (ms) an unused seat is kept from now: connecting with it once is enough, a used seat never lapses. */
   readonly lapseMs: number;

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defineProtocol, defineSystems, field, ghost, system, type InputValues, type SystemDef } from '../../src/index.ts';
 import { EngineWorld, SystemRunner } from '../../src/internals.ts';
 import { createPhysics, type PhysicsOptions } from '../../src/rapier/index.ts';
-import { capabilities, rawBodies } from '../../src/rapier/raw.ts';
+import { capabilities, rawBodies, StateReader } from '../../src/rapier/raw.ts';
 
 await RAPIER.init();
 
@@ -70,6 +70,43 @@ describe('rapier adapter cost', () => {
     const caps = capabilities(RAPIER);
     expect(caps.targetGetters).toBe(minor >= 21);
     expect(caps.restoreContinues).toBe(minor >= 21);
+    expect(caps.wrapless !== undefined).toBe(minor < 21); // 0.19: getters can wrap into one reused object
+  });
+
+  it('reads a body exactly as its getters do, without a new wrapper per read, and leaves the getters as they were', () => {
+    const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+    world.createCollider(RAPIER.ColliderDesc.cuboid(5, 0.5, 5).setTranslation(0, -0.5, 0));
+    const body = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(0.1, 1, 0).setRotation({ x: 0.1, y: 0.2, z: 0.3, w: 0.927 }));
+    world.createCollider(RAPIER.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
+    body.applyImpulse({ x: 0.3, y: 0, z: -0.2 }, true);
+    body.applyTorqueImpulse({ x: 0.01, y: 0.02, z: 0 }, true);
+    for (let i = 0; i < 40; i++) world.step();
+    const caps = capabilities(RAPIER);
+    const raw = rawBodies(world);
+    const reader = new StateReader(caps);
+    const v = () => ({ x: NaN, y: NaN, z: NaN });
+    const [t, l, a, q] = [v(), v(), v(), { ...v(), w: NaN }];
+    const [t2, l2, a2, q2] = [v(), v(), v(), { ...v(), w: NaN }];
+    reader.translation(raw, body.handle, t, t2);
+    reader.linvel(raw, body.handle, l, l2);
+    reader.angvel(raw, body.handle, a, a2);
+    reader.rotation(raw, body.handle, q, q2);
+    const plain = (o: object) => ({ ...o });
+    expect([t, l, a, q]).toEqual([plain(body.translation()), plain(body.linvel()), plain(body.angvel()), plain(body.rotation())]);
+    expect([t2, l2, a2, q2]).toEqual([t, l, a, q]);
+    expect(body.linvel().x).not.toBe(0);
+    // The getters wrap into new objects again after the reads (each read replaces the wrapping only for its own call).
+    const [r1, r2] = [raw.rbTranslation(body.handle)!, raw.rbTranslation(body.handle)!];
+    expect(r1).not.toBe(r2);
+    r1.free();
+    r2.free();
+    if (caps.wrapless !== undefined) {
+      const wrap = caps.wrapless.vec.__wrap;
+      const failing = { ...raw, rbTranslation: () => { throw new Error('getter failed'); } } as unknown as typeof raw;
+      expect(() => reader.translation(failing, body.handle, t, t2)).toThrow('getter failed');
+      expect(caps.wrapless.vec.__wrap).toBe(wrap); // restored in spite of the exception
+    }
+    world.free();
   });
 
   it('a world restored from a snapshot continues bit for bit like the original exactly when the capability says so', () => {

@@ -1,8 +1,8 @@
 // The real path, in `npm test` (the timing-sensitive group: vitest.timing.config.ts, one
 // file at a time after the parallel suite). react-netcode's socket.io server runs in its
 // own process (bench/load/server-process.ts, real NetServer + realTimeScheduler on
-// 127.0.0.1) and four headless Node clients (real NetClient over the socket.io client
-// transport) play at once here, at 15, 20, 30 and 60 frames/s, holding and changing
+// 127.0.0.1) and six headless Node clients (real NetClient over the socket.io client
+// transport) play at once here, at 10, 15, 20, 30, 60 and 144 frames/s, holding and changing
 // inputs and pressing jump for 3 s after a 1.5 s warm-up, then resting 1 s. Per client:
 //  - no tick the server ran in the measured window lacked its input — unless a stall
 //    measured in that window (the client's frames or the server's loop, longer than the
@@ -15,7 +15,7 @@ import { formatClient } from '../../bench/load/analysis.ts';
 import { runScenario } from '../../bench/load/scenario.ts';
 import { ServerProcess } from '../../bench/load/server-control.ts';
 
-const RATES = [15, 20, 30, 60];
+const RATES = [10, 15, 20, 30, 60, 144];
 const ACTIVE_MS = 3000;
 /** The field's prediction tolerance, 1/1000 · √3 ≈ 1.73 mm (position: vec3 quantize 1000): a prediction within it is never corrected. */
 const POSITION_TOLERANCE_M = 0.002;
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('real path: socket.io server in its own process, headless clients on 127.0.0.1', () => {
-  it('at 15, 20, 30 and 60 frames/s: no input missing after warm-up unless a stall explains it, every snapshot received, the player where the server has it', { timeout: 120_000 }, async () => {
+  it('at 10, 15, 20, 30, 60 and 144 frames/s: no input missing after warm-up unless a stall explains it, every snapshot received, the player where the server has it', { timeout: 120_000 }, async () => {
     const run = await runScenario(server, { clients: RATES.map((fps) => ({ fps })), activeMs: ACTIVE_MS, warmupMs: 1500, settleMs: 1000, readyTimeoutMs: 60_000, seed: 15 });
     const report = run.clients.map((c) => formatClient(c, run.server)).join('\n');
     console.log(`real path, ${(run.measuredMs / 1000).toFixed(1)} s measured:\n${report}`);
