@@ -29,7 +29,7 @@ import { Vector3 } from 'three';
 import type { Correction, Ghost, SpawnClassifier, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { playerColour } from '../shared/systems.ts';
-import { frameCost, resetFrameCost } from './frame-cost.tsx';
+import { frameCost, frameCostSplit, resetFrameCost } from './frame-cost.tsx';
 import { useNetcode } from './netcode.ts';
 import { particlesAlive } from './Particles.tsx';
 
@@ -167,6 +167,7 @@ export function DemoDebugHook(): ReactNode {
           colour: ghostColour(g),
         })),
       frameCost,
+      frameCostSplit,
       resetFrameCost,
       colourOf: (id: number) => {
         const g = client.world.get(id);

@@ -1,21 +1,16 @@
 // The game's server side, apart from HTTP and sockets (demo/server/main.ts) so that
 // tests can run it on a Stepper: the config and match ghosts, the starting balls, a
-// player per join (in the smaller team, in a colour of its palette), and the `say`,
+// player per join (in the smaller team, in a colour of its palette, on a free kickoff spot
+// of that team), and the `say`,
 // `tune`, `rematch` and `switchTeam` RPCs. The match itself runs in the shared
 // systems' server-only `match` system (demo/shared/systems.ts).
 import type { NetServer } from '../../src/index.ts';
 import { clampConfig, configOf, DEFAULT_CONFIG } from '../shared/config.ts';
 import type { DemoProtocol } from '../shared/protocol.ts';
-import { BALL_SPOTS, freeColour, KICKOFF_SECONDS, PHASE_KICKOFF, PHASE_RESULTS, smallerTeam, TEAM_BLUE, TEAM_RED } from '../shared/match.ts';
-import { BALL_RADIUS, PLAYER_CENTRE_Y } from '../shared/systems.ts';
+import { BALL_SPOTS, freeColour, freeKickoffSpot, KICKOFF_SECONDS, matchOf, PHASE_KICKOFF, PHASE_RESULTS, smallerTeam, TEAM_BLUE, TEAM_RED } from '../shared/match.ts';
+import { BALL_RADIUS, placePlayer, PLAYER_CENTRE_Y } from '../shared/systems.ts';
 
 export { BALL_SPOTS } from '../shared/match.ts';
-
-/** Spawn point of the player with this networkId: spread on a ring of 4 m, facing the centre. */
-export function spawnPoint(networkId: number): { x: number; z: number; facing: number } {
-  const angle = (networkId * 2.399963) % (2 * Math.PI);
-  return { x: Math.sin(angle) * 4, z: Math.cos(angle) * 4, facing: angle + Math.PI };
-}
 
 export interface GameOptions {
   log?: (message: string) => void;
@@ -32,10 +27,11 @@ export function setupGame(server: NetServer<DemoProtocol>, options: GameOptions 
   server.events.on('join', (connection) => {
     server.send(connection, 'welcome', { players: server.connections.size });
     const name = (connection.joinPayload?.name ?? '').trim().slice(0, 16);
-    const { x, z, facing } = spawnPoint(connection.networkId);
+    // On a free kickoff spot of its team, whatever the phase: in its own half, facing the other goal.
     // Despawned automatically when the connection leaves for good.
     const team = smallerTeam(server.world);
     const colour = freeColour(server.world, team);
+    const { x, z, facing } = freeKickoffSpot(server.world, team);
     server.spawn('player', { position: { x, y: PLAYER_CENTRE_Y + 0.02, z }, colour, name, facing, team }, { owner: connection.networkId });
     log(`player ${connection.networkId} joined as "${connection.joinPayload?.name ?? ''}"`);
   });
@@ -53,6 +49,8 @@ export function setupGame(server: NetServer<DemoProtocol>, options: GameOptions 
       const team = p.components.team === TEAM_RED ? TEAM_BLUE : TEAM_RED;
       p.components.colour = freeColour(server.world, team);
       p.components.team = team;
+      // During the kickoff the player crosses to a free kickoff spot of its new team.
+      if (matchOf(server.world)?.phase === PHASE_KICKOFF) placePlayer(p, freeKickoffSpot(server.world, team, p));
     }
   });
   // Live tuning: any player may tune; every value is clamped to CONFIG_LIMITS and rounded as the wire rounds.

@@ -3,7 +3,7 @@
 // mouth is a goal for the attacking team, and a match runs kickoff (a countdown) →
 // play (the clock) → results, then a rematch. Only the server changes the `match`
 // ghost; clients read it to draw the scoreboard, the countdown and the results.
-import type { Vec3, World } from '../../src/index.ts';
+import type { Ghost, Vec3, World } from '../../src/index.ts';
 import { ARENA_HALF_SIZE, GOAL_HALF_WIDTH, GOAL_HEIGHT } from './level.ts';
 import type { DemoProtocol } from './protocol.ts';
 
@@ -66,6 +66,28 @@ export function kickoffSpot(team: Team, i: number): { x: number; z: number; faci
   const side = team === TEAM_RED ? -1 : 1;
   const z = (i % 2 === 0 ? 1 : -1) * Math.ceil(i / 2) * 3;
   return { x: side * 8, z, facing: side < 0 ? Math.PI / 2 : -Math.PI / 2 };
+}
+
+/** A kickoff spot counts as taken while a player stands within this horizontal distance of it (the spots are 3 m apart). */
+const SPOT_TAKEN = 1.5;
+
+/**
+ * Where a player of `team` who joins, or switches to `team` during a kickoff, is put: the
+ * first of the team's kickoff spots that no other player stands on (`except`: the player
+ * itself), so a player who joins at the first kickoff, mid-kickoff or after a team mate left
+ * stands in its own half like those the kickoff lined up.
+ */
+export function freeKickoffSpot(world: World<DemoProtocol>, team: Team, except?: Ghost<DemoProtocol, 'player'>): { x: number; z: number; facing: number } {
+  for (let i = 0; ; i++) {
+    const spot = kickoffSpot(team, i);
+    let taken = false;
+    for (const p of world.query('player')) {
+      if (p === except) continue;
+      const at = p.components.position;
+      if ((at.x - spot.x) ** 2 + (at.z - spot.z) ** 2 < SPOT_TAKEN * SPOT_TAKEN) taken = true;
+    }
+    if (!taken) return spot;
+  }
 }
 
 /** The match ghost's values, or undefined before it exists (a client before its first snapshot). */

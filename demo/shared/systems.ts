@@ -113,6 +113,16 @@ export function nearestBall(world: World<DemoProtocol>, from: Vec3): Ghost<DemoP
   return best;
 }
 
+/** Put a player (a server ghost) on a spot of the ground, facing `facing`, at rest: the kickoff's line-up, a join, a team switch. */
+export function placePlayer(p: Ghost<DemoProtocol, 'player'>, spot: { x: number; z: number; facing: number }): void {
+  const c = p.components;
+  c.position.x = spot.x;
+  c.position.y = PLAYER_CENTRE_Y + 0.02;
+  c.position.z = spot.z;
+  c.facing = spot.facing;
+  c.vy = c.kx = c.kz = 0;
+}
+
 const scratch: Vec3 = { x: 0, y: 0, z: 0 };
 const move: Vec3 = { x: 0, y: 0, z: 0 };
 
@@ -311,8 +321,7 @@ export const systems = defineSystems(protocol, [
       const count = [0, 0, 0];
       for (const p of world.query('player')) {
         const team = p.components.team as Team;
-        const spot = kickoffSpot(team, count[team]!++);
-        Object.assign(p.components, { position: { x: spot.x, y: PLAYER_CENTRE_Y + 0.02, z: spot.z }, facing: spot.facing, vy: 0, kx: 0, kz: 0 });
+        placePlayer(p, kickoffSpot(team, count[team]!++));
       }
     }
   }),

@@ -16,11 +16,12 @@ import { createStepper } from '../../src/testing/index.ts';
 import { setupGame } from '../../demo/server/game.ts';
 import { DEFAULT_CONFIG } from '../../demo/shared/config.ts';
 import { protocol } from '../../demo/shared/protocol.ts';
-import { blastVelocity, systems } from '../../demo/shared/systems.ts';
+import { blastVelocity, placePlayer, systems } from '../../demo/shared/systems.ts';
 
 await RAPIER.init();
 
 const FRAME_MS = 200; // 5 fps
+const THROWER = { x: 2.703, z: -2.948, facing: Math.atan2(-2.703, 2.948) };
 const dist = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 
 describe('demo: chain blast', () => {
@@ -43,7 +44,12 @@ describe('demo: chain blast', () => {
     s.joinAll({ name: 'thrower' });
     const client = s.clients[0]!.client;
     s.until(() => [...client.world.query('player')].length === 1 && client.prediction!.lastTick !== undefined, 5000, 'prediction');
+    // The scene: the thrower 4 m from the centre, facing it (placed as the kickoff lines players up).
+    const thrower = [...s.server.world.query('player')][0]!;
+    placePlayer(thrower, THROWER);
     s.tick(30);
+    const seen = [...client.world.query('player')][0]!.components.position;
+    expect(Math.hypot(seen.x - THROWER.x, seen.z - THROWER.z)).toBeLessThan(0.01);
     const last = new Map<number, Vec3>(); // spawnId → the thrower's predicted position at its previous frame
     const clientEnd = new Map<number, Vec3>();
     const serverLast = new Map<number, Vec3>();

@@ -11,7 +11,7 @@ import { createStepper } from '../../src/testing/index.ts';
 import { DEMO_CLIENT_OPTIONS } from '../../demo/client/client-options.ts';
 import { setupGame } from '../../demo/server/game.ts';
 import { protocol } from '../../demo/shared/protocol.ts';
-import { PLAYER_SPEED, systems } from '../../demo/shared/systems.ts';
+import { placePlayer, PLAYER_SPEED, systems } from '../../demo/shared/systems.ts';
 
 await RAPIER.init();
 
@@ -24,9 +24,12 @@ describe('demo: player contacts at 150 ms', () => {
     s.joinAll({ name: 'p' });
     const [a, b] = [s.clients[0]!.client, s.clients[1]!.client];
     s.until(() => [a, b].every((c) => [...c.world.query('player')].length === 2 && c.prediction!.lastTick !== undefined), 5000, 'prediction');
-    s.advance(1000);
     const mine = [...a.world.query('player')].find((p) => p.owner === a.networkId)!;
     const theirs = [...s.server.world.query('player')].find((p) => p.owner === b.networkId)!;
+    // 7 m apart, either side of the centre (they join on their kickoff spots, 16 m apart).
+    placePlayer(s.server.world.get(mine.id) as typeof theirs, { x: 2.703, z: -2.948, facing: 0 });
+    placePlayer(theirs, { x: -3.985, z: 0.35, facing: 0 });
+    s.advance(1000);
     const distances: number[] = [];
     const off = a.events.on('correction', (c) => void (c.ghostId === mine.id && distances.push(c.distance)));
     let last: Vec3 | undefined;

@@ -101,8 +101,8 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
 
   it('two players see each other; a predicted grenade is matched, seen by both, its blast moves a ball and plays once; a kick moves a predicted ball', async () => {
     const inGame = (d: DemoHook): { me: number | undefined; players: GhostInfo[]; frames: number } => ({ me: d.client.networkId, players: d.ghosts('player'), frames: d.frames });
-    // Alice joins first, so she is networkId 1 and spawns where the blast check expects
-    // her throw to land (a ball waits there); bob joins after.
+    // Alice joins first, so she is red, on red's first kickoff spot (−8, 0) facing +x: her throw
+    // lands and explodes by the ball on the centre spot; bob joins after (blue, at (8, 0)).
     const alice = await open('alice');
     await until(alice, 'alice to join', inGame, (v) => v.me !== undefined);
     const bob = await open('bob');
@@ -110,6 +110,13 @@ describe('demo end to end (headless Chromium)', { timeout: 150_000 }, () => {
     const a = await until(alice, 'alice to join and see two players', inGame, (v) => v.me !== undefined && v.players.length === 2 && v.frames > 20);
     const b = await until(bob, 'bob to join and see two players', inGame, (v) => v.me !== undefined && v.players.length === 2 && v.frames > 20);
     expect(a.me).not.toBe(b.me);
+    // They join on their kickoff spots, 16 m apart, out of each other's view: bob walks towards
+    // alice, 3 m to +z first so that he passes the centre ball 3 m away, to about (−1, 3).
+    for (const [key, ms] of [['KeyS', 500], ['KeyA', 1500]] as const) {
+      await bob.keyboard.down(key);
+      await bob.waitForTimeout(ms);
+      await bob.keyboard.up(key);
+    }
     // Let the follow cameras settle on their players.
     await alice.waitForTimeout(1000);
     const bobOnAlice = (await hook(alice, players)).find((p) => p.owner === b.me)!;

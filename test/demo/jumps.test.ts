@@ -15,7 +15,7 @@ import { DEMO_CLIENT_OPTIONS } from '../../demo/client/client-options.ts';
 import { switchBallsAround } from '../../demo/client/switching.ts';
 import { setupGame } from '../../demo/server/game.ts';
 import { protocol, type DemoProtocol } from '../../demo/shared/protocol.ts';
-import { PLAYER_CENTRE_Y, systems } from '../../demo/shared/systems.ts';
+import { placePlayer, PLAYER_CENTRE_Y, systems } from '../../demo/shared/systems.ts';
 
 await RAPIER.init();
 
@@ -133,7 +133,10 @@ describe('demo: no drawn jump over 0.25 m at 150 ms and 20 fps', () => {
   });
 
   it('the local player walking into a remote one', () => {
-    const { s, a, b, serverB } = game([]);
+    const { s, a, b, serverA, serverB } = game([]);
+    // 7 m apart, either side of the centre (they join on their kickoff spots, 16 m apart).
+    placePlayer(serverA, { x: 2.703, z: -2.948, facing: 0 });
+    placePlayer(serverB, { x: -3.985, z: 0.35, facing: 0 });
     s.advance(1000);
     const mine = [...a.world.query('player')].find((p) => p.isLocal)!;
     const r = recorder(a, s.server);

@@ -1,12 +1,14 @@
 // The kickball match on a deterministic Stepper: teams at join, a ball in a goal scores
 // for the attacking team and is put back on the centre spot, the clock runs kickoff →
 // play → results, the rematch (automatic or by RPC) resets score, balls and players;
+// a player who joins (at the first kickoff, mid-kickoff, after a team mate left) stands on a
+// free kickoff spot of its team, and a switch during the kickoff crosses to the other half;
 // characters block each other, and a blast pushes a player.
 import RAPIER from '@dimforge/rapier3d-compat';
 import { describe, expect, it } from 'vitest';
 import { createStepper } from '../../src/testing/index.ts';
 import { setupGame } from '../../demo/server/game.ts';
-import { BALL_SPOTS, KICKOFF_SECONDS, matchOf, MATCH_SECONDS, PHASE_KICKOFF, PHASE_PLAYING, PHASE_RESULTS, TEAM_BLUE, TEAM_RED } from '../../demo/shared/match.ts';
+import { BALL_SPOTS, kickoffSpot, KICKOFF_SECONDS, matchOf, MATCH_SECONDS, PHASE_KICKOFF, PHASE_PLAYING, PHASE_RESULTS, TEAM_BLUE, TEAM_RED } from '../../demo/shared/match.ts';
 import { protocol } from '../../demo/shared/protocol.ts';
 import { BALL_RADIUS, PLAYER_MIN_DISTANCE, systems } from '../../demo/shared/systems.ts';
 
@@ -27,6 +29,52 @@ describe('demo match', () => {
     const { players } = game(3);
     expect(players.map((p) => p.components.team)).toEqual([TEAM_RED, TEAM_BLUE, TEAM_RED]);
     expect(new Set(players.map((p) => p.components.colour)).size).toBe(3);
+  });
+
+  it('the first kickoff lines players up on their kickoff spots: at join, mid-kickoff, after a team mate left, after a switch', () => {
+    const { s, match, players } = game(3);
+    expect(match.phase).toBe(PHASE_KICKOFF); // the server's first match
+    const on = (p: (typeof players)[0]) => ({ x: p.components.position.x, z: p.components.position.z, facing: p.components.facing });
+    const spot = (team: typeof TEAM_RED | typeof TEAM_BLUE, i: number) => kickoffSpot(team, i);
+    // Red, blue, red: red on the −x side at z = 0 and −3, blue on the +x side, each facing the goal it attacks.
+    expect(players.map(on)).toEqual([spot(TEAM_RED, 0), spot(TEAM_BLUE, 0), spot(TEAM_RED, 1)]);
+    expect(spot(TEAM_RED, 0)).toEqual({ x: -8, z: 0, facing: Math.PI / 2 });
+    expect(spot(TEAM_BLUE, 0)).toEqual({ x: 8, z: 0, facing: -Math.PI / 2 });
+    // On every client's page too, once the snapshots are in.
+    s.tick(10);
+    for (const c of s.clients) {
+      for (const p of c.client.world.query('player')) {
+        const server = s.server.world.get(p.id)!.components as (typeof players)[0]['components'];
+        expect(Math.hypot(p.components.position.x - server.position.x, p.components.position.z - server.position.z)).toBeLessThan(0.01);
+      }
+    }
+    // A fourth player joins mid-kickoff: blue's second spot.
+    const fourth = s.addClient();
+    s.joinAll({ name: 'late' });
+    expect(match.phase).toBe(PHASE_KICKOFF);
+    const late = [...s.server.world.query('player')].find((p) => p.owner === fourth.client.networkId)!;
+    expect(on(late)).toEqual(spot(TEAM_BLUE, 1));
+    // It switches to red during the kickoff: it crosses to red's first free spot (z = +3).
+    fourth.client.send('switchTeam', {});
+    s.tick(10);
+    expect(match.phase).toBe(PHASE_KICKOFF);
+    expect(late.components.team).toBe(TEAM_RED);
+    expect(on(late)).toEqual(spot(TEAM_RED, 2));
+    // The first red player leaves; a fifth joins (during play now): red is the smaller team, and
+    // the spot that left is free again (not the one its team mate stands on).
+    s.until(() => match.phase === PHASE_PLAYING, (KICKOFF_SECONDS + 1) * 1000, 'play');
+    s.clients[0]!.client.leave();
+    s.until(() => !players[0]!.alive, 5000, 'the first player to go');
+    s.advance(200);
+    const blue = [...s.server.world.query('player')].filter((p) => p.components.team === TEAM_BLUE).length;
+    expect(blue).toBe(1);
+    const fifth = s.addClient();
+    s.until(() => fifth.client.status === 'connected', 5000, 'the fifth to connect');
+    fifth.client.join({ name: 'later' });
+    s.until(() => fifth.client.status === 'in-game', 5000, 'the fifth to join');
+    const later = [...s.server.world.query('player')].find((p) => p.owner === fifth.client.networkId)!;
+    expect(later.components.team).toBe(TEAM_BLUE);
+    expect(on(later)).toEqual(spot(TEAM_BLUE, 1));
   });
 
   it('a ball in the blue goal (+x) scores for red and goes back to the centre spot; one in the red goal for blue', () => {
@@ -66,6 +114,24 @@ describe('demo match', () => {
     expect([...s.server.world.query('ball')].length).toBe(BALL_SPOTS.length);
     // Red in the −x half, blue in the +x half, 8 m from the centre line.
     for (const p of players) expect(Math.sign(p.components.position.x)).toBe(p.components.team === TEAM_RED ? -1 : 1);
+  });
+
+  it('the running clock rolls no client back: the match ghost is interpolated, and a client standing alone resimulates nothing', () => {
+    const { s, match } = game(1);
+    const client = s.clients[0]!.client;
+    s.advance(500);
+    const before = { ...client.prediction!.stats };
+    s.advance(2000); // 40 snapshots, each with a new clock
+    const after = client.prediction!.stats;
+    expect(after.rollbacks - before.rollbacks).toBe(0);
+    expect(after.resimulatedTicks - before.resimulatedTicks).toBe(0);
+    expect(after.skipped - before.skipped).toBeGreaterThanOrEqual(35); // every snapshot checked, nothing to correct
+    expect([...client.world.query('match')][0]!.mode).toBe('interpolated');
+    // The page's clock follows the server's, an interpolation delay behind (the scoreboard shows whole seconds).
+    const seen = matchOf(client.world)!;
+    expect(seen.phase).toBe(match.phase);
+    expect(seen.clock - match.clock).toBeGreaterThanOrEqual(0);
+    expect(seen.clock - match.clock).toBeLessThan(0.3);
   });
 
   it('characters block each other; a blast pushes a player', () => {

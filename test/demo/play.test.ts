@@ -19,7 +19,9 @@ import { hook, openDemo, ROOT, startDemoServer, until, type Browser, type DemoSe
 
 const FRAMES = 120;
 interface Cost { frames: number; medianMs: number; p95Ms: number; maxMs: number }
-type Hooked = { frameCost: () => Cost; resetFrameCost: () => void };
+type Split = { frames: number; medianMs: number; p95Ms: number };
+type Hooked = { frameCost: () => Cost; frameCostSplit: () => { rolledBack: Split; others: Split }; resetFrameCost: () => void };
+type Mispredicted = Record<string, number>;
 type Ticks = { last: number; resimulated: number; rollbacks: number };
 /** Goals on a page's scoreboard (red + blue). */
 async function goals(page: Page): Promise<number> {
@@ -97,6 +99,19 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     const [w, h] = (process.env.DEMO_FRAME_VIEWPORT ?? '720x450').split('x').map(Number);
     const page = await open('solo', { width: w!, height: h! }, draw ? '' : '&nodraw');
     await until(page, 'seven bots and 30 balls', (d) => [d.ghosts('player').length, d.ghosts('ball').length], ([p, b]) => p! >= 8 && b! >= 30, 90_000);
+    // The page walks to the centre spot, where the bots chase the balls, and stands there: balls come
+    // and go within its prediction radius and the bots bump them (it joined on its kickoff spot, 8 m away).
+    const at = await hook(page, (d) => d.ghosts('player').find((p) => p.owner === d.client.networkId)!.position);
+    const walk = async (key: string, metres: number): Promise<void> => {
+      if (Math.abs(metres) < 0.3) return;
+      await page.keyboard.down(key);
+      await page.waitForTimeout((Math.abs(metres) / 6) * 1000); // 6 m/s
+      await page.keyboard.up(key);
+    };
+    await walk(at.x > 0 ? 'KeyA' : 'KeyD', at.x); // A/D: −x/+x
+    await walk(at.z > 0 ? 'KeyW' : 'KeyS', at.z); // W/S: −z/+z
+    const centre = await hook(page, (d) => d.ghosts('player').find((p) => p.owner === d.client.networkId)!.position);
+    await page.waitForTimeout(1000);
     const ticks = (): Promise<Ticks> => hook(page, (d) => {
       const p = (d.client as unknown as { prediction?: { lastTick?: number; stats: { resimulatedTicks: number; rollbacks: number } } }).prediction;
       return { last: p?.lastTick ?? 0, resimulated: p?.stats.resimulatedTicks ?? 0, rollbacks: p?.stats.rollbacks ?? 0 };
@@ -109,10 +124,20 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
       await cdp.send('Profiler.start');
     }
     await hook(page, (d) => (d as unknown as Hooked).resetFrameCost());
+    // What the rollbacks correct: the mispredicted fields (type.field) over the measured frames.
+    await hook(page, (d) => {
+      const counts: Mispredicted = {};
+      (window as unknown as { __mispredicted: Mispredicted }).__mispredicted = counts;
+      const p = (d.client as unknown as { prediction?: { events: { on: (e: 'misprediction', f: (m: { type: string; field: string }) => void) => void } } }).prediction;
+      p?.events.on('misprediction', (m) => void (counts[`${m.type}.${m.field}`] = (counts[`${m.type}.${m.field}`] ?? 0) + 1));
+    });
     const t0 = await ticks();
     // Software WebGL draws this scene at 1–3 fps here: 120 frames.
     await until(page, `${frames} frames measured`, (d) => (d as unknown as Hooked).frameCost().frames, (n) => n >= frames, 150_000);
     const cost = await hook(page, (d) => (d as unknown as Hooked).frameCost());
+    const split = await hook(page, (d) => (d as unknown as Hooked).frameCostSplit());
+    const mispredicted = await hook(page, () => ({ ...(window as unknown as { __mispredicted: Mispredicted }).__mispredicted }));
+    const predictedBalls = await hook(page, (d) => d.ghosts('ball').filter((b) => b.mode === 'predicted').length);
     const t1 = await ticks();
     if (cdp) writeFileSync(profileTo!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const fps = await hook(page, (d) => d.fps());
@@ -123,6 +148,8 @@ describe('demo played by bots and pages', { timeout: 240_000 }, () => {
     console.log(`frame budget clock: ${clock}`);
     const perFrame = (n: number): string => (n / cost.frames).toFixed(1);
     console.log(`frame budget (${draw ? 'drawn' : 'not drawn'}, ${w}x${h}): ${cost.frames} frames at ${fps.toFixed(1)} fps, netcode per frame median ${cost.medianMs.toFixed(2)} ms, p95 ${cost.p95Ms.toFixed(2)} ms, max ${cost.maxMs.toFixed(2)} ms; per frame ${perFrame((t1.last - t0.last) >>> 0)} first-time ticks, ${perFrame(t1.resimulated - t0.resimulated)} resimulated in ${perFrame(t1.rollbacks - t0.rollbacks)} rollbacks`);
+    const part = (x: Split): string => `${x.frames} frames, median ${x.medianMs.toFixed(2)} ms, p95 ${x.p95Ms.toFixed(2)} ms`;
+    console.log(`frame budget split: rolled back ${part(split.rolledBack)}; the others ${part(split.others)}; mispredicted ${JSON.stringify(mispredicted)}; ${predictedBalls} balls predicted at the end; the page at (${centre.x.toFixed(1)}, ${centre.z.toFixed(1)})`);
     // The budget the issue sets is p95 ≤ 2 ms; this machine's figure is printed (docs/demo.md, Frame budget) and
     // checked here only for being a measurement: the page can be far slower than a player's.
     expect(cost.frames).toBeGreaterThanOrEqual(frames);

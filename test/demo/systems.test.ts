@@ -19,6 +19,7 @@ import {
   PLAYER_CENTRE_Y,
   PLAYER_RADIUS,
   physics,
+  placePlayer,
   systems,
 } from '../../demo/shared/systems.ts';
 
@@ -26,8 +27,12 @@ await RAPIER.init();
 
 const quiet: Logger = () => {};
 
-/** Server (the demo's game set-up, with these balls) + one client joined and predicting. */
-function game(balls: readonly { x: number; z: number }[] = []) {
+/**
+ * Server (the demo's game set-up, with these balls) + one client joined and predicting. The
+ * player joins on its kickoff spot; `at` puts it elsewhere first (placePlayer, as the server's
+ * kickoff line-up does), and the client's prediction is corrected to it before the test goes on.
+ */
+function game(balls: readonly { x: number; z: number }[] = [], at?: { x: number; z: number; facing: number }) {
   const s = createStepper({ protocol, systems, seed: 7, log: quiet, clients: 1 });
   setupGame(s.server, { balls });
   s.joinAll({ name: 'p' });
@@ -35,9 +40,14 @@ function game(balls: readonly { x: number; z: number }[] = []) {
   s.until(() => [...client.world.query('player')].length === 1 && client.prediction!.lastTick !== undefined, 5000, 'prediction to start');
   const me = [...client.world.query('player')][0]!;
   const serverMe = s.server.world.get(me.id)! as typeof me;
+  if (at) placePlayer(serverMe, at);
   s.tick(30); // land on the ground
+  if (at) expect(Math.hypot(me.components.position.x - at.x, me.components.position.z - at.z)).toBeLessThan(0.01);
   return { s, client, me, serverMe };
 }
+
+/** Where the kickball tests stand: 4 m from the centre, facing it, clear of the kickoff spots and the walls. */
+const SPOT = { x: 2.703, z: -2.948, facing: Math.atan2(-2.703, 2.948) };
 
 describe('demo systems: character', () => {
   it('stands on the ground, and walking into a wall stops at the wall', () => {
@@ -84,13 +94,12 @@ describe('demo systems: character', () => {
 
 describe('demo systems: kickball', () => {
   it('a kick moves the nearest ball within range only', () => {
-    // networkId 1 spawns at (sin a·4, ·, cos a·4) with a = 2.399963: (2.703, ·, −2.948).
-    const at = { x: 2.703, z: -2.948 };
+    const at = SPOT;
     const { s, client, me, serverMe } = game([
       { x: at.x + 1.2, z: at.z }, // nearest, within KICK_RANGE (1.8 m)
       { x: at.x - 1.6, z: at.z }, // in range but farther
       { x: at.x, z: at.z + 5 }, // out of range
-    ]);
+    ], at);
     const balls = [...s.server.world.query('ball')];
     const start = balls.map((b) => ({ ...b.components.position }));
     const moved = (): number[] => balls.map((b, i) => Math.hypot(b.components.position.x - start[i]!.x, b.components.position.z - start[i]!.z));
@@ -121,12 +130,12 @@ describe('demo systems: kickball', () => {
 
   it('ball switching: near balls predicted, far ones interpolated, with hysteresis; players are not switched', async () => {
     const { switchBallsAround } = await import('../../demo/client/switching.ts');
-    const at = { x: 2.703, z: -2.948 };
+    const at = SPOT;
     const { s, client } = game([
       { x: at.x + 3, z: at.z }, // inside radius 6
       { x: at.x + 7, z: at.z }, // between radius and radius + margin (8): stays interpolated
       { x: at.x, z: at.z + 15 }, // far
-    ]);
+    ], at);
     s.tick(10);
     const me = [...client.world.query('player')][0]!;
     const balls = [...client.world.query('ball')];
