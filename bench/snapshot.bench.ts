@@ -75,8 +75,16 @@ const CASES: Case[] = [
     peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, kernels: 'reference' })],
   },
   { name: LOSSY, motion: 'linear', clients: CLIENTS, peers: (world) => withMergeBehindOff(world, { loss: LOSS, seed: SEED }) },
-  { name: `${IDEAL}, each owns one`, motion: 'linear', clients: CLIENTS, peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, owners: true })] },
-  { name: `${RTT}, each owns one`, motion: 'linear', clients: CLIENTS, peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, owners: true })] },
+  { name: `${IDEAL}, each owns one`, motion: 'linear', clients: CLIENTS, peers: (world) => [createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, owners: true }), createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, owners: 'per-owner', system: 'react-netcode, predicted per owner' })] },
+  {
+    name: `${RTT}, each owns one`,
+    motion: 'linear',
+    clients: CLIENTS,
+    peers: (world) => [
+      createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, owners: true }),
+      createNetcodePeer(world, CLIENTS, { loss: 0, seed: SEED, rttMs: RTT_MS, owners: 'per-owner', system: 'react-netcode, predicted per owner' }),
+    ],
+  },
   { name: `${IDEAL}, schema StateView`, motion: 'linear', clients: CLIENTS, peers: (world) => [createSchemaPeer(world, CLIENTS, true)] },
 ];
 

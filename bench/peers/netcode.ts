@@ -37,10 +37,11 @@ export interface NetcodePeerOptions {
   /** The row's system name (default 'react-netcode'). */
   system?: string;
   /**
-   * Client c (network id c + 1) owns ghost c + 1 and predicts it, as every player with an avatar does: the
-   * server passes each owner its own `predicted` (server-ghosts.ts), so no two of them share a message.
+   * Client c (network id c + 1) owns ghost c + 1 and predicts it, as every player with an avatar does. `true`: every
+   * encode gets the server's one rule, ghosts with an owner are predicted (src/core/server-ghosts.ts), so owners
+   * share encodes; `'per-owner'`: each owner its own rule (the ghosts it owns), so no two owners share a message.
    */
-  owners?: boolean;
+  owners?: boolean | 'per-owner';
   /** The encoder's per-ghost kernel: generated code (default) or the reference (what runs where code generation is not allowed). */
   kernels?: 'compiled' | 'reference';
 }
@@ -68,7 +69,7 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
   const system = options.system ?? 'react-netcode';
   const typeId = protocol.ghostByName.get('thing')!.id;
   const codec = protocol.ghostList[typeId]!.codec;
-  const owner = (i: number): number => (options.owners === true && i < clients ? i + 1 : 0);
+  const owner = (i: number): number => (options.owners !== undefined && options.owners !== false && i < clients ? i + 1 : 0);
   const ghosts: SnapshotGhost[] = world.values.map((values, i) => ({ id: i + 1, typeId, owner: owner(i), values }));
   const encoder = new SnapshotEncoder(protocol, {
     budgetBytes: BUDGET_BYTES, kernels: options.kernels ?? 'compiled', ...(options.ackLadder !== undefined ? { ackLadder: options.ackLadder } : {}),
@@ -76,7 +77,9 @@ export function createNetcodePeer(world: World, clients: number, options: Netcod
   });
   // Network ids 1..clients; with `owners`, client c owns ghost c + 1, else no client owns a ghost.
   const states = Array.from({ length: clients }, (_, c) => encoder.createConnectionState(c + 1));
-  const encodeOptions = Array.from({ length: clients }, (_, c) => (options.owners === true ? { predicted: (g: SnapshotGhost) => g.owner === c + 1 } : {}));
+  const owned = { predicted: (g: SnapshotGhost) => g.owner !== 0 };
+  const encodeOptions = Array.from({ length: clients }, (_, c) =>
+    options.owners === true ? owned : options.owners === 'per-owner' ? { predicted: (g: SnapshotGhost) => g.owner === c + 1 } : {});
   const acks = Array.from({ length: clients }, () => new AckState());
   const spread = (c: number): number => (options.rttMs === undefined ? 0 : options.rttMs[0] + ((options.rttMs[1] - options.rttMs[0]) * c) / Math.max(1, clients - 1));
   const rtt = Array.from({ length: clients }, (_, c) => spread(c));

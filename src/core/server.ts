@@ -138,6 +138,15 @@ export class NetServer<P extends Protocol> {
     return this.timer.summary(this.acc.overruns, this.acc.droppedSteps);
   }
 
+  /**
+   * Snapshot messages encoded since start. Connections whose acks agree share one encode (players who
+   * own ghosts included), so per snapshot tick this is about the number of distinct ack states, not of
+   * connections; relevancy (a ghost list per connection) makes each connection encode alone.
+   */
+  get snapshotEncodes(): number {
+    return this.ghosts.encodes;
+  }
+
   /** Start accepting peers (called by `start()`/`tick()`). */
   listen(): this {
     if (this.listening) return this;
