@@ -40,9 +40,12 @@ interface Pending {
   at: number;
 }
 
-/** A correction record with its cause (a module function: no closure per classification). */
+/**
+ * A correction record with its cause (a module function: no closure per classification). One literal,
+ * not `{ ...r, cause, detail }`: a spread clone grows a property array for the two fields it adds.
+ */
 function named(r: CorrectionRecord, cause: CorrectionCause, detail: string): Correction {
-  return { ...r, cause, detail };
+  return { ghostId: r.ghostId, type: r.type, local: r.local, tick: r.tick, fromTick: r.fromTick, distance: r.distance, cause, detail };
 }
 
 function within(tick: Tick, from: Tick, to: Tick): boolean {
@@ -130,11 +133,16 @@ export class CorrectionLog {
       }
       return named(r, 'input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
     }
-    for (const j of clockJumps) {
+    // Indexed loops: for-of over these arrays built an iterator per classification.
+    for (let i = 0; i < clockJumps.length; i++) {
+      const j = clockJumps[i]!;
       // A jump across ticks [j.from, j.to] explains a window that overlaps it or lies after it within the rollback.
       if (!isNewer(j.from, to) && !isNewer(from, tickAdd(j.to, 64))) return named(r, 'clock-jump', `the prediction clock jumped across ticks ${j.from}..${j.to} (the server's clock stepped, e.g. after it stalled)`);
     }
-    for (const t of delayChanges) if (within(t, from, to)) return named(r, 'input-delay', `the input delay changed at tick ${t}`);
+    for (let i = 0; i < delayChanges.length; i++) {
+      const t = delayChanges[i]!;
+      if (within(t, from, to)) return named(r, 'input-delay', `the input delay changed at tick ${t}`);
+    }
     if (!r.local) return named(r, 'remote', 'the ghost is not driven by our input: another player, or contact with one, moved it differently');
     return named(r, 'unexplained', 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight');
   }
