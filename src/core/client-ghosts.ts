@@ -159,11 +159,14 @@ export class ClientGhosts<P extends Protocol> {
     const snap = this.decoder.decode(data);
     if (!snap) return null;
     const tick = snap.tick;
-    for (const id of snap.despawns) {
-      const rec = this.records.get(id);
+    // Indexed loops over the decoder's arrays: for-of here built an iteration result per entry.
+    const { despawns, spawns, updates } = snap;
+    for (let i = 0; i < despawns.length; i++) {
+      const rec = this.records.get(despawns[i]!);
       if (rec) this.remove(rec);
     }
-    for (const s of snap.spawns) {
+    for (let i = 0; i < spawns.length; i++) {
+      const s = spawns[i]!;
       let rec = this.records.get(s.id);
       if (rec && (rec.ghost.typeId !== s.typeId || rec.ghost.owner !== s.owner)) {
         this.remove(rec);
@@ -180,7 +183,8 @@ export class ClientGhosts<P extends Protocol> {
       }
       this.confirm(rec, tick, s.values);
     }
-    for (const u of snap.updates) {
+    for (let i = 0; i < updates.length; i++) {
+      const u = updates[i]!;
       const rec = this.records.get(u.id);
       if (rec) this.confirm(rec, tick, u.values);
     }

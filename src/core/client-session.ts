@@ -119,7 +119,8 @@ export class ClientSession<P extends Protocol> {
     this.now = now;
     const batch = this.inbox;
     this.clearInbox();
-    for (const event of batch) {
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]!;
       if (this.current.status === 'closed') break;
       if (event.kind === 'open') this.hello();
       else if (event.kind === 'close') this.dropped(event.reason);

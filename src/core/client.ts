@@ -117,7 +117,10 @@ export class NetClient<P extends Protocol> {
         delayChanges: this.timing.delayChanges,
       },
       (c) => {
-        this.log('info', `react-netcode: corrected ${c.type}#${c.ghostId} by ${(c.distance * 1000).toFixed(1)} mm at tick ${c.tick}: ${c.cause} (${c.detail})`);
+        // The default logger drops 'info': no line built per correction for it.
+        if (this.log !== consoleLogger) {
+          this.log('info', `react-netcode: corrected ${c.type}#${c.ghostId} by ${(c.distance * 1000).toFixed(1)} mm at tick ${c.tick}: ${c.cause} (${c.detail})`);
+        }
         this.events.emit('correction', c);
       },
     );

@@ -35,6 +35,19 @@ const RECENT = 64;
 /** Skipped ranges remembered for classification (a second's worth of 2 fps frames and more). */
 const RECENT_SKIPS = 16;
 
+interface Pending {
+  readonly record: CorrectionRecord;
+  at: number;
+}
+
+/**
+ * A correction record with its cause (a module function: no closure per classification). One literal,
+ * not `{ ...r, cause, detail }`: a spread clone grows a property array for the two fields it adds.
+ */
+function named(r: CorrectionRecord, cause: CorrectionCause, detail: string): Correction {
+  return { ghostId: r.ghostId, type: r.type, local: r.local, tick: r.tick, fromTick: r.fromTick, distance: r.distance, cause, detail };
+}
+
 function within(tick: Tick, from: Tick, to: Tick): boolean {
   return isNewer(tick, from) && !isNewer(tick, to);
 }
@@ -44,7 +57,9 @@ export class CorrectionLog {
   readonly recent: Correction[] = [];
   readonly byCause: Record<CorrectionCause, number> = { 'input-missing': 0, 'input-late': 0, stall: 0, 'clock-jump': 0, 'input-delay': 0, remote: 0, unexplained: 0 };
   total = 0;
-  private readonly pending: { record: CorrectionRecord; at: number }[] = [];
+  /** Corrections waiting for their cause, oldest first; their entries are reused (none per correction). */
+  private readonly pending: Pending[] = [];
+  private readonly free: Pending[] = [];
   /** Recent ranges the frame cap skipped (newest last): a frame may skip again before an older correction is named. */
   private readonly skips: { from: Tick; to: Tick }[] = [];
 
@@ -55,17 +70,27 @@ export class CorrectionLog {
 
   add(record: CorrectionRecord, nowMs: number): void {
     this.noteSkip();
-    this.pending.push({ record: { ...record }, at: nowMs });
+    const p = this.free.pop() ?? { record: { ghostId: 0, type: '', local: false, tick: 0, fromTick: 0, distance: 0 }, at: 0 };
+    const r = p.record;
+    r.ghostId = record.ghostId;
+    r.type = record.type;
+    r.local = record.local;
+    r.tick = record.tick;
+    r.fromTick = record.fromTick;
+    r.distance = record.distance;
+    p.at = nowMs;
+    this.pending.push(p);
   }
 
   /** Name the causes of the corrections whose window the input reports now cover (or that waited long enough). */
   resolve(nowMs: number): void {
     this.noteSkip();
     while (this.pending.length > 0) {
-      const { record, at } = this.pending[0]!;
-      if (!this.context.reports.covers(record.tick) && nowMs - at < RESOLVE_WITHIN_MS) return;
+      const p = this.pending[0]!;
+      if (!this.context.reports.covers(p.record.tick) && nowMs - p.at < RESOLVE_WITHIN_MS) return;
       this.pending.shift();
-      const c = this.classify(record);
+      const c = this.classify(p.record);
+      this.free.push(p);
       this.total++;
       this.byCause[c.cause]++;
       if (this.recent.length >= RECENT) this.recent.shift();
@@ -75,6 +100,7 @@ export class CorrectionLog {
   }
 
   clear(): void {
+    for (const p of this.pending) this.free.push(p);
     this.pending.length = 0;
     this.skips.length = 0;
   }
@@ -93,27 +119,31 @@ export class CorrectionLog {
     // The state at fromTick agreed with the server: the cause lies in (fromTick, tick].
     const from = r.fromTick;
     const to = r.tick;
-    const of = (cause: CorrectionCause, detail: string): Correction => ({ ...r, cause, detail });
     for (let i = this.skips.length - 1; i >= 0; i--) {
       const skip = this.skips[i]!;
       if (!isNewer(skip.from, to) && isNewer(tickAdd(skip.to, 1), from)) {
-        return of('stall', `prediction skipped ticks ${skip.from}..${skip.to} after a stall (of this client, or of the server's snapshots): the server ran them without our input`);
+        return named(r, 'stall', `prediction skipped ticks ${skip.from}..${skip.to} after a stall (of this client, or of the server's snapshots): the server ran them without our input`);
       }
     }
     const problems = reports.within(tickAdd(from, 1), to);
     if (problems) {
       if (problems.late > 0) {
         const what = `the server got ${problems.late} of our inputs after their tick (${problems.missing} ticks ran without one) in ticks ${from + 1}..${to}`;
-        return of('input-late', `${what}: check the link, or raise ClientOptions.clock.minSlackTicks`);
+        return named(r, 'input-late', `${what}: check the link, or raise ClientOptions.clock.minSlackTicks`);
       }
-      return of('input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
+      return named(r, 'input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
     }
-    for (const j of clockJumps) {
+    // Indexed loops: for-of over these arrays built an iterator per classification.
+    for (let i = 0; i < clockJumps.length; i++) {
+      const j = clockJumps[i]!;
       // A jump across ticks [j.from, j.to] explains a window that overlaps it or lies after it within the rollback.
-      if (!isNewer(j.from, to) && !isNewer(from, tickAdd(j.to, 64))) return of('clock-jump', `the prediction clock jumped across ticks ${j.from}..${j.to} (the server's clock stepped, e.g. after it stalled)`);
+      if (!isNewer(j.from, to) && !isNewer(from, tickAdd(j.to, 64))) return named(r, 'clock-jump', `the prediction clock jumped across ticks ${j.from}..${j.to} (the server's clock stepped, e.g. after it stalled)`);
     }
-    for (const t of delayChanges) if (within(t, from, to)) return of('input-delay', `the input delay changed at tick ${t}`);
-    if (!r.local) return of('remote', 'the ghost is not driven by our input: another player, or contact with one, moved it differently');
-    return of('unexplained', 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight');
+    for (let i = 0; i < delayChanges.length; i++) {
+      const t = delayChanges[i]!;
+      if (within(t, from, to)) return named(r, 'input-delay', `the input delay changed at tick ${t}`);
+    }
+    if (!r.local) return named(r, 'remote', 'the ghost is not driven by our input: another player, or contact with one, moved it differently');
+    return named(r, 'unexplained', 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight');
   }
 }

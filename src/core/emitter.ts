@@ -5,26 +5,47 @@
 export type EventMap = Record<string, (...args: never[]) => void>;
 
 export class Emitter<E extends EventMap> {
-  private readonly listeners = new Map<keyof E, Set<E[keyof E]>>();
+  /**
+   * Per event its listeners in subscription order, each at most once. Copy-on-write: (un)subscribing
+   * replaces the array, so an emit iterates the array it started with (a listener added during an
+   * emit is not called by it, one removed still is) without copying it per emit.
+   */
+  private readonly listeners = new Map<keyof E, { list: readonly E[keyof E][] }>();
 
   constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
 
   /** Subscribe; returns the unsubscribe function. */
   on<K extends keyof E>(event: K, listener: E[K]): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener);
+    let entry = this.listeners.get(event);
+    if (!entry) this.listeners.set(event, (entry = { list: [] }));
+    if (!entry.list.includes(listener)) entry.list = [...entry.list, listener];
+    const subscribed = entry;
     return () => {
-      set.delete(listener);
+      if (subscribed.list.includes(listener)) subscribed.list = subscribed.list.filter((l) => l !== listener);
     };
   }
 
-  emit<K extends keyof E>(event: K, ...args: Parameters<E[K]>): void {
-    const set = this.listeners.get(event);
-    if (!set) return;
-    for (const listener of [...set]) {
+  /** Whether the event has a listener (skip building an event nobody hears). */
+  has(event: keyof E): boolean {
+    const entry = this.listeners.get(event);
+    return entry !== undefined && entry.list.length > 0;
+  }
+
+  emit<K extends keyof E>(event: K, ...args: Parameters<E[K]>): void;
+  // Up to three arguments without a rest parameter or spread: no array per emit (events of the frame's hot paths).
+  emit(event: keyof E, a?: unknown, b?: unknown, c?: unknown, ...more: never[]): void {
+    const entry = this.listeners.get(event);
+    if (entry === undefined) return;
+    const list = entry.list; // copy-on-write: the listeners as the emit began
+    const n = arguments.length - 1;
+    for (let i = 0; i < list.length; i++) {
+      const listener = list[i] as unknown as (...x: unknown[]) => void;
       try {
-        (listener as (...a: Parameters<E[K]>) => void)(...args);
+        if (n === 0) listener();
+        else if (n === 1) listener(a);
+        else if (n === 2) listener(a, b);
+        else if (n === 3) listener(a, b, c);
+        else listener(a, b, c, ...more);
       } catch (error) {
         this.onListenerError(error);
       }
@@ -34,7 +55,7 @@ export class Emitter<E extends EventMap> {
   /** Number of listeners across all events (used by leak tests). */
   get listenerCount(): number {
     let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
+    for (const entry of this.listeners.values()) n += entry.list.length;
     return n;
   }
 

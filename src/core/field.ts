@@ -102,25 +102,28 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
   const { quantize, ...rest } = opts;
   checkQuantize(kind, quantize);
   const s = scalar(quantize);
-  const axes = kind === 'vec2' ? ['x', 'y'] : ['x', 'y', 'z'];
+  const axes = kind === 'vec2' ? ['x', 'y'] : ['x', 'y', 'z']; // walked by index: a for-of builds an iterator per call outside optimized code
   const fresh = (): Components => (kind === 'vec2' ? { x: 0, y: 0 } : { x: 0, y: 0, z: 0 });
   const readInto = (r: BitReader, to: Components): Components => {
-    for (const k of axes) to[k] = s.read(r);
+    for (let i = 0; i < axes.length; i++) to[axes[i]!] = s.read(r);
     return to;
   };
   const f = make<Components>(kind, kind + s.suffix, resolve(kind, rest, 'interpolate', s.tolerance * Math.sqrt(axes.length)), {
     write: (w, v) => {
-      for (const k of axes) s.write(w, v[k]!);
+      for (let i = 0; i < axes.length; i++) s.write(w, v[axes[i]!]!);
     },
     read: (r) => readInto(r, fresh()),
     readInto,
     defaultValue: fresh,
     quantize: (v) => {
       const out = fresh();
-      for (const k of axes) out[k] = s.quantize(v[k]!);
+      for (let i = 0; i < axes.length; i++) out[axes[i]!] = s.quantize(v[axes[i]!]!);
       return out;
     },
-    equals: (a, b) => axes.every((k) => a[k] === b[k]),
+    equals: (a, b) => {
+      for (let i = 0; i < axes.length; i++) if (a[axes[i]!] !== b[axes[i]!]) return false;
+      return true;
+    },
     // Unrolled as the sum over the axes in order (the same float operations, no closure per call): rollback compares with it.
     distance:
       kind === 'vec2'

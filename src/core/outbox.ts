@@ -79,7 +79,8 @@ export class Outbox {
   /** Write what is queued: one write per channel (more only if a Batch would exceed MAX_MESSAGE_BYTES), reliable first. */
   flush(write: (bytes: Uint8Array, channel: Channel, messages: number) => void): number {
     let writes = 0;
-    for (const w of this.full.splice(0)) {
+    // splice(0) only when there is any: no array per flush otherwise.
+    if (this.full.length > 0) for (const w of this.full.splice(0)) {
       write(w.bytes, w.channel, w.messages);
       writes++;
     }

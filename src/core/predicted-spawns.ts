@@ -221,7 +221,8 @@ export class PredictedSpawns<P extends Protocol> {
   expire(interpolationTick: Tick, newestSnapshotTick: Tick | undefined, predictedTick: Tick, maxRollbackTicks: number): void {
     if (newestSnapshotTick === undefined) return;
     const horizon = tickDiff(newestSnapshotTick, interpolationTick) < 0 ? newestSnapshotTick : interpolationTick;
-    for (const e of [...this.pending]) if (tickDiff(horizon, e.spawnTick) > this.graceTicks) this.reject(e);
+    // Copied only when there is any (reject() takes entries out): no array per frame otherwise.
+    if (this.pending.length > 0) for (const e of [...this.pending]) if (tickDiff(horizon, e.spawnTick) > this.graceTicks) this.reject(e);
     for (let i = this.matched.length - 1; i >= 0; i--) {
       if (tickDiff(predictedTick, this.matched[i]!.spawnTick) > maxRollbackTicks) this.matched.splice(i, 1);
     }

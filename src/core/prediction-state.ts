@@ -88,12 +88,13 @@ export function restoreFrom(
 
 /**
  * Every replicated field of `predicted` further from `confirmed` than its tolerance (nonOwner fields
- * not for our own ghosts), each passed to `report`, in schema order; true when there was any.
+ * not for our own ghosts), each passed to `report` (when given: no report is built for nobody), in
+ * schema order; returns how many there were.
  */
 export function mispredictions(
-  s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>, report: (m: Misprediction) => void,
-): boolean {
-  let any = false;
+  s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>, report: ((m: Misprediction) => void) | undefined,
+): number {
+  let count = 0;
   const fields = s.codec.schema as Record<string, Field<unknown>>;
   const p = predicted as Record<string, unknown>;
   const c = confirmed as Record<string, unknown>;
@@ -105,13 +106,13 @@ export function mispredictions(
     if (field.options.sendTo === 'nonOwner' && s.rec.ghost.isLocal) continue;
     const distance = field.distance(p[key], c[key]);
     if (distance <= field.options.tolerance) continue;
-    any = true;
-    report({
+    count++;
+    if (report) report({
       ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick,
       predicted: p[key], confirmed: c[key], distance, tolerance: field.options.tolerance,
     });
   }
-  return any;
+  return count;
 }
 
 function copyVec3(from: Vec3, to: Vec3): void {

@@ -353,9 +353,15 @@ export class ClientPrediction<P extends Protocol> {
     }
   }
 
-  /** Report each field of a prediction beyond its tolerance (the cheap check found one); true when any is. */
+  /**
+   * Report each field of a prediction beyond its tolerance (the cheap check found one); true when any is.
+   * With no listener and no log, only counted: no report object per field.
+   */
   private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
-    return mispredictions(s, tick, predicted, confirmed, this.report);
+    const heard = Boolean(this.options.logMispredictions) || this.events.has('misprediction');
+    const n = mispredictions(s, tick, predicted, confirmed, heard ? this.report : undefined);
+    if (!heard) this.stats.mispredictions += n;
+    return n > 0;
   }
 
   private readonly report = (m: Misprediction): void => {

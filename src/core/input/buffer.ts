@@ -71,7 +71,9 @@ export class InputBuffer<S extends Schema> {
     // Presses over an event's maxPerTick: prediction (tickInput) and the server drop them alike.
     const before = this.store.before(tick) as Record<string, unknown>;
     const v = values as Record<string, unknown>;
-    for (const { key, maxPerTick } of inputLayout(this.codec).events) {
+    const events = inputLayout(this.codec).events;
+    for (let i = 0; i < events.length; i++) {
+      const { key, maxPerTick } = events[i]!;
       if (eventDelta(v[key] as number, before[key] as number) > maxPerTick) this.clamped++;
     }
     return values;

@@ -95,7 +95,7 @@ function readInputField(r: BitReader, field: Field<unknown>, current: unknown): 
     const axes = AXES[field.kind];
     if (axes !== undefined) {
       const v = current as Record<string, number>;
-      for (const k of axes) v[k] = readRawF32(r);
+      for (let a = 0; a < axes.length; a++) v[axes[a]!] = readRawF32(r);
       return v;
     }
   }
@@ -104,10 +104,14 @@ function readInputField(r: BitReader, field: Field<unknown>, current: unknown): 
 
 function writeOlder(w: BitWriter, wire: readonly InputFieldEntry[], newer: Loose, older: Loose): void {
   let identical = true;
-  for (const { key } of wire) if (!same(newer[key], older[key])) identical = false;
+  for (let i = 0; i < wire.length; i++) {
+    const key = wire[i]!.key;
+    if (!same(newer[key], older[key])) identical = false;
+  }
   w.writeBool(identical);
   if (identical) return;
-  for (const { key, field } of wire) {
+  for (let i = 0; i < wire.length; i++) {
+    const { key, field } = wire[i]!;
     const eq = same(newer[key], older[key]);
     w.writeBool(eq);
     if (!eq) field.write(w, older[key]);
@@ -136,7 +140,7 @@ export function encodeInputPacket<S extends Schema>(
   const { wire } = inputLayout(codec);
   w.writeBits(newestTick >>> 0, 32);
   w.writeBits(n, 8);
-  for (const { key, field } of wire) field.write(w, newest[key]);
+  for (let i = 0; i < wire.length; i++) wire[i]!.field.write(w, newest[wire[i]!.key]);
   let newer = newest;
   for (let i = 1; i < n; i++) {
     const older = source.get((newestTick - i) >>> 0) as Loose;
@@ -174,7 +178,8 @@ export function decodeInputPacket<S extends Schema>(
     entry.tick = (newestTick - i) >>> 0;
     const v = entry.values as Loose;
     const identical = newer !== undefined && r.readBool();
-    for (const { key, field } of wire) {
+    for (let j = 0; j < wire.length; j++) {
+      const { key, field } = wire[j]!;
       if (newer !== undefined && (identical || r.readBool())) v[key] = field.copy(newer[key], v[key]);
       else v[key] = readInputField(r, field, v[key]);
     }

@@ -58,7 +58,8 @@ function sanitizeVector(field: Field<unknown>, v: Vector, axes: readonly string[
   const q = field.quantizeFactor;
   let changed = false;
   let sq = 0;
-  for (const k of axes) {
+  for (let a = 0; a < axes.length; a++) {
+    const k = axes[a]!;
     if (!encodable(v[k], q)) {
       v[k] = 0;
       changed = true;
@@ -96,7 +97,9 @@ export function sanitizeInput<S extends Schema>(codec: SchemaCodec<S>, values: V
   const layout = inputLayout(codec);
   const o = values as Loose;
   let changed = 0;
-  for (const { key, field } of layout.all) {
+  const all = layout.all;
+  for (let i = 0; i < all.length; i++) {
+    const { key, field } = all[i]!;
     const v = o[key];
     const kind = field.kind;
     const axes = AXES[kind];
@@ -125,12 +128,17 @@ export function sanitizeInput<S extends Schema>(codec: SchemaCodec<S>, values: V
  */
 export function quantizeInput<S extends Schema>(codec: SchemaCodec<S>, values: Values<S>): Values<S> {
   const o = values as Loose;
-  for (const { key, field } of inputLayout(codec).all) {
+  const all = inputLayout(codec).all;
+  for (let i = 0; i < all.length; i++) {
+    const { key, field } = all[i]!;
     const axes = AXES[field.kind];
     if (axes !== undefined) {
       const v = o[key] as Vector;
       const q = field.quantizeFactor;
-      for (const k of axes) v[k] = q === undefined ? Math.fround(v[k]!) : (Math.round(v[k]! * q) + 0) / q;
+      for (let a = 0; a < axes.length; a++) {
+        const k = axes[a]!;
+        v[k] = q === undefined ? Math.fround(v[k]!) : (Math.round(v[k]! * q) + 0) / q;
+      }
     } else if (field.kind === 'quat') quantizeQuat(o[key] as QuatLike, field.bits!, o[key] as QuatLike);
     else if (field.kind === 'f32') o[key] = field.quantize(o[key]);
   }

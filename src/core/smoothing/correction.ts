@@ -54,6 +54,25 @@ function mul(ax: number, ay: number, az: number, aw: number, bx: number, by: num
 }
 
 /** Normalize q onto the w ≥ 0 hemisphere; returns its half-angle (0 for identity or a degenerate q). */
+/**
+ * mul(a, b) reading the quaternions itself: eight floats passed to a call V8 does not inline (the
+ * per-ghost render loop is past its inlining budget) would be eight heap numbers per ghost and frame.
+ */
+function mulQuats(a: Readonly<Quat>, b: Readonly<Quat>): void {
+  const ax = a.x;
+  const ay = a.y;
+  const az = a.z;
+  const aw = a.w;
+  const bx = b.x;
+  const by = b.y;
+  const bz = b.z;
+  const bw = b.w;
+  q.x = aw * bx + ax * bw + ay * bz - az * by;
+  q.y = aw * by - ax * bz + ay * bw + az * bx;
+  q.z = aw * bz + ax * by - ay * bx + az * bw;
+  q.w = aw * bw - ax * bx - ay * by - az * bz;
+}
+
 function canonical(): number {
   const len = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
   if (!(len > 0)) return 0;
@@ -205,8 +224,7 @@ export class VisualCorrection {
     if (simRot === undefined || outRot === undefined) {
       throw new NetcodeError('usage', 'react-netcode: VisualCorrection.apply needs both simRot and outRot, or neither.');
     }
-    const r = this.rot;
-    mul(r.x, r.y, r.z, r.w, simRot.x, simRot.y, simRot.z, simRot.w);
+    mulQuats(this.rot, simRot);
     outRot.x = q.x;
     outRot.y = q.y;
     outRot.z = q.z;

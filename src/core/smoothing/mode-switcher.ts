@@ -122,6 +122,7 @@ export class ModeSwitcher<P extends Protocol> {
         if (want !== ghost.mode) this.setMode(ghost, want, nowMs);
       }
     }
+    if (this.blends.size === 0) return; // no iterator per frame when nothing is switching
     for (const [handle, blend] of this.blends) {
       const ghost = blend.ghost;
       if (!ghost.alive) {
