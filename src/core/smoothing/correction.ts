@@ -45,20 +45,16 @@ function option(name: keyof CorrectionOptions, value: number | undefined): numbe
 /** Scratch for quaternion products (no allocation per call). */
 const q = { x: 0, y: 0, z: 0, w: 1 };
 
-/** q = a · b (Hamilton product). */
-function mul(ax: number, ay: number, az: number, aw: number, bx: number, by: number, bz: number, bw: number): void {
-  q.x = aw * bx + ax * bw + ay * bz - az * by;
-  q.y = aw * by - ax * bz + ay * bw + az * bx;
-  q.z = aw * bz + ax * by - ay * bx + az * bw;
-  q.w = aw * bw - ax * bx - ay * by - az * bz;
-}
+/** An operand scratch (a conjugate, a stored offset), and the identity. */
+const t = { x: 0, y: 0, z: 0, w: 1 };
+const IDENTITY: Readonly<Quat> = Object.freeze({ x: 0, y: 0, z: 0, w: 1 });
 
-/** Normalize q onto the w ≥ 0 hemisphere; returns its half-angle (0 for identity or a degenerate q). */
 /**
- * mul(a, b) reading the quaternions itself: eight floats passed to a call V8 does not inline (the
- * per-ghost render loop is past its inlining budget) would be eight heap numbers per ghost and frame.
+ * q = a · b (Hamilton product), reading the quaternions itself: eight floats passed to a call V8 does
+ * not inline (the per-ghost render loop is past its inlining budget) would be eight heap numbers per
+ * ghost and frame. `a` and `b` must not be `q`.
  */
-function mulQuats(a: Readonly<Quat>, b: Readonly<Quat>): void {
+function mul(a: Readonly<Quat>, b: Readonly<Quat>): void {
   const ax = a.x;
   const ay = a.y;
   const az = a.z;
@@ -73,6 +69,7 @@ function mulQuats(a: Readonly<Quat>, b: Readonly<Quat>): void {
   q.w = aw * bw - ax * bx - ay * by - az * bz;
 }
 
+/** Normalize q onto the w ≥ 0 hemisphere; returns its half-angle (0 for identity or a degenerate q). */
 function canonical(): number {
   const len = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
   if (!(len > 0)) return 0;
@@ -161,7 +158,11 @@ export class VisualCorrection {
         throw new NetcodeError('usage', 'react-netcode: VisualCorrection.onCorrection needs both rotations (before and after) or neither.');
       }
       // d = before · after⁻¹, so d · after = before (conjugate = inverse for unit quaternions).
-      mul(beforeRot.x, beforeRot.y, beforeRot.z, beforeRot.w, -afterRot.x, -afterRot.y, -afterRot.z, afterRot.w);
+      t.x = -afterRot.x;
+      t.y = -afterRot.y;
+      t.z = -afterRot.z;
+      t.w = afterRot.w;
+      mul(beforeRot, t);
       angle = 2 * canonical();
       ({ x: dx, y: dy, z: dz, w: dw } = q);
     }
@@ -177,8 +178,11 @@ export class VisualCorrection {
     const magnitude = Math.sqrt(px * px + py * py + pz * pz);
     // Rendered before = rot · before; the new offset r must give r · after = rot · before, so r = rot · d.
     const r = this.rot;
-    if (addRot) mul(r.x, r.y, r.z, r.w, dx, dy, dz, dw);
-    else mul(r.x, r.y, r.z, r.w, 0, 0, 0, 1);
+    t.x = dx;
+    t.y = dy;
+    t.z = dz;
+    t.w = dw;
+    mul(r, addRot ? t : IDENTITY);
     const half = canonical();
     if (!(magnitude <= this.teleportDistance) || !(2 * half <= this.teleportAngle)) return this.snap();
 
@@ -224,7 +228,7 @@ export class VisualCorrection {
     if (simRot === undefined || outRot === undefined) {
       throw new NetcodeError('usage', 'react-netcode: VisualCorrection.apply needs both simRot and outRot, or neither.');
     }
-    mulQuats(this.rot, simRot);
+    mul(this.rot, simRot);
     outRot.x = q.x;
     outRot.y = q.y;
     outRot.z = q.z;
