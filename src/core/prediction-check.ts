@@ -4,7 +4,7 @@
 // property names (codegen.ts); the reference version below is the definition it must match.
 
 import { canGenerate, compileOnce } from './codegen.ts';
-import type { Field } from './field.ts';
+import { vec2Distance, vec3Distance, type Field } from './field.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 
 /** True when a field the rollback compares is beyond its tolerance; `local`: the ghost is ours (nonOwner fields are not compared). */
@@ -32,17 +32,54 @@ export function referenceBeyondTolerance(codec: SchemaCodec<Schema>): BeyondTole
   };
 }
 
-/** referenceBeyondTolerance as straight-line code; shared by every schema with the same keys and nonOwner fields. */
+/**
+ * The largest sum of squares whose square root is within `tolerance`: `Math.sqrt(s) <= tolerance` exactly when
+ * `s <= squaredTolerance(tolerance)` for every s ≥ 0 or NaN (the square root is correctly rounded and monotonic, so
+ * tolerance² is only moved to the last double on the right side of the rounding). −1 when nothing is within.
+ */
+export function squaredTolerance(tolerance: number): number {
+  if (!(tolerance >= 0)) return -1;
+  if (tolerance === Infinity) return Infinity;
+  let t = tolerance * tolerance;
+  while (t > 0 && Math.sqrt(t) > tolerance) t = step(t, -1);
+  for (let next = step(t, 1); Math.sqrt(next) <= tolerance; next = step(t, 1)) t = next;
+  return t;
+}
+
+const bits = new Float64Array(1);
+const word = new BigInt64Array(bits.buffer);
+
+/** The adjacent double of a non-negative `x` (+1 up, −1 down). */
+function step(x: number, by: 1 | -1): number {
+  bits[0] = x;
+  word[0] = word[0]! + BigInt(by);
+  return bits[0]!;
+}
+
+/** One field's test in the generated check: vec2 / vec3 distances inlined as a sum of squares against the squared tolerance. */
+function fieldTest(field: Field<unknown>, i: number, k: string): string {
+  const axes = field.distance === (vec3Distance as unknown) ? ['x', 'y', 'z'] : field.distance === (vec2Distance as unknown) ? ['x', 'y'] : undefined;
+  if (!axes) return `!(F[${i}].distance(p${k}, c${k}) <= F[${i}].options.tolerance)`;
+  const sum = axes.map((a) => `(a${i}.${a} - b${i}.${a}) ** 2`).join(' + ');
+  return `!(${sum} <= T[${i}])`;
+}
+
+/** referenceBeyondTolerance as straight-line code; shared by every schema with the same keys, distances and nonOwner fields. */
 export function compileBeyondTolerance(codec: SchemaCodec<Schema>): BeyondTolerance {
   const entries = compared(codec);
   const lines = entries.map(({ key, field }, i) => {
     const k = `[${JSON.stringify(key)}]`;
-    const test = `!(F[${i}].distance(p${k}, c${k}) <= F[${i}].options.tolerance)`;
-    return field.options.sendTo === 'nonOwner' ? `if (!local && ${test}) return true;` : `if (${test}) return true;`;
+    const test = fieldTest(field, i, k);
+    const read = test.includes(`a${i}.`) ? `const a${i} = p${k}, b${i} = c${k}; ` : '';
+    return field.options.sendTo === 'nonOwner'
+      ? `if (!local) { ${read}if (${test}) return true; }`
+      : `{ ${read}if (${test}) return true; }`;
   });
   const source = `return (p, c, local) => { ${lines.join('\n')}\nreturn false; };`;
-  const shared = compileOnce<(fields: readonly Field<unknown>[]) => BeyondTolerance>(`beyond\0${source}`, [], `return (F) => { ${source} };`, []);
-  return shared(entries.map((e) => e.field));
+  const shared = compileOnce<(fields: readonly Field<unknown>[], squared: readonly number[]) => BeyondTolerance>(
+    `beyond\0${source}`, [], `return (F, T) => { ${source} };`, [],
+  );
+  return shared(entries.map((e) => e.field), entries.map((e) => squaredTolerance(e.field.options.tolerance)));
 }
 
 const cache = new WeakMap<SchemaCodec<Schema>, BeyondTolerance>();

@@ -3,7 +3,7 @@
 // predicted-only and nonOwner fields, local and remote ghosts, and values near each tolerance.
 import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
-import { compileBeyondTolerance, referenceBeyondTolerance } from '../../src/core/prediction-check.ts';
+import { compileBeyondTolerance, referenceBeyondTolerance, squaredTolerance } from '../../src/core/prediction-check.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { compileSchema, type Schema, type Values } from '../../src/core/schema.ts';
 
@@ -74,6 +74,43 @@ describe('rollback tolerance check', () => {
       expect(check(a as Values<Schema>, b as Values<Schema>, true)).toBe(false);
       expect(check(a as Values<Schema>, b as Values<Schema>, false)).toBe(true);
       b['heading'] = 0;
+    }
+  });
+
+  it('squaredTolerance: sqrt(s) <= tolerance exactly when s <= squaredTolerance(tolerance), at and around the boundary', () => {
+    const ulps = (x: number, n: number): number => {
+      const f = new Float64Array([x]);
+      const w = new BigInt64Array(f.buffer);
+      w[0] = w[0]! + BigInt(n);
+      return f[0]!;
+    };
+    const rng = new Rng(0x5afe);
+    const tolerances = [0, 5e-324, 1e-300, 1e-160, 1e-5, 0.001, 0.01, 0.1, 0.5, 1, 2, 3, 1e154, 1e155, 1e300, Number.MAX_VALUE, Infinity];
+    for (let i = 0; i < 300; i++) tolerances.push(rng.range(0, 2), 10 ** rng.range(-12, 12));
+    for (const tolerance of tolerances) {
+      const t = squaredTolerance(tolerance);
+      const sums = [0, t, tolerance * tolerance, Infinity, Number.NaN];
+      for (const base of [t, tolerance * tolerance]) for (let n = -3; n <= 3; n++) if (base > 0 && base < Infinity) sums.push(ulps(base, n));
+      for (const s of sums) expect(s <= t, `tolerance ${tolerance}, sum ${s}`).toBe(Math.sqrt(s) <= tolerance);
+    }
+    for (const tolerance of [-1, Number.NaN]) for (const s of [0, 1, Infinity, Number.NaN]) expect(s <= squaredTolerance(tolerance)).toBe(Math.sqrt(s) <= tolerance);
+  });
+
+  it('the generated vec2 / vec3 checks (sums of squares) agree with the reference at exact boundaries, NaN and Infinity', () => {
+    const tolerances = [0, 0.001, 0.1, 0.3, 1 / 3, 1e-9];
+    for (const tolerance of tolerances) {
+      const codec = compileSchema({ a: field.vec2({ tolerance }), b: field.vec3({ tolerance }) } as Schema);
+      const reference = referenceBeyondTolerance(codec);
+      const compiled = compileBeyondTolerance(codec);
+      const offsets = [0, tolerance, tolerance * (1 + 2 ** -52), tolerance * (1 - 2 ** -53), tolerance / Math.SQRT2, tolerance / Math.sqrt(3),
+        -tolerance, 1e-320, Number.NaN, Infinity, -Infinity, 1e200];
+      for (const dx of offsets) for (const dy of offsets) {
+        const p = { a: { x: 0.1, y: 0.2 }, b: { x: 0.1, y: 0.2, z: 0.3 } };
+        for (const c of [{ a: { x: 0.1 + dx, y: 0.2 + dy }, b: p.b }, { a: p.a, b: { x: 0.1 + dx, y: 0.2, z: 0.3 + dy } }]) {
+          const want = reference(p as Values<Schema>, c as Values<Schema>, false);
+          expect(compiled(p as Values<Schema>, c as Values<Schema>, false), `tolerance ${tolerance}, ${dx}, ${dy}`).toBe(want);
+        }
+      }
     }
   });
 });
