@@ -82,6 +82,11 @@ export function compileBeyondTolerance(codec: SchemaCodec<Schema>): BeyondTolera
   return shared(entries.map((e) => e.field), entries.map((e) => squaredTolerance(e.field.options.tolerance)));
 }
 
+/** Whether the check reads its `local` argument (a compared nonOwner field): otherwise the caller may pass false. */
+export function readsLocal(codec: SchemaCodec<Schema>): boolean {
+  return compared(codec).some((e) => e.field.options.sendTo === 'nonOwner');
+}
+
 const cache = new WeakMap<SchemaCodec<Schema>, BeyondTolerance>();
 let generate: boolean | undefined;
 

@@ -4,7 +4,7 @@
 
 import type { Field, Quat, Vec3 } from './field.ts';
 import { HistoryBuffer } from './history.ts';
-import { beyondTolerance, type BeyondTolerance } from './prediction-check.ts';
+import { beyondTolerance, readsLocal, type BeyondTolerance } from './prediction-check.ts';
 import type { GhostRecord } from './client-ghosts.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { VisualCorrection, type CorrectionOptions } from './smoothing/index.ts';
@@ -17,6 +17,8 @@ export interface Predicted {
   readonly codec: SchemaCodec<Schema>;
   /** Whether a prediction is off by more than a field's tolerance (the cheap check before the misprediction report). */
   readonly beyond: BeyondTolerance;
+  /** Whether `beyond` reads whether the ghost is ours (the schema has a compared nonOwner field). */
+  readonly readsLocal: boolean;
   readonly history: HistoryBuffer<Values<Schema>>;
   readonly pool: Values<Schema>[];
   readonly correction: VisualCorrection;
@@ -37,6 +39,7 @@ export function createPredicted(rec: GhostRecord, capacity: number, correction: 
     rec,
     codec: rec.codec,
     beyond: beyondTolerance(rec.codec),
+    readsLocal: readsLocal(rec.codec),
     pool,
     history: new HistoryBuffer<Values<Schema>>(capacity, (v) => pool.push(v)),
     correction: new VisualCorrection(correction ?? {}),

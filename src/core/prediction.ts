@@ -328,7 +328,9 @@ export class ClientPrediction<P extends Protocol> {
       const predicted = s.history.get(snapTick);
       if (confirmed) {
         if (!predicted) catchUp = true;
-        else if (s.beyond(predicted, confirmed, s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) differs = true;
+        else if (s.beyond(predicted, confirmed, s.readsLocal && s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) {
+          differs = true;
+        }
       }
       if (andRestore) restoreFrom(s, snapTick, predicted, confirmed);
     }
