@@ -45,15 +45,17 @@ type Scene = 'awake' | 'asleep';
 const LOOSE = 20;
 
 /**
- * Time spent in Rapier's physics pipeline step (PhysicsPipeline.step: what world.step() runs, and
- * what the adapter calls directly from 0.21 on, see src/rapier/raw.ts), all worlds, in ms.
+ * Time spent in Rapier's physics pipeline step (the raw wasm PhysicsPipeline.step: what world.step()
+ * runs, and what the adapter calls directly, see src/rapier/raw.ts), all worlds, in ms.
  */
 const stepClock = { ms: 0, calls: 0 };
 const patched = new WeakSet<object>();
 function patchStep(R: Rapier): void {
-  if (patched.has(R.PhysicsPipeline)) return;
-  patched.add(R.PhysicsPipeline);
-  const proto = R.PhysicsPipeline.prototype as { step: (...args: unknown[]) => void };
+  const probe = new R.World({ x: 0, y: 0, z: 0 });
+  const proto = Object.getPrototypeOf((probe.physicsPipeline as unknown as { raw: object }).raw) as { step: (...args: unknown[]) => void };
+  probe.free();
+  if (patched.has(proto)) return;
+  patched.add(proto);
   const step = proto.step;
   proto.step = function timedStep(this: unknown, ...args: unknown[]): void {
     const t0 = performance.now();

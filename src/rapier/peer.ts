@@ -25,6 +25,7 @@ import type { World } from '../core/world.ts';
 import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
+import { CharacterMover } from './character.ts';
 import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
 import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
 
@@ -74,6 +75,9 @@ export class Peer {
   #vec: RawVec | undefined;
   readonly #reader: StateReader;
   readonly #records: WorldRecord[] = [];
+  /** A reused wasm vector for the world's gravity at each step. */
+  #gravity: RawVec | undefined;
+  #mover: CharacterMover | undefined;
   /** An empty world whose parts fill a broad phase's round trip (0.19). */
   #donor: RAPIER.World | undefined;
 
@@ -161,7 +165,7 @@ export class Peer {
     if (rebuild) this.#rebuild();
     this.#prepare(rebuild);
 
-    stepWorld(this.world);
+    stepWorld(this.world, (this.#gravity ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec));
     this.stats.steps++;
 
     const raw = rawBodies(this.world);
@@ -336,11 +340,7 @@ export class Peer {
     proxy.setTranslation(pos);
     if (e.spec.rotation) proxy.setRotation(comp<Quat>(e, e.spec.rotation.key));
     const kcc = this.#controller(e.spec);
-    kcc.computeColliderMovement(proxy, cmd.move);
-    const m = kcc.computedMovement();
-    cmd.move.x = m.x;
-    cmd.move.y = m.y;
-    cmd.move.z = m.z;
+    (this.#mover ??= new CharacterMover(this.#rawVec(), this.caps.wrapless)).move(kcc, proxy, cmd.move);
     this.#moveKinematic(e);
     if (e.spec.grounded) (e.ghost.components as Record<string, unknown>)[e.spec.grounded] = kcc.computedGrounded();
   }
@@ -377,6 +377,9 @@ export class Peer {
     this.#donor = undefined;
     this.#vec?.free();
     this.#vec = undefined;
+    this.#gravity?.free();
+    this.#gravity = undefined;
+    this.#mover = undefined;
     this.#template = undefined;
     this.#records.length = 0;
     this.#query?.free();
