@@ -36,28 +36,35 @@ export function writeAll(e: Entry, rotation: Quat | undefined, raw: RawBodies, v
   }
 }
 
-/** Write the components that differ from what the body holds (a rollback's restore, a teleport); unchanged ones cost a compare. */
-export function writeChanged(e: Entry, raw: RawBodies, vec: RawVec): void {
+/**
+ * Write the components that differ from what the body holds (a rollback's restore, a teleport);
+ * unchanged ones cost a compare. Returns whether it wrote anything.
+ */
+export function writeChanged(e: Entry, raw: RawBodies, vec: RawVec): boolean {
   const body = e.body!;
   const { spec } = e;
+  let wrote = false;
   const pos = comp<Vec3>(e, spec.position.key);
   if (!eqV(pos, e.pos)) {
     body.setTranslation(pos, true);
     setV(e.pos, pos);
+    wrote = true;
   }
   if (spec.rotation) {
     const rot = comp<Quat>(e, spec.rotation.key);
     if (!eqQ(rot, e.rot)) {
       body.setRotation(rot, true);
       setQ(e.rot, rot);
+      wrote = true;
     }
   }
-  if (spec.options.kind !== 'dynamic') return;
+  if (spec.options.kind !== 'dynamic') return wrote;
   if (spec.linvel) {
     const v = comp<Vec3>(e, spec.linvel.key);
     if (!eqV(v, e.lin)) {
       raw.rbSetLinvel(body.handle, toRaw(v, vec), true);
       setV(e.lin, v);
+      wrote = true;
     }
   }
   if (spec.angvel) {
@@ -65,8 +72,10 @@ export function writeChanged(e: Entry, raw: RawBodies, vec: RawVec): void {
     if (!eqV(v, e.ang)) {
       raw.rbSetAngvel(body.handle, toRaw(v, vec), true);
       setV(e.ang, v);
+      wrote = true;
     }
   }
+  return wrote;
 }
 
 /** An obstacle that is not simulated here: move it to its shown pose during the step. */
