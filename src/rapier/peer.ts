@@ -22,13 +22,13 @@ import type { Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
 import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
-import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
+import { CACHE_SIZE, canonicalRotation, handleOf, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
 import { CharacterMover } from './character.ts';
 import { recording, recordSlot, type WorldRecord } from './records.ts';
 import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
-import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
+import { followShown, readBack, readMoveVelocity, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
   /** Ticks stepped. */
@@ -168,9 +168,10 @@ export class Peer {
     for (const e of this.list) {
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
-        if (!(e.asleep && raw.rbIsSleeping(e.body!.handle))) {
-          readBack(e, this.dt, raw, reader);
+        if (!(e.asleep && raw.rbIsSleeping(handleOf(e)))) {
+          readBack(e, raw, reader);
           if (e.spec.options.kind === 'dynamic') quiet = false; // awake before or after the step
+          else readMoveVelocity(e, this.dt);
         }
         // A character's next move depends only on its position and the static level: quantized
         // as the wire does, the server holds what a client restores, so its rollbacks are exact.
@@ -207,7 +208,7 @@ export class Peer {
       } else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
       else if (e.spec.options.kind === 'kinematic') this.#moveKinematic(e);
       else {
-        const h = e.body!.handle;
+        const h = handleOf(e);
         if (cmd.hasImpulse) raw.rbApplyImpulse(h, toRaw(cmd.impulse, vec), true);
         e.asleep = raw.rbIsSleeping(h); // a sleeping body that still sleeps after the step is not read back
       }

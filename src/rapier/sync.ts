@@ -5,7 +5,7 @@
 // with reused buffers (raw.ts) and never allocates on its own.
 
 import type { Quat, Vec3 } from '../core/field.ts';
-import { comp, eqQ, eqV, setQ, setV, type Entry } from './body.ts';
+import { comp, eqQ, eqV, handleOf, setQ, setV, type Entry } from './body.ts';
 import { toRaw, type RawBodies, type RawVec, type StateReader } from './raw.ts';
 
 /**
@@ -85,9 +85,13 @@ export function followShown(e: Entry): void {
   if (e.spec.rotation) body.setNextKinematicRotation(comp<Quat>(e, e.spec.rotation.key));
 }
 
-/** Read the body's state after the step into the cache and the components (one raw getter call each). */
-export function readBack(e: Entry, dt: number, raw: RawBodies, reader: StateReader): void {
-  const h = e.body!.handle;
+/**
+ * Read the body's state after the step into the cache and the components (one raw getter call
+ * each). No float crosses a call here (the handle is the entry's tagged copy, `handleOf`): a
+ * float passed to a call V8 does not inline becomes a new heap number.
+ */
+export function readBack(e: Entry, raw: RawBodies, reader: StateReader): void {
+  const h = handleOf(e);
   const { spec } = e;
   const c = e.ghost.components as Record<string, unknown>;
   reader.translation(raw, h, e.pos, c[spec.position.key] as Vec3);
@@ -95,7 +99,14 @@ export function readBack(e: Entry, dt: number, raw: RawBodies, reader: StateRead
   if (spec.options.kind === 'dynamic') {
     if (spec.linvel) reader.linvel(raw, h, e.lin, c[spec.linvel.key] as Vec3);
     if (spec.angvel) reader.angvel(raw, h, e.ang, c[spec.angvel.key] as Vec3);
-  } else if (spec.linvel) {
+  }
+}
+
+/** Kinematic and character bodies: the velocity of this tick's move into the linvel component. */
+export function readMoveVelocity(e: Entry, dt: number): void {
+  const { spec } = e;
+  const c = e.ghost.components as Record<string, unknown>;
+  if (spec.options.kind !== 'dynamic' && spec.linvel) {
     // Kinematic and character bodies: the velocity of this tick's move.
     const l = c[spec.linvel.key] as Vec3;
     const { cmd } = e;
