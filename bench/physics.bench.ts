@@ -40,20 +40,25 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 /** 200 boxes (0.5 m) in 8 layers of a 5 × 5 grid, every layer shifted so the pile topples. */
 type Variant = PhysicsMode | 'smoothed-no-world-snapshots' | 'exact-every-tick';
 
-/** awake: the 200-box pile, stirred. asleep: 180 boxes settled asleep in the pile, 20 loose ones apart, stirred. */
-type Scene = 'awake' | 'asleep';
+/**
+ * awake: the 200-box pile, stirred. asleep: 180 boxes settled asleep in the pile, 20 loose ones apart,
+ * stirred. still: the same 200 settled, all asleep, nothing stirred.
+ */
+type Scene = 'awake' | 'asleep' | 'still';
 const LOOSE = 20;
 
 /**
- * Time spent in Rapier's physics pipeline step (PhysicsPipeline.step: what world.step() runs, and
- * what the adapter calls directly from 0.21 on, see src/rapier/raw.ts), all worlds, in ms.
+ * Time spent in Rapier's physics pipeline step (the raw wasm PhysicsPipeline.step: what world.step()
+ * runs, and what the adapter calls directly, see src/rapier/raw.ts), all worlds, in ms.
  */
 const stepClock = { ms: 0, calls: 0 };
 const patched = new WeakSet<object>();
 function patchStep(R: Rapier): void {
-  if (patched.has(R.PhysicsPipeline)) return;
-  patched.add(R.PhysicsPipeline);
-  const proto = R.PhysicsPipeline.prototype as { step: (...args: unknown[]) => void };
+  const probe = new R.World({ x: 0, y: 0, z: 0 });
+  const proto = Object.getPrototypeOf((probe.physicsPipeline as unknown as { raw: object }).raw) as { step: (...args: unknown[]) => void };
+  probe.free();
+  if (patched.has(proto)) return;
+  patched.add(proto);
   const step = proto.step;
   proto.step = function timedStep(this: unknown, ...args: unknown[]): void {
     const t0 = performance.now();
@@ -64,7 +69,7 @@ function patchStep(R: Rapier): void {
 }
 
 function spawnPosition(i: number, scene: Scene): { x: number; y: number; z: number } {
-  if (scene === 'asleep' && i >= BODIES - LOOSE) {
+  if (scene !== 'awake' && i >= BODIES - LOOSE) {
     const k = i - (BODIES - LOOSE);
     return { x: 10 + (k % 5) * 3, y: 0.26, z: 10 + Math.floor(k / 5) * 3 }; // alone on the floor: an island each
   }
@@ -135,10 +140,10 @@ function world(isServer: boolean, mode: Variant, scene: Scene = 'awake', R: Rapi
       for (let t = savedTick + 1; t <= tick; t++) runner.run(stage, t, { isResimulating: true });
     },
   };
-  if (scene === 'asleep') {
+  if (scene !== 'awake') {
     stirring = false;
     d.plain(900); // 15 s: the pile settles and falls asleep
-    stirring = true;
+    stirring = scene === 'asleep';
   }
   d.plain(60); // let the pile start falling
   return d;
@@ -343,14 +348,14 @@ export async function run(): Promise<void> {
   results.push({ case: sname, system: 'exact, rebuild every tick', ms: round(serverEvery, 3), ratio: round(serverEvery / serverSmoothed, 2), heapBytesPerTick: null });
   results.push(...restoreCase());
   console.table(results.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
-  const ticks = [...tickCase('awake'), ...tickCase('asleep')];
+  const ticks = [...tickCase('awake'), ...tickCase('asleep'), ...tickCase('still')];
   console.table(ticks.map(({ case: c, system: s, ...m }) => ({ case: c, system: s, ...m })));
   results.push(...ticks);
   console.log(`ms: median of ${MEASURED} (after ${WARM_UP} warm-up); ratio: against the first row of its case. A stir system kicks 20 boxes a tick.`);
   console.log('rollback = restore 200 ghosts to the saved tick + 30 resimulated ticks of the physics system; exact rebuilds after every 3rd tick and at the rollback.');
   console.log('smoothed: the client records its world every 3rd tick and a rollback restores it (worldSnapshots, the default); ratioToBarePlain: against plain smoothed ticks without them.');
   console.log(`tick cost: ${DEPTH} plain ticks of physics.system() (totalMs), Rapier's PhysicsPipeline.step() calls inside them (stepMs), the rest (adapterMs);`);
-  console.log(`adapterUsPerBodyTick = adapterMs / ${BODIES} bodies / ${DEPTH} ticks in µs; asleep: 180 boxes settled for 15 s, 20 loose ones stirred; the four systems interleaved.`);
+  console.log(`adapterUsPerBodyTick = adapterMs / ${BODIES} bodies / ${DEPTH} ticks in µs; asleep: 180 boxes settled for 15 s, 20 loose ones stirred; still: all 200 settled, none stirred; the four systems interleaved.`);
   console.log(`world restore: ms per restore, median of ${MEASURED} runs of ${RESTORES}, the two ways alternating; heapBytesPerRestore: JS heap growth per restore.`);
   if (typeof gc !== 'function') console.log('heap figures: null, global.gc is unavailable (run through bench/run.ts or with --expose-gc).');
   console.log(`took ${round((performance.now() - started) / 1000, 1)} s`);

@@ -22,11 +22,13 @@ import type { Quat, Vec3 } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
 import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
-import { CACHE_SIZE, canonicalRotation, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
+import { CACHE_SIZE, canonicalRotation, handleOf, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
+import { CharacterMover } from './character.ts';
+import { recording, recordSlot, type WorldRecord } from './records.ts';
 import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
-import { followShown, readBack, writeAll, writeChanged } from './sync.ts';
+import { followShown, readBack, readMoveVelocity, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
   /** Ticks stepped. */
@@ -37,28 +39,16 @@ export interface PhysicsStats {
   bodies: number;
   /** smoothed mode, clients: rollbacks that restored the recorded world of their tick (contacts included). */
   worldRestores: number;
+  /** smoothed mode, clients: recordings that reused the previous one's bytes because nothing moved in between. */
+  quietRecords: number;
 }
-
-/** The world of one snapshot tick (smoothed mode, clients): its bytes and, per entry, its handle and body cache. */
-interface WorldRecord {
-  tick: number;
-  bytes: Uint8Array | undefined;
-  n: number;
-  entries: Entry[];
-  handles: number[];
-  simulated: boolean[];
-  cache: Float64Array;
-}
-
-/** How far back (ticks) world records are kept: the prediction engine's default maxRollbackTicks. */
-const HISTORY_TICKS = 64;
 
 const byId = (a: Entry, b: Entry): number => a.ghost.id - b.ghost.id;
 
 export class Peer {
   world: RAPIER.World;
   readonly list: Entry[] = [];
-  readonly stats: PhysicsStats = { steps: 0, rebuilds: 0, bodies: 0, worldRestores: 0 };
+  readonly stats: PhysicsStats = { steps: 0, rebuilds: 0, bodies: 0, worldRestores: 0, quietRecords: 0 };
   lastTick: Tick | undefined;
   /** The protocol's snapshot ticks (set once by the adapter, so that no tick allocates a closure). */
   isSnapshotTick: (tick: Tick) => boolean = () => false;
@@ -74,6 +64,12 @@ export class Peer {
   #vec: RawVec | undefined;
   readonly #reader: StateReader;
   readonly #records: WorldRecord[] = [];
+  /** A reused wasm vector for the world's gravity at each step. */
+  #gravity: RawVec | undefined;
+  #mover: CharacterMover | undefined;
+  /** Nothing changed in the world since the last recording, whose bytes are #lastBytes. */
+  #quiet = false;
+  #lastBytes: Uint8Array | undefined;
   /** An empty world whose parts fill a broad phase's round trip (0.19). */
   #donor: RAPIER.World | undefined;
 
@@ -159,9 +155,11 @@ export class Peer {
     if (added) this.list.sort(byId);
 
     if (rebuild) this.#rebuild();
-    this.#prepare(rebuild);
+    // Quiet: nothing in the world was created, removed, written, moved or kicked this tick.
+    let quiet = !rollback && !rebuild && !added && kept === this.list.length;
+    if (this.#prepare(rebuild)) quiet = false;
 
-    stepWorld(this.world);
+    stepWorld(this.world, (this.#gravity ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec));
     this.stats.steps++;
 
     const raw = rawBodies(this.world);
@@ -170,7 +168,11 @@ export class Peer {
     for (const e of this.list) {
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
-        if (!(e.asleep && raw.rbIsSleeping(e.body!.handle))) readBack(e, this.dt, raw, reader);
+        if (!(e.asleep && raw.rbIsSleeping(handleOf(e)))) {
+          readBack(e, raw, reader);
+          if (e.spec.options.kind === 'dynamic') quiet = false; // awake before or after the step
+          else readMoveVelocity(e, this.dt);
+        }
         // A character's next move depends only on its position and the static level: quantized
         // as the wire does, the server holds what a client restores, so its rollbacks are exact.
         if (quantize || e.spec.options.kind === 'character') quantizeState(e);
@@ -180,27 +182,39 @@ export class Peer {
       clearCommands(e.cmd);
     }
     // Without a simulated dynamic body there is no contact to keep: the per-body restore is exact.
+    this.#quiet &&= quiet;
     if (record && dynamic) this.#record(tick);
     this.stats.bodies = this.list.length;
     this.lastTick = tick;
   }
 
-  /** Before the step: create missing bodies, write changed components, apply the queued moves and impulses. */
-  #prepare(rebuild: boolean): void {
+  /**
+   * Before the step: create missing bodies, write changed components, apply the queued moves and
+   * impulses. Returns whether it touched the world (a body created or written, a move, an impulse, an obstacle).
+   */
+  #prepare(rebuild: boolean): boolean {
     const raw = rawBodies(this.world);
     const vec = this.#rawVec();
+    let touched = false;
     for (const e of this.list) {
-      if (e.body === undefined) createBody(this.R, this.world, e);
-      else if (e.simulated && !rebuild) writeChanged(e, raw, vec);
-      if (!e.simulated) followShown(e);
-      else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
+      if (e.body === undefined) {
+        createBody(this.R, this.world, e);
+        touched = true;
+      } else if (e.simulated && !rebuild && writeChanged(e, raw, vec)) touched = true;
+      const { cmd } = e;
+      if (!e.simulated) {
+        followShown(e);
+        touched = true;
+      } else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
       else if (e.spec.options.kind === 'kinematic') this.#moveKinematic(e);
       else {
-        const h = e.body!.handle;
-        if (e.cmd.hasImpulse) raw.rbApplyImpulse(h, toRaw(e.cmd.impulse, vec), true);
+        const h = handleOf(e);
+        if (cmd.hasImpulse) raw.rbApplyImpulse(h, toRaw(cmd.impulse, vec), true);
         e.asleep = raw.rbIsSleeping(h); // a sleeping body that still sleeps after the step is not read back
       }
+      if (cmd.hasMove || cmd.hasTarget || cmd.hasImpulse) touched = true;
     }
+    return touched;
   }
 
   /**
@@ -243,15 +257,21 @@ export class Peer {
    * resimulation start from the same bytes.
    */
   #record(tick: Tick): void {
-    const bytes = this.world.takeSnapshot();
+    // Nothing moved since the last recording: its bytes are this tick's world (test/rapier/quiet-records.test.ts).
+    const same = this.#quiet && recording.skipQuiet ? this.#lastBytes : undefined;
+    const bytes = same ?? this.world.takeSnapshot();
+    this.#quiet = false;
     if (bytes === undefined) return;
+    this.#lastBytes = bytes;
+    this.#quiet = true;
+    if (same !== undefined) this.stats.quietRecords++;
     // The round trip: of the broad phase alone where that suffices (0.19 in place), else of the whole world.
-    if (!this.caps.restoreContinues && this.caps.broadPhaseRoundTrip) {
+    if (same === undefined && !this.caps.restoreContinues && this.caps.broadPhaseRoundTrip) {
       roundTripBroadPhase(this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })));
     }
-    const roundTrip = !this.caps.restoreContinues && !this.caps.broadPhaseRoundTrip;
+    const roundTrip = same === undefined && !this.caps.restoreContinues && !this.caps.broadPhaseRoundTrip;
     if (roundTrip) this.world = restoreWorld(this.R, this.world, bytes, this.caps.inPlaceRestore);
-    const rec = this.#slot(tick as number);
+    const rec = recordSlot(this.#records, tick as number);
     rec.tick = tick as number;
     rec.bytes = bytes;
     rec.n = this.list.length;
@@ -266,19 +286,6 @@ export class Peer {
       saveCache(e, rec.cache, i * CACHE_SIZE);
     }
     rec.entries.length = rec.handles.length = rec.simulated.length = rec.n;
-  }
-
-  /** The record to reuse for `tick`: its own, a free one, or one older than the history; else a new one. */
-  #slot(tick: number): WorldRecord {
-    let free: WorldRecord | undefined;
-    for (const r of this.#records) {
-      if (r.tick === tick) return r;
-      if (free === undefined && (r.bytes === undefined || ((tick - r.tick) >>> 0) > HISTORY_TICKS)) free = r;
-    }
-    if (free !== undefined) return free;
-    const rec: WorldRecord = { tick: -1, bytes: undefined, n: 0, entries: [], handles: [], simulated: [], cache: new Float64Array(0) };
-    this.#records.push(rec);
-    return rec;
   }
 
   /**
@@ -336,11 +343,7 @@ export class Peer {
     proxy.setTranslation(pos);
     if (e.spec.rotation) proxy.setRotation(comp<Quat>(e, e.spec.rotation.key));
     const kcc = this.#controller(e.spec);
-    kcc.computeColliderMovement(proxy, cmd.move);
-    const m = kcc.computedMovement();
-    cmd.move.x = m.x;
-    cmd.move.y = m.y;
-    cmd.move.z = m.z;
+    (this.#mover ??= new CharacterMover(this.#rawVec(), this.caps.wrapless)).move(kcc, proxy, cmd.move);
     this.#moveKinematic(e);
     if (e.spec.grounded) (e.ghost.components as Record<string, unknown>)[e.spec.grounded] = kcc.computedGrounded();
   }
@@ -377,8 +380,13 @@ export class Peer {
     this.#donor = undefined;
     this.#vec?.free();
     this.#vec = undefined;
+    this.#gravity?.free();
+    this.#gravity = undefined;
+    this.#mover = undefined;
     this.#template = undefined;
     this.#records.length = 0;
+    this.#quiet = false;
+    this.#lastBytes = undefined;
     this.#query?.free();
     this.#query = undefined;
     this.#controllers.clear();

@@ -154,16 +154,29 @@ export function capabilities(R: Rapier): Capabilities {
  * step, asleep or not — more than the pipeline itself in a resting world. The adapter creates
  * every body through the JS API, which maps it at once, so it runs the pipeline directly.
  */
-export function stepWorld(world: RAPIER.World): void {
+export function stepWorld(world: RAPIER.World, gravity: RawVec): void {
   const w = world as unknown as PipelineMembers;
+  const g = world.gravity;
   if (w.softBodies === undefined) {
-    world.step(); // 0.19: World.step() is the pipeline step alone
+    // 0.19: World.step() is the pipeline step alone, whose JS side wraps the gravity in a new
+    // wasm vector per step; the raw step with the peer's reused vector is the same call.
+    const raw = (w.physicsPipeline as unknown as { raw?: { step?: (...members: unknown[]) => void } }).raw;
+    if (typeof raw?.step !== 'function') {
+      world.step();
+      return;
+    }
+    const { integrationParameters, islands, broadPhase, narrowPhase, bodies, colliders, impulseJoints, multibodyJoints, ccdSolver } =
+      w as unknown as Record<string, { raw: unknown }>;
+    raw.step(
+      toRaw(g, gravity), integrationParameters!.raw, islands!.raw, broadPhase!.raw, narrowPhase!.raw, bodies!.raw, colliders!.raw,
+      impulseJoints!.raw, multibodyJoints!.raw, ccdSolver!.raw,
+    );
     return;
   }
-  const { gravity, integrationParameters, islands, broadPhase, narrowPhase } = w;
+  const { gravity: wg, integrationParameters, islands, broadPhase, narrowPhase } = w;
   const { bodies, colliders, softBodies, impulseJoints, multibodyJoints, ccdSolver } = w;
   w.physicsPipeline.step(
-    gravity, integrationParameters, islands, broadPhase, narrowPhase,
+    wg, integrationParameters, islands, broadPhase, narrowPhase,
     bodies, colliders, softBodies, impulseJoints, multibodyJoints, ccdSolver,
   );
 }
