@@ -205,7 +205,6 @@ export class ServerGhosts<P extends Protocol> {
     // Without a relevancy callback every connection gets the same list, so connections in the
     // same ack state can share one encode (the encoder compares the array and option objects).
     const all = this.allGhosts;
-    all.length = 0;
     if (!this.options.relevancy) {
       try {
         this.collect(all, undefined);
@@ -254,12 +253,19 @@ export class ServerGhosts<P extends Protocol> {
   private collect(out: SnapshotGhost[], connection: Connection | undefined): void {
     const relevancy = this.options.relevancy;
     const importance = this.options.importance;
-    for (const ghost of this.world.all()) {
-      if (connection && relevancy && ghost.owner !== connection.networkId && !relevancy(connection, ghost)) continue;
-      const view = this.views.get(ghost.id);
-      if (!view) continue;
-      if (importance) view.importance = importance(ghost);
-      out.push(view);
+    // Written by index and cut to length at the end (also when a callback throws): `length = 0` first
+    // would drop the array's storage at every snapshot tick.
+    let n = 0;
+    try {
+      for (const ghost of this.world.all()) {
+        if (connection && relevancy && ghost.owner !== connection.networkId && !relevancy(connection, ghost)) continue;
+        const view = this.views.get(ghost.id);
+        if (!view) continue;
+        if (importance) view.importance = importance(ghost);
+        out[n++] = view;
+      }
+    } finally {
+      out.length = n;
     }
   }
 
@@ -276,7 +282,6 @@ export class ServerGhosts<P extends Protocol> {
     let ghosts: SnapshotGhost[] = this.allGhosts;
     if (this.options.relevancy) {
       ghosts = peer.relevant;
-      ghosts.length = 0;
       try {
         this.collect(ghosts, connection);
       } catch (error) {

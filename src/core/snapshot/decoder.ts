@@ -226,12 +226,11 @@ export class SnapshotDecoder {
     const s = this.s;
     const out = this.out;
     out.tick = tick;
-    out.spawns.length = 0;
-    out.updates.length = 0;
-    out.despawns.length = 0;
+    // Written by index and cut to length at the end: `length = 0` would drop the arrays' storage every snapshot.
+    let nd = 0, ns = 0, nu = 0;
     for (let j = 0; j < s.nd; j++) {
       const id = s.despawn[j]!;
-      if (this.ghosts.delete(id)) out.despawns.push(id);
+      if (this.ghosts.delete(id)) out.despawns[nd++] = id;
     }
     for (let k = 0; k < s.nr; k++) {
       const id = s.id[k]!;
@@ -239,23 +238,23 @@ export class SnapshotDecoder {
       const kind = s.kind[k]!;
       if (kind === R_REPLACE) {
         this.ghosts.delete(id);
-        out.despawns.push(id);
+        out.despawns[nd++] = id;
       }
       if (kind === R_NEW || kind === R_REPLACE || g === undefined) {
         g = new ClientGhost(id, this.layouts[s.type[k]!]!, s.owner[k]!, this.localNetworkId);
         this.ghosts.set(id, g);
-        const e = (this.spawnPool[out.spawns.length] ??= { id: 0, typeId: 0, owner: 0, spawnTick: 0, values: g.values });
+        const e = (this.spawnPool[ns] ??= { id: 0, typeId: 0, owner: 0, spawnTick: 0, values: g.values });
         e.spawnTick = (tick - s.spawnAge[k]!) >>> 0;
         e.id = id;
         e.typeId = g.layout.typeId;
         e.owner = g.owner;
         e.values = g.values;
-        out.spawns.push(e);
+        out.spawns[ns++] = e;
       } else {
-        const e = (this.updatePool[out.updates.length] ??= { id: 0, values: g.values });
+        const e = (this.updatePool[nu] ??= { id: 0, values: g.values });
         e.id = id;
         e.values = g.values;
-        out.updates.push(e);
+        out.updates[nu++] = e;
       }
       const slot = g.append(tick, s.rows, s.off[k]!, s.strs, s.so[k]!);
       materialize(g.view, g.rows, slot * g.layout.slotCount, g.strs, slot * g.layout.stringCount, g.values);
@@ -263,8 +262,11 @@ export class SnapshotDecoder {
     const inputs = this.spareInputs;
     this.spareInputs = this.inputs;
     this.inputs = inputs;
-    out.inputs.length = 0;
-    for (let i = 0; i < s.ni; i++) out.inputs.push(inputs[i]!);
+    out.despawns.length = nd;
+    out.spawns.length = ns;
+    out.updates.length = nu;
+    for (let i = 0; i < s.ni; i++) out.inputs[i] = inputs[i]!;
+    out.inputs.length = s.ni;
     this.mask = this.has ? shiftAckMask(this.mask, (tick - this.newest) | 0) : 0;
     this.newest = tick;
     this.has = true;
