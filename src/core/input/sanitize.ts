@@ -53,27 +53,29 @@ function sanitizeScalar(field: Field<unknown>, v: unknown): number {
   return clamp(clamp(n, range[0], range[1]), min, max);
 }
 
-/** Fix a vector in place; returns true when a component changed. */
-function sanitizeVector(field: Field<unknown>, v: Vector, axes: readonly string[]): boolean {
+/**
+ * Fix a vector in place; returns true when a component changed. Named reads and writes (`v.x`, not
+ * `v[axis]`): a keyed read of a float boxes it, and the server runs this on every input it receives.
+ */
+function sanitizeVector(field: Field<unknown>, v: Vector, three: boolean): boolean {
   const q = field.quantizeFactor;
   let changed = false;
-  let sq = 0;
-  for (let a = 0; a < axes.length; a++) {
-    const k = axes[a]!;
-    if (!encodable(v[k], q)) {
-      v[k] = 0;
-      changed = true;
-    }
-    sq += v[k]! * v[k]!;
-  }
+  if (!encodable(v['x'], q)) ((v['x'] = 0), (changed = true));
+  if (!encodable(v['y'], q)) ((v['y'] = 0), (changed = true));
+  if (three && !encodable(v['z'], q)) ((v['z'] = 0), (changed = true));
+  const x = v['x']!;
+  const y = v['y']!;
+  const z = three ? v['z']! : 0;
   const max = field.options.maxLength;
-  const len = Math.sqrt(sq);
+  const len = Math.sqrt(x * x + y * y + z * z);
   if (max === undefined || !(len > max * (1 + LENGTH_SLACK))) return changed;
   // Scale onto the sphere, then round each component towards zero onto the wire's grid:
   // the result re-encodes exactly and stays within maxLength, so a second pass (the
   // server's, after the client's) changes nothing.
   const s = max / len;
-  for (const k of axes) v[k] = towardZero(v[k]! * s, q);
+  v['x'] = towardZero(x * s, q);
+  v['y'] = towardZero(y * s, q);
+  if (three) v['z'] = towardZero(z * s, q);
   return true;
 }
 
@@ -107,7 +109,7 @@ export function sanitizeInput<S extends Schema>(codec: SchemaCodec<S>, values: V
       if (typeof v !== 'object' || v === null) {
         o[key] = field.defaultValue();
         changed++;
-      } else if (axes !== undefined ? sanitizeVector(field, v as Vector, axes) : sanitizeQuat(v as QuatLike)) changed++;
+      } else if (axes !== undefined ? sanitizeVector(field, v as Vector, axes.length === 3) : sanitizeQuat(v as QuatLike)) changed++;
     } else if (kind === 'f32' || INT_RANGE[kind] !== undefined) {
       const next = sanitizeScalar(field, v);
       if (next !== v) {
