@@ -109,10 +109,22 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
   const s = scalar(quantize);
   const axes = kind === 'vec2' ? ['x', 'y'] : ['x', 'y', 'z']; // walked by index: a for-of builds an iterator per call outside optimized code
   const fresh = (): Components => (kind === 'vec2' ? { x: 0, y: 0 } : { x: 0, y: 0, z: 0 });
-  const readInto = (r: BitReader, to: Components): Components => {
-    for (let i = 0; i < axes.length; i++) to[axes[i]!] = s.read(r);
-    return to;
-  };
+  // Named stores of the reader's own calls (not `to[axis] = s.read(r)`): the closure behind `s.read`
+  // differs per field, so that call is not inlined and returned a boxed float per component.
+  const three = kind === 'vec3';
+  const readInto = quantize === undefined
+    ? (r: BitReader, to: Components): Components => {
+        to['x'] = r.readF32();
+        to['y'] = r.readF32();
+        if (three) to['z'] = r.readF32();
+        return to;
+      }
+    : (r: BitReader, to: Components): Components => {
+        to['x'] = r.readQuantized(quantize);
+        to['y'] = r.readQuantized(quantize);
+        if (three) to['z'] = r.readQuantized(quantize);
+        return to;
+      };
   const f = make<Components>(kind, kind + s.suffix, resolve(kind, rest, 'interpolate', s.tolerance * Math.sqrt(axes.length)), {
     write: (w, v) => {
       for (let i = 0; i < axes.length; i++) s.write(w, v[axes[i]!]!);
