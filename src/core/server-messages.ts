@@ -10,7 +10,7 @@ import type { Emitter, Logger } from './emitter.ts';
 import { asNetcodeError, describeError, HandlerError, NetcodeError, WireError, isNetcodeError } from './errors.ts';
 import type { ServerInputs } from './input/server-inputs.ts';
 import type { LogLimiter } from './log-limit.ts';
-import { type MessageEncoder, readKind, readPing } from './messages.ts';
+import { type MessageEncoder, type Pong, readKind, readPing } from './messages.ts';
 import { forEachMessage } from './outbox.ts';
 import { boundsProblem } from './payload.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
@@ -46,6 +46,7 @@ export interface MessageContext<P extends Protocol> {
 
 export class ServerMessages<P extends Protocol> {
   private readonly reader = new BitReader();
+  private readonly pong: Pong = { echoMs: 0, serverTick: 0, serverFraction: 0, inputMarginTicks: 0, inputsLate: 0, inputsMissing: 0 };
 
   constructor(private readonly x: MessageContext<P>) {}
 
@@ -105,18 +106,14 @@ export class ServerMessages<P extends Protocol> {
     } else if (kind === MessageKind.Ping) {
       const echoMs = readPing(this.reader);
       const stats = this.x.inputs.stats(connection.networkId);
-      this.x.sendRaw(
-        connection,
-        this.x.encoder.pong({
-          echoMs,
-          serverTick: this.x.tick(),
-          serverFraction: this.x.fraction(),
-          inputMarginTicks: this.x.inputs.margin(connection.networkId),
-          inputsLate: stats?.late ?? 0,
-          inputsMissing: stats?.missing ?? 0,
-        }),
-        'unreliable',
-      );
+      const pong = this.pong; // one object for every Pong (the encoder reads it at once)
+      pong.echoMs = echoMs;
+      pong.serverTick = this.x.tick();
+      pong.serverFraction = this.x.fraction();
+      pong.inputMarginTicks = this.x.inputs.margin(connection.networkId);
+      pong.inputsLate = stats?.late ?? 0;
+      pong.inputsMissing = stats?.missing ?? 0;
+      this.x.sendRaw(connection, this.x.encoder.pong(pong), 'unreliable');
     } else if (kind === MessageKind.SnapshotAck) {
       const { tick, mask } = decodeAck(this.reader);
       this.reader.expectEnd();

@@ -41,7 +41,11 @@ export class ServerInputs<P extends Protocol> {
   private readonly health = new Map<number, Health>();
   /** Per connection: the interpolation view of each input tick. */
   private readonly views = new Map<number, HistoryBuffer<InterpolationView>>();
+  /** Views evicted from every connection's buffer, reused by the next inputs (no object per input). */
+  private readonly spareViews: InterpolationView[] = [];
+  private readonly spareView = (v: InterpolationView): void => void this.spareViews.push(v);
   private readonly packet = createDecodedInputPacket<Schema>();
+  private readonly received: ReceivedInput = { ackTick: 0, ackMask: 0, newest: undefined };
   /** Per connection: the input of the tick computed last (systems read it many times a tick). */
   private readonly tickInputs = new Map<number, { tick: Tick | undefined; values: Values<Schema>; out: Values<Schema> }>();
 
@@ -57,7 +61,7 @@ export class ServerInputs<P extends Protocol> {
     const lead = this.maxLeadTicks !== undefined ? { maxLeadTicks: this.maxLeadTicks } : {};
     const queue = new ServerInputQueue(this.protocol.input, { maxRepeatTicks: this.maxRepeatTicks, ...lead, sanitize: false });
     this.queues.set(networkId, queue);
-    this.views.set(networkId, new HistoryBuffer<InterpolationView>(128));
+    this.views.set(networkId, new HistoryBuffer<InterpolationView>(128, this.spareView));
   }
 
   close(networkId: number): void {
@@ -142,8 +146,8 @@ export class ServerInputs<P extends Protocol> {
     const at = views.tickAtOrBefore(tick);
     if (at === undefined) return undefined;
     const v = views.get(at)!;
-    // An input tick without its own view (lost input): the view moved on one tick per tick.
-    return at === tick ? v : { tick: tickAdd(v.tick, tickDiff(tick, at)), fraction: v.fraction };
+    // A copy (the stored views are reused); an input tick without its own view (lost input): the view moved on one tick per tick.
+    return { tick: at === tick ? v.tick : tickAdd(v.tick, tickDiff(tick, at)), fraction: v.fraction };
   }
 
   /** The input of `networkId` at `tick` with running counts (ctx.inputCount). */
@@ -155,7 +159,7 @@ export class ServerInputs<P extends Protocol> {
    * Decode an Input message body (reader after the kind byte) from `connection` at server
    * tick `currentTick`; returns the packet's ack and the connection's newest stored input
    * (sanitized, as systems see it), or undefined if the connection is not in game. Throws
-   * WireError on malformed data.
+   * WireError on malformed data. The result is one object reused by every call: read it at once.
    */
   receive(connection: Connection, r: BitReader, currentTick: Tick): ReceivedInput | undefined {
     const packet = decodeInputPacket(r, this.protocol.input, this.packet);
@@ -169,7 +173,11 @@ export class ServerInputs<P extends Protocol> {
     connection.interpolationFraction = packet.interpolationFraction;
     const views = this.views.get(connection.networkId);
     if (views) this.keepViews(views, packet, newestBefore);
-    return { ackTick: packet.ackTick, ackMask: packet.ackMask, newest: queue.newestValues };
+    const got = this.received;
+    got.ackTick = packet.ackTick;
+    got.ackMask = packet.ackMask;
+    got.newest = queue.newestValues;
+    return got;
   }
 
   /**
@@ -184,7 +192,10 @@ export class ServerInputs<P extends Protocol> {
       const input = packet.inputs[i]!;
       if (views.has(input.tick)) continue;
       const back = Math.max(0, tickDiff(packet.newestTick, input.tick) - sinceLast);
-      views.set(input.tick, { tick: tickAdd(packet.interpolationTick, -back), fraction: packet.interpolationFraction });
+      const view = this.spareViews.pop() ?? { tick: 0, fraction: 0 };
+      view.tick = tickAdd(packet.interpolationTick, -back);
+      view.fraction = packet.interpolationFraction;
+      views.set(input.tick, view);
     }
   }
 }
