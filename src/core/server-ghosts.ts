@@ -85,6 +85,12 @@ export class ServerGhosts<P extends Protocol> {
   /** The last input of each connection, replicated to other clients when the protocol asks for it. Filled by the input stage. */
   readonly lastInputs = new Map<number, Record<string, unknown>>();
   private readonly inputList: { networkId: number; values: Record<string, unknown> }[] = [];
+  private inputCount = 0;
+  private readonly listInput = (values: Record<string, unknown>, networkId: number): void => {
+    const entry = this.inputList[this.inputCount++];
+    if (entry === undefined) this.inputList.push({ networkId, values });
+    else ((entry.networkId = networkId), (entry.values = values));
+  };
   currentTick: Tick = 0;
 
   constructor(
@@ -199,9 +205,11 @@ export class ServerGhosts<P extends Protocol> {
   /** Start this tick's snapshots; false when they cannot be sent this tick (reported). */
   beginSnapshots(tick: Tick): boolean {
     this.encoder.beginTick(tick);
-    const list = this.inputList;
-    list.length = 0;
-    if (this.protocol.replicateInputs) for (const [networkId, values] of this.lastInputs) list.push({ networkId, values });
+    // Entries kept and rewritten by index (`length = 0` would drop the array's storage at every
+    // snapshot); forEach, not for…of: no [key, value] pair per player.
+    this.inputCount = 0;
+    if (this.protocol.replicateInputs) this.lastInputs.forEach(this.listInput);
+    this.inputList.length = this.inputCount;
     // Without a relevancy callback every connection gets the same list, so connections in the
     // same ack state can share one encode (the encoder compares the array and option objects).
     const all = this.allGhosts;

@@ -175,17 +175,23 @@ export class Sessions<P extends Protocol> {
         this.transport.disconnect(peer, 'refused');
       }
     }
-    for (const connection of this.connections.values()) {
-      if (connection.state === 'closed' && connection.lingerUntil > 0 && now >= connection.lingerUntil) {
-        connection.lingerUntil = 0;
-        this.transport.disconnect(connection.peer, connection.closeReason ?? 'closed');
-      } else if (connection.state === 'suspended' && now - connection.suspendedAt >= this.options.resumeGraceMs) {
-        connection.state = 'closed';
-        connection.closeReason = 'connection lost (not resumed in time)';
-        this.finish(connection, connection.closeReason, now);
-      }
-    }
+    // forEach with a kept callback, not for…of: every tick, nothing allocated per connection.
+    this.expireNow = now;
+    this.connections.forEach(this.expireOne);
   }
+
+  private expireNow = 0;
+  private readonly expireOne = (connection: Connection<JoinPayload<P>>): void => {
+    const now = this.expireNow;
+    if (connection.state === 'closed' && connection.lingerUntil > 0 && now >= connection.lingerUntil) {
+      connection.lingerUntil = 0;
+      this.transport.disconnect(connection.peer, connection.closeReason ?? 'closed');
+    } else if (connection.state === 'suspended' && now - connection.suspendedAt >= this.options.resumeGraceMs) {
+      connection.state = 'closed';
+      connection.closeReason = 'connection lost (not resumed in time)';
+      this.finish(connection, connection.closeReason, now);
+    }
+  };
 
   private finish(connection: Connection<JoinPayload<P>>, reason: string, now: number): void {
     if (!this.connections.delete(connection.networkId)) return;
