@@ -89,7 +89,10 @@ export class ServerGhosts<P extends Protocol> {
   private readonly listInput = (values: Record<string, unknown>, networkId: number): void => {
     const entry = this.inputList[this.inputCount++];
     if (entry === undefined) this.inputList.push({ networkId, values });
-    else ((entry.networkId = networkId), (entry.values = values));
+    else {
+      entry.networkId = networkId;
+      entry.values = values;
+    }
   };
   currentTick: Tick = 0;
 

@@ -60,9 +60,18 @@ function sanitizeScalar(field: Field<unknown>, v: unknown): number {
 function sanitizeVector(field: Field<unknown>, v: Vector, three: boolean): boolean {
   const q = field.quantizeFactor;
   let changed = false;
-  if (!encodable(v['x'], q)) ((v['x'] = 0), (changed = true));
-  if (!encodable(v['y'], q)) ((v['y'] = 0), (changed = true));
-  if (three && !encodable(v['z'], q)) ((v['z'] = 0), (changed = true));
+  if (!encodable(v['x'], q)) {
+    v['x'] = 0;
+    changed = true;
+  }
+  if (!encodable(v['y'], q)) {
+    v['y'] = 0;
+    changed = true;
+  }
+  if (three && !encodable(v['z'], q)) {
+    v['z'] = 0;
+    changed = true;
+  }
   const x = v['x']!;
   const y = v['y']!;
   const z = three ? v['z']! : 0;
