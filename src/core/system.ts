@@ -15,7 +15,7 @@
 // system draws the same numbers on the server and in client prediction whatever other
 // (server-only) systems drew before it.
 
-import { describeError, NetcodeError } from './errors.ts';
+import { describeError, isNetcodeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
 import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
 import { deriveSeed2, Rng } from './rng.ts';
@@ -138,7 +138,9 @@ export class SystemError extends NetcodeError {
     readonly tick: Tick,
     cause: unknown,
   ) {
-    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}; fix the system (error.cause holds what it threw, with the stack).`);
+    // A usage error of ours (Rapier not initialised, say) already says what to do: the system is not at fault.
+    const what = isNetcodeError(cause) && cause.code === 'usage' ? '' : '; fix the system';
+    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause).replace(/\.$/, '')}${what} (error.cause holds what it threw, with the stack).`);
     this.name = 'SystemError';
     this.cause = cause;
   }

@@ -12,6 +12,7 @@
 // World.step() also maps every body and collider handle to a JS wrapper (stepWorld).
 
 import type RAPIER from '@dimforge/rapier3d-compat';
+import { NetcodeError } from '../core/errors.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
 import { broadPhaseRoundTrips, inPlaceRestores } from './restore.ts';
@@ -130,7 +131,18 @@ function minorOf(version: string): number {
 }
 
 export function capabilities(R: Rapier): Capabilities {
-  const probe = new R.World({ x: 0, y: 0, z: 0 });
+  let probe: RAPIER.World;
+  try {
+    probe = new R.World({ x: 0, y: 0, z: 0 });
+  } catch (error) {
+    // Before init() the wasm-bindgen glue has no module: a TypeError from inside Rapier that names none of this.
+    const notReady = new NetcodeError(
+      'usage',
+      'react-netcode: Rapier is not initialised: `await initRapier(RAPIER)` (react-netcode/rapier) before the first tick — ' +
+        "at start-up on a server or a Node client, as NetcodeProvider's `init` prop in a page.",
+    );
+    throw Object.assign(notReady, { cause: error });
+  }
   const raw = rawBodies(probe);
   const targetGetters = raw.rbTranslation.length >= 2;
   let wrapless: WraplessClasses | undefined;
