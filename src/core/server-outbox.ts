@@ -15,10 +15,18 @@ export interface OutboxStats {
   messages: number;
 }
 
+/** One peer's queue, and whether the tick's end already has it to write. */
+interface Queue {
+  readonly box: Outbox;
+  listed: boolean;
+}
+
 export class ServerOutbox {
   readonly stats: OutboxStats = { writes: 0, messages: 0 };
-  private readonly boxes = new Map<PeerId, Outbox>();
-  private readonly dirty = new Set<PeerId>();
+  private readonly boxes = new Map<PeerId, Queue>();
+  /** Peers with messages queued this tick, in order (an array kept across ticks: a Set's clear() reallocates its table). */
+  private readonly dirty: PeerId[] = [];
+  private dirtyCount = 0;
   private batching = false;
 
   constructor(private readonly transport: ServerTransport) {}
@@ -31,17 +39,20 @@ export class ServerOutbox {
   /** Write every queued message and stop queueing (the tick ends). */
   end(): void {
     this.batching = false;
-    for (const peer of this.dirty) this.write(peer);
-    this.dirty.clear();
+    for (let i = 0; i < this.dirtyCount; i++) this.write(this.dirty[i]!);
+    this.dirtyCount = 0;
   }
 
   /** Queue (or, outside a tick, write) a copy of `bytes` for `peer`: the caller may reuse its buffer. */
   send(peer: PeerId, bytes: Uint8Array, channel: Channel): void {
-    let box = this.boxes.get(peer);
-    if (box === undefined) this.boxes.set(peer, (box = new Outbox()));
-    box.push(bytes, channel);
-    if (this.batching) this.dirty.add(peer);
-    else this.write(peer);
+    let queue = this.boxes.get(peer);
+    if (queue === undefined) this.boxes.set(peer, (queue = { box: new Outbox(), listed: false }));
+    queue.box.push(bytes, channel);
+    if (!this.batching) this.write(peer);
+    else if (!queue.listed) {
+      queue.listed = true;
+      this.dirty[this.dirtyCount++] = peer;
+    }
   }
 
   /** Write what is queued for `peer`, then drop it. */
@@ -53,8 +64,7 @@ export class ServerOutbox {
 
   /** The peer is gone: drop its queue. */
   forget(peer: PeerId): void {
-    this.boxes.delete(peer);
-    this.dirty.delete(peer);
+    this.boxes.delete(peer); // a listed peer's write at the tick's end then finds no box
   }
 
   private writingTo: PeerId = 0;
@@ -65,9 +75,11 @@ export class ServerOutbox {
   };
 
   private write(peer: PeerId): void {
-    const box = this.boxes.get(peer);
-    if (box === undefined || box.size === 0) return;
+    const queue = this.boxes.get(peer);
+    if (queue === undefined) return;
+    queue.listed = false;
+    if (queue.box.size === 0) return;
     this.writingTo = peer;
-    box.flush(this.writeOne);
+    queue.box.flush(this.writeOne);
   }
 }

@@ -70,7 +70,9 @@ export function eventDelta(current: number, previous: number): number {
 export function copyEvents<S extends Schema>(codec: SchemaCodec<S>, from: Values<S>, to: Values<S>): Values<S> {
   const f = from as Loose;
   const t = to as Loose;
-  for (const { key } of inputLayout(codec).events) t[key] = f[key];
+  const events = inputLayout(codec).events;
+  // By index: no iterator where V8 has not optimized the caller.
+  for (let i = 0; i < events.length; i++) t[events[i]!.key] = f[events[i]!.key];
   return to;
 }
 
