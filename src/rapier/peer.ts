@@ -72,6 +72,8 @@ export class Peer {
   #lastBytes: Uint8Array | undefined;
   /** An empty world whose parts fill a broad phase's round trip (0.19). */
   #donor: RAPIER.World | undefined;
+  /** The ghost types with bodies: walked by index, as every per-tick loop here (a Map's or an array's iterator outside optimized code is an object per step). */
+  readonly #types: readonly string[];
 
   constructor(
     private readonly R: Rapier,
@@ -82,6 +84,7 @@ export class Peer {
     private readonly dt: number,
     private readonly caps: Capabilities,
   ) {
+    this.#types = [...specs.keys()];
     this.world = this.#build();
     this.#reader = new StateReader(caps);
   }
@@ -121,8 +124,8 @@ export class Peer {
     if (rollback && !rebuild) this.#restoreRecord(((tick as number) - 1) >>> 0);
     const gen = ++this.#gen;
     let added = false;
-    for (const type of this.specs.keys()) {
-      for (const g of net.query(type)) {
+    for (let t = 0; t < this.#types.length; t++) {
+      for (const g of net.query(this.#types[t]!)) {
         const e = this.entry(g)!;
         e.seen = gen;
         const simulated = isServer || g.mode === 'predicted';
@@ -165,7 +168,9 @@ export class Peer {
     const raw = rawBodies(this.world);
     const reader = this.#reader;
     let dynamic = false;
-    for (const e of this.list) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
         if (!(e.asleep && raw.rbIsSleeping(handleOf(e)))) {
@@ -196,7 +201,9 @@ export class Peer {
     const raw = rawBodies(this.world);
     const vec = this.#rawVec();
     let touched = false;
-    for (const e of this.list) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
       if (e.body === undefined) {
         createBody(this.R, this.world, e);
         touched = true;
@@ -295,14 +302,16 @@ export class Peer {
    */
   #restoreRecord(tick: number): void {
     let rec: WorldRecord | undefined;
-    for (const r of this.#records) {
+    const records = this.#records;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
       if (r.bytes === undefined) continue;
       if (r.tick === tick) rec = r;
       else if (((r.tick - tick) >>> 0) < 0x80000000) r.bytes = undefined; // later than tick
     }
     if (rec === undefined) return;
     const fresh = (this.world = restoreWorld(this.R, this.world, rec.bytes!, this.caps.inPlaceRestore));
-    for (const e of this.list) e.body = undefined;
+    for (let i = 0; i < this.list.length; i++) this.list[i]!.body = undefined;
     for (let i = 0; i < rec.n; i++) {
       const e = rec.entries[i]!;
       const body = fresh.getRigidBody(rec.handles[i]!);
