@@ -97,7 +97,7 @@ export class NetClient<P extends Protocol> {
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.sender = new ClientSender(this.transport, this.encoder, options);
     this.traffic = this.sender.traffic;
-    const send = (bytes: Uint8Array, channel: Channel): void => this.sender.send(bytes, channel);
+    const send = (bytes: Uint8Array, channel: Channel, length: number): void => this.sender.send(bytes, channel, length);
     this.inputs = new ClientInput(options.protocol, this.ghosts, send, options.inputsPerPacket, options.maxInputRepeatTicks);
     this.input = this.inputs.buffer;
     this.timing = new ClientClock({ ...options.clock, tickRate: options.protocol.tickRate }, this.inputReports);
