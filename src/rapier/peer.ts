@@ -72,7 +72,10 @@ export class Peer {
   #lastBytes: Uint8Array | undefined;
   /** An empty world whose parts fill a broad phase's round trip (0.19). */
   #donor: RAPIER.World | undefined;
-  /** The ghost types with bodies: walked by index, as every per-tick loop here (a Map's or an array's iterator outside optimized code is an object per step). */
+  /**
+   * The ghost types with bodies: walked by index, as every per-tick loop here (a Map's or an
+   * array's iterator outside optimized code is an object per step).
+   */
   readonly #types: readonly string[];
 
   constructor(
