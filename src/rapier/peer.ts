@@ -27,7 +27,7 @@ import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
 import { CharacterMover } from './character.ts';
 import { recording, recordSlot, type WorldRecord } from './records.ts';
-import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
+import { restoreInPlace, restoreWorld, roundTripBroadPhase, snapshotWith } from './restore.ts';
 import { followShown, readBack, readMoveVelocity, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -90,6 +90,10 @@ export class Peer {
     this.#types = [...specs.keys()];
     this.world = this.#build();
     this.#reader = new StateReader(caps);
+  }
+
+  #gravityVec(): RawVec {
+    return (this.#gravity ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec);
   }
 
   #rawVec(): RawVec {
@@ -165,7 +169,7 @@ export class Peer {
     let quiet = !rollback && !rebuild && !added && kept === this.list.length;
     if (this.#prepare(rebuild)) quiet = false;
 
-    stepWorld(this.world, (this.#gravity ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec));
+    stepWorld(this.world, this.#gravityVec());
     this.stats.steps++;
 
     const raw = rawBodies(this.world);
@@ -269,7 +273,8 @@ export class Peer {
   #record(tick: Tick): void {
     // Nothing moved since the last recording: its bytes are this tick's world (test/rapier/quiet-records.test.ts).
     const same = this.#quiet && recording.skipQuiet ? this.#lastBytes : undefined;
-    const bytes = same ?? this.world.takeSnapshot();
+    // Where the world restores in place (0.19's layout), with the reused gravity vector: no wasm vector per recording.
+    const bytes = same ?? (this.caps.inPlaceRestore ? snapshotWith(this.world, this.#gravityVec()) : this.world.takeSnapshot());
     this.#quiet = false;
     if (bytes === undefined) return;
     this.#lastBytes = bytes;
@@ -277,7 +282,7 @@ export class Peer {
     if (same !== undefined) this.stats.quietRecords++;
     // The round trip: of the broad phase alone where that suffices (0.19 in place), else of the whole world.
     if (same === undefined && !this.caps.restoreContinues && this.caps.broadPhaseRoundTrip) {
-      roundTripBroadPhase(this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })));
+      roundTripBroadPhase(this.R, this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })), this.#gravityVec());
     }
     const roundTrip = same === undefined && !this.caps.restoreContinues && !this.caps.broadPhaseRoundTrip;
     if (roundTrip) this.world = restoreWorld(this.R, this.world, bytes, this.caps.inPlaceRestore);

@@ -15,6 +15,7 @@ import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
 import { broadPhaseRoundTrips, inPlaceRestores } from './restore.ts';
+import { wrapClassOf, type WrapClass } from './scratch.ts';
 
 /** A wasm vector or quaternion (RawVector / RawRotation), as both versions expose it. */
 export interface RawVec {
@@ -67,27 +68,10 @@ export interface Capabilities {
   readonly wrapless: WraplessClasses | undefined;
 }
 
-/** A wasm-bindgen class (RawVector, RawRotation): its getters' results are built by its static `__wrap(ptr)`. */
-interface WrapClass {
-  __wrap(ptr: number): RawVec;
-  readonly prototype: object;
-}
-
 /** The classes of a 0.19 raw getter's results: RawVector (translation, velocities) and RawRotation. */
 export interface WraplessClasses {
   readonly vec: WrapClass;
   readonly rot: WrapClass;
-}
-
-function wrapClassOf(v: unknown): WrapClass | undefined {
-  if (typeof v !== 'object' || v === null || typeof (v as RawVec).free !== 'function') return undefined;
-  if (typeof (v as { __wbg_ptr?: unknown }).__wbg_ptr !== 'number') return undefined;
-  const ctor: unknown = (v as { constructor?: unknown }).constructor;
-  if (typeof ctor !== 'function') return undefined;
-  const C = ctor as unknown as WrapClass;
-  if (typeof C.__wrap !== 'function' || Object.getPrototypeOf(v) !== C.prototype) return undefined;
-  const d = Object.getOwnPropertyDescriptor(C, '__wrap');
-  return d !== undefined && d.writable === true ? C : undefined;
 }
 
 /**
