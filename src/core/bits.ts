@@ -350,6 +350,14 @@ export class BitWriter {
     this.pos = (this.pos + 7) & ~7;
   }
 
+  /**
+   * The internal buffer itself, whose first `byteLength` bytes are the written ones: valid until the
+   * next write or reset. For a caller that copies them at once (no view nor copy made here).
+   */
+  buffer(): Uint8Array {
+    return this.buf;
+  }
+
   /** The written bytes as a view of the internal buffer: valid until the next write or reset. */
   view(): Uint8Array {
     return this.buf.subarray(0, this.byteLength);

@@ -24,7 +24,8 @@ export class ClientClock {
   private seenDelay = 0;
   /** The last frame that came more than STALL_MS after the one before (client clock). */
   private lastStallAt = -Infinity;
-  private lastFrameAt: number | undefined;
+  /** NaN before the first frame (a float field that also holds undefined is a new heap number per write). */
+  private lastFrameAt = NaN;
   private marginHoldUntil = 0;
 
   constructor(options: ClockSyncOptions, private readonly reports: InputReports) {
@@ -33,7 +34,7 @@ export class ClientClock {
 
   /** Stage 2 of an in-game frame at `now`: the frame's length (a clock that steps back: 0) into the clock, then its update. Returns it. */
   frame(now: number): number {
-    const dt = this.lastFrameAt === undefined ? 0 : Math.max(0, now - this.lastFrameAt);
+    const dt = Number.isNaN(this.lastFrameAt) ? 0 : Math.max(0, now - this.lastFrameAt);
     if (dt > STALL_MS) this.lastStallAt = now;
     const c = this.sync;
     c.observeFrame(dt);
@@ -72,7 +73,7 @@ export class ClientClock {
   resume(now: number): void {
     this.sync.resync();
     this.marginHoldUntil = now + 2 * this.sync.rttMs + 250;
-    this.lastFrameAt = undefined;
+    this.lastFrameAt = NaN;
   }
 
   /** A new session (not a resume): forget the change logs. */

@@ -49,11 +49,14 @@ export class ClientSender {
     private readonly options: SendOptions,
   ) {}
 
-  /** Queue a message (inside a frame) or write it at once (outside): at most one write per channel per frame. */
-  send(bytes: Uint8Array, channel: Channel): void {
-    this.traffic.bytesOut += bytes.byteLength;
+  /**
+   * Queue a message (inside a frame) or write it at once (outside): at most one write per channel per
+   * frame. Its first `length` bytes (all by default) are copied at once: a writer's buffer may be passed.
+   */
+  send(bytes: Uint8Array, channel: Channel, length = bytes.byteLength): void {
+    this.traffic.bytesOut += length;
     this.traffic.messagesOut++;
-    this.out.push(bytes, channel);
+    this.out.push(bytes, channel, length);
     if (!this.framing) this.flush();
   }
 
@@ -77,7 +80,7 @@ export class ClientSender {
       w.reset();
       w.writeBits(MessageKind.SnapshotAck, 8);
       encodeAck(w, ackTick, ackMask);
-      this.send(w.toBytes(), 'unreliable');
+      this.send(w.buffer(), 'unreliable', w.byteLength);
       this.ackDue = false;
     }
     if (now - this.lastPingAt >= (this.options.pingIntervalMs ?? 100)) {

@@ -12,7 +12,7 @@ import { ClientSender, type ClientTraffic } from './client-send.ts';
 import { ClientSession, MAX_QUEUED_UNRELIABLE, type SessionHost } from './client-session.ts';
 import type { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
-import { Emitter, consoleLogger, type Logger } from './emitter.ts';
+import { Emitter, consoleLogger, logs, type Logger } from './emitter.ts';
 import { installDebugHandle } from './debug-handle.ts';
 import { asNetcodeError, checkEngineOptions, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
@@ -97,7 +97,7 @@ export class NetClient<P extends Protocol> {
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.sender = new ClientSender(this.transport, this.encoder, options);
     this.traffic = this.sender.traffic;
-    const send = (bytes: Uint8Array, channel: Channel): void => this.sender.send(bytes, channel);
+    const send = (bytes: Uint8Array, channel: Channel, length: number): void => this.sender.send(bytes, channel, length);
     this.inputs = new ClientInput(options.protocol, this.ghosts, send, options.inputsPerPacket, options.maxInputRepeatTicks);
     this.input = this.inputs.buffer;
     this.timing = new ClientClock({ ...options.clock, tickRate: options.protocol.tickRate }, this.inputReports);
@@ -117,8 +117,8 @@ export class NetClient<P extends Protocol> {
         delayChanges: this.timing.delayChanges,
       },
       (c) => {
-        // The default logger drops 'info': no line built per correction for it.
-        if (this.log !== consoleLogger) {
+        // A logger that lists its levels without 'info' (the default one) gets no line built per correction.
+        if (logs(this.log, 'info')) {
           this.log('info', `react-netcode: corrected ${c.type}#${c.ghostId} by ${(c.distance * 1000).toFixed(1)} mm at tick ${c.tick}: ${c.cause} (${c.detail})`);
         }
         this.events.emit('correction', c);

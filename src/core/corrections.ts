@@ -11,10 +11,15 @@ import { isNewer, tickAdd, type Tick } from './clock/tick.ts';
 
 export type CorrectionCause = 'input-missing' | 'input-late' | 'stall' | 'clock-jump' | 'input-delay' | 'remote' | 'unexplained';
 
+/**
+ * A correction with its cause. The log reuses its objects: the one a `correction` listener gets
+ * is rewritten once 64 newer corrections are kept in `recent` — copy what you keep longer
+ * (`{ ...c }` copies every field, `detail` included).
+ */
 export interface Correction extends CorrectionRecord {
   cause: CorrectionCause;
-  /** A human-readable explanation of the cause. */
-  detail: string;
+  /** A human-readable explanation of the cause (built when read). */
+  readonly detail: string;
 }
 
 /** What the client knows about events that make a prediction diverge. */
@@ -41,11 +46,61 @@ interface Pending {
 }
 
 /**
- * A correction record with its cause (a module function: no closure per classification). One literal,
- * not `{ ...r, cause, detail }`: a spread clone grows a property array for the two fields it adds.
+ * A named correction, reused once it leaves `recent`. Its `detail` is an own enumerable getter
+ * (a spread copy or JSON keeps it) that builds the sentence from the cause's figures when read:
+ * no string per correction for a log no one reads.
  */
-function named(r: CorrectionRecord, cause: CorrectionCause, detail: string): Correction {
-  return { ghostId: r.ghostId, type: r.type, local: r.local, tick: r.tick, fromTick: r.fromTick, distance: r.distance, cause, detail };
+class CorrectionEntry implements Correction {
+  ghostId = 0;
+  type = '';
+  local = false;
+  tick = 0 as Tick;
+  fromTick = 0 as Tick;
+  distance = 0;
+  cause: CorrectionCause = 'unexplained';
+  declare readonly detail: string;
+  /** The cause's figures: a skipped or jumped range (a..b), late and missing inputs, the tick of a delay change. */
+  #a = 0;
+  #b = 0;
+
+  constructor() {
+    Object.defineProperty(this, 'detail', { enumerable: true, get: () => this.#describe() });
+  }
+
+  set(r: CorrectionRecord, cause: CorrectionCause, a = 0, b = 0): this {
+    this.ghostId = r.ghostId;
+    this.type = r.type;
+    this.local = r.local;
+    this.tick = r.tick;
+    this.fromTick = r.fromTick;
+    this.distance = r.distance;
+    this.cause = cause;
+    this.#a = a;
+    this.#b = b;
+    return this;
+  }
+
+  #describe(): string {
+    const a = this.#a;
+    const b = this.#b;
+    const from = this.fromTick + 1;
+    switch (this.cause) {
+      case 'stall':
+        return `prediction skipped ticks ${a}..${b} after a stall (of this client, or of the server's snapshots): the server ran them without our input`;
+      case 'input-late':
+        return `the server got ${a} of our inputs after their tick (${b} ticks ran without one) in ticks ${from}..${this.tick}: check the link, or raise ClientOptions.clock.minSlackTicks`;
+      case 'input-missing':
+        return `the server ran ${b} ticks in ${from}..${this.tick} without our input (lost packets beyond the redundancy)`;
+      case 'clock-jump':
+        return `the prediction clock jumped across ticks ${a}..${b} (the server's clock stepped, e.g. after it stalled)`;
+      case 'input-delay':
+        return `the input delay changed at tick ${a}`;
+      case 'remote':
+        return 'the ghost is not driven by our input: another player, or contact with one, moved it differently';
+      default:
+        return 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight';
+    }
+  }
 }
 
 function within(tick: Tick, from: Tick, to: Tick): boolean {
@@ -53,7 +108,7 @@ function within(tick: Tick, from: Tick, to: Tick): boolean {
 }
 
 export class CorrectionLog {
-  /** The newest corrections with their causes (oldest first, at most 64). */
+  /** The newest corrections with their causes (oldest first, at most 64; the oldest one's object is reused for the next). */
   readonly recent: Correction[] = [];
   readonly byCause: Record<CorrectionCause, number> = { 'input-missing': 0, 'input-late': 0, stall: 0, 'clock-jump': 0, 'input-delay': 0, remote: 0, unexplained: 0 };
   total = 0;
@@ -89,11 +144,10 @@ export class CorrectionLog {
       const p = this.pending[0]!;
       if (!this.context.reports.covers(p.record.tick) && nowMs - p.at < RESOLVE_WITHIN_MS) return;
       this.pending.shift();
-      const c = this.classify(p.record);
+      const c = this.classify(p.record, this.recent.length >= RECENT ? (this.recent.shift() as CorrectionEntry) : new CorrectionEntry());
       this.free.push(p);
       this.total++;
       this.byCause[c.cause]++;
-      if (this.recent.length >= RECENT) this.recent.shift();
       this.recent.push(c);
       this.report(c);
     }
@@ -114,7 +168,7 @@ export class CorrectionLog {
     this.skips.push({ from: skip.from, to: skip.to });
   }
 
-  private classify(r: CorrectionRecord): Correction {
+  private classify(r: CorrectionRecord, c: CorrectionEntry): Correction {
     const { reports, clockJumps, delayChanges } = this.context;
     // The state at fromTick agreed with the server: the cause lies in (fromTick, tick].
     const from = r.fromTick;
@@ -122,28 +176,23 @@ export class CorrectionLog {
     for (let i = this.skips.length - 1; i >= 0; i--) {
       const skip = this.skips[i]!;
       if (!isNewer(skip.from, to) && isNewer(tickAdd(skip.to, 1), from)) {
-        return named(r, 'stall', `prediction skipped ticks ${skip.from}..${skip.to} after a stall (of this client, or of the server's snapshots): the server ran them without our input`);
+        return c.set(r, 'stall', skip.from, skip.to);
       }
     }
     const problems = reports.within(tickAdd(from, 1), to);
     if (problems) {
-      if (problems.late > 0) {
-        const what = `the server got ${problems.late} of our inputs after their tick (${problems.missing} ticks ran without one) in ticks ${from + 1}..${to}`;
-        return named(r, 'input-late', `${what}: check the link, or raise ClientOptions.clock.minSlackTicks`);
-      }
-      return named(r, 'input-missing', `the server ran ${problems.missing} ticks in ${from + 1}..${to} without our input (lost packets beyond the redundancy)`);
+      return c.set(r, problems.late > 0 ? 'input-late' : 'input-missing', problems.late, problems.missing);
     }
     // Indexed loops: for-of over these arrays built an iterator per classification.
     for (let i = 0; i < clockJumps.length; i++) {
       const j = clockJumps[i]!;
       // A jump across ticks [j.from, j.to] explains a window that overlaps it or lies after it within the rollback.
-      if (!isNewer(j.from, to) && !isNewer(from, tickAdd(j.to, 64))) return named(r, 'clock-jump', `the prediction clock jumped across ticks ${j.from}..${j.to} (the server's clock stepped, e.g. after it stalled)`);
+      if (!isNewer(j.from, to) && !isNewer(from, tickAdd(j.to, 64))) return c.set(r, 'clock-jump', j.from, j.to);
     }
     for (let i = 0; i < delayChanges.length; i++) {
       const t = delayChanges[i]!;
-      if (within(t, from, to)) return named(r, 'input-delay', `the input delay changed at tick ${t}`);
+      if (within(t, from, to)) return c.set(r, 'input-delay', t);
     }
-    if (!r.local) return named(r, 'remote', 'the ghost is not driven by our input: another player, or contact with one, moved it differently');
-    return named(r, 'unexplained', 'no late or missing input, stall or clock change explains it: a nondeterministic system or a field whose tolerance is too tight');
+    return c.set(r, r.local ? 'unexplained' : 'remote');
   }
 }

@@ -65,10 +65,24 @@ export class Emitter<E extends EventMap> {
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type Logger = (level: LogLevel, message: string) => void;
+/**
+ * Where the library's messages go. A logger may list the `levels` it writes: messages of the other
+ * levels that the library would build often (a correction's 'info' line) are then not built at all.
+ * Without `levels` every message is passed in.
+ */
+export type Logger = ((level: LogLevel, message: string) => void) & { readonly levels?: readonly LogLevel[] };
+
+/** Whether `log` writes messages of `level` (true unless it lists its `levels` without this one). */
+export function logs(log: Logger, level: LogLevel): boolean {
+  const levels = log.levels;
+  return levels === undefined || levels.includes(level);
+}
 
 /** Default logger: warnings and errors to the console, nothing else. */
-export const consoleLogger: Logger = (level, message) => {
-  if (level === 'error') console.error(message);
-  else if (level === 'warn') console.warn(message);
-};
+export const consoleLogger: Logger = Object.assign(
+  (level: LogLevel, message: string): void => {
+    if (level === 'error') console.error(message);
+    else if (level === 'warn') console.warn(message);
+  },
+  { levels: ['warn', 'error'] as const },
+);

@@ -5,7 +5,7 @@
 // The receiving side splits a Batch with `forEachMessage` and handles each part as
 // if it had arrived alone. Nothing is ever dropped here.
 
-import { WireError } from './errors.ts';
+import { NetcodeError, WireError } from './errors.ts';
 import type { Channel } from './transport.ts';
 import { MAX_MESSAGE_BYTES, MessageKind } from './wire.ts';
 
@@ -17,14 +17,18 @@ class Lane {
   /** Where the first message's bytes start (after its length prefix), for sending a lone message as it is. */
   firstStart = 0;
 
-  push(bytes: Uint8Array): void {
-    const n = bytes.byteLength;
+  /** Queue the first `n` bytes of `bytes`. */
+  push(bytes: Uint8Array, n: number): void {
     this.ensure(this.length + 5 + n);
     let v = n;
     for (; v >= 0x80; v >>>= 7) this.buf[this.length++] = (v & 0x7f) | 0x80;
     this.buf[this.length++] = v;
     if (this.count === 0) this.firstStart = this.length;
-    this.buf.set(bytes, this.length);
+    const buf = this.buf;
+    const at = this.length;
+    if (n === bytes.byteLength) buf.set(bytes, at);
+    else if (n <= 256) for (let i = 0; i < n; i++) buf[at + i] = bytes[i]!; // a writer's buffer: no subarray view
+    else buf.set(bytes.subarray(0, n), at);
     this.length += n;
     this.count++;
   }
@@ -60,15 +64,16 @@ export class Outbox {
   /** Writes that filled up before the flush (a Batch never exceeds MAX_MESSAGE_BYTES). */
   private readonly full: { bytes: Uint8Array; channel: Channel; messages: number }[] = [];
 
-  /** Queue a copy of `bytes` (the caller may reuse its buffer at once). */
-  push(bytes: Uint8Array, channel: Channel): void {
+  /** Queue a copy of the first `length` bytes of `bytes` (all by default; the caller may reuse its buffer at once). */
+  push(bytes: Uint8Array, channel: Channel, length = bytes.byteLength): void {
+    if (!(length >= 0 && length <= bytes.byteLength)) throw new NetcodeError('internal', `react-netcode: Outbox.push length ${length} is outside the ${bytes.byteLength} bytes given.`);
     const lane = channel === 'reliable' ? this.reliable : this.unreliable;
     // Batch kind + this entry's length prefix (≤ 5) + the entry must fit in one message.
-    if (lane.count > 0 && 1 + lane.length + 5 + bytes.byteLength > MAX_MESSAGE_BYTES) {
+    if (lane.count > 0 && 1 + lane.length + 5 + length > MAX_MESSAGE_BYTES) {
       const messages = lane.count;
       this.full.push({ bytes: lane.take(), channel, messages });
     }
-    lane.push(bytes);
+    lane.push(bytes, length);
   }
 
   /** Messages queued and not yet flushed. */

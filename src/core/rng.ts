@@ -7,24 +7,31 @@
 export function deriveSeed(seed: number, ...keys: readonly number[]): number {
   let h = mix32(seed >>> 0);
   for (const key of keys) h = mixKey(h, key);
-  return h;
+  return h >>> 0;
 }
 
 /** `deriveSeed(seed, a, b)` without the rest array: the per-tick, per-system seed of ctx.rng (no allocation). */
 export function deriveSeed2(seed: number, a: number, b: number): number {
+  return derived2(seed, a, b) >>> 0;
+}
+
+// Internally the words are int32 (the same 32 bits as their uint32 readings): a uint32 of 2^31 or
+// more does not fit a small integer, so every one a call returned was a new heap number.
+function derived2(seed: number, a: number, b: number): number {
   return mixKey(mixKey(mix32(seed >>> 0), a), b);
 }
 
 /** One key folded into a derived seed. */
 function mixKey(h: number, key: number): number {
-  return mix32((h ^ mix32(key >>> 0) ^ ((key / 0x1_0000_0000) >>> 0)) >>> 0);
+  return mix32(h ^ mix32(key >>> 0) ^ ((key / 0x1_0000_0000) >>> 0));
 }
 
+/** The mixed word as an int32. */
 function mix32(x: number): number {
-  let z = (x + 0x9e3779b9) >>> 0;
-  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-  return (z ^ (z >>> 16)) >>> 0;
+  let z = (x + 0x9e3779b9) | 0;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return z ^ (z >>> 16);
 }
 
 export class Rng {
@@ -44,24 +51,34 @@ export class Rng {
     this.b = mix32(s ^ 0x6a09e667);
     this.c = mix32(s ^ 0xbb67ae85);
     this.d = 1;
-    for (let i = 0; i < 12; i++) this.nextUint32();
+    for (let i = 0; i < 12; i++) this.step();
     return this;
+  }
+
+  /** `reseed(deriveSeed2(seed, a, b))` without the uint32 in between. */
+  reseedDerived(seed: number, a: number, b: number): this {
+    return this.reseed(derived2(seed, a, b));
   }
 
   /** Uniform uint32. */
   nextUint32(): number {
-    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
-    this.d = (this.d + 1) >>> 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) >>> 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
-    this.c = (this.c + t) >>> 0;
-    return t;
+    return this.step() >>> 0;
   }
 
   /** Uniform float in [0, 1). */
   next(): number {
-    return this.nextUint32() / 0x1_0000_0000;
+    return (this.step() >>> 0) / 0x1_0000_0000;
+  }
+
+  /** sfc32's next word, as an int32 (its state words are int32 too: the same bits as uint32). */
+  private step(): number {
+    const t = (this.a + this.b + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t;
   }
 
   /** Uniform float in [min, max). */

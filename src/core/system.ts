@@ -18,7 +18,7 @@
 import { describeError, isNetcodeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
 import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
-import { deriveSeed2, Rng } from './rng.ts';
+import { Rng } from './rng.ts';
 import { pressSpawnIds } from './spawning.ts';
 import type { Tick } from './clock/tick.ts';
 import type { EngineWorld, Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
@@ -345,7 +345,7 @@ export class SystemRunner<P extends Protocol> {
       for (let i = 0; i < list.length; i++) {
         const { def, salt } = list[i]!;
         ctx.current = def.name;
-        ctx.rng.reseed(deriveSeed2(this.#hooks.seed, tick, salt));
+        ctx.rng.reseedDerived(this.#hooks.seed, tick, salt);
         try {
           def.run(this.#world, ctx);
         } catch (error) {

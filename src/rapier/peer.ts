@@ -27,7 +27,7 @@ import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
 import { CharacterMover } from './character.ts';
 import { recording, recordSlot, type WorldRecord } from './records.ts';
-import { restoreInPlace, restoreWorld, roundTripBroadPhase } from './restore.ts';
+import { restoreInPlace, restoreWorld, roundTripBroadPhase, snapshotWith } from './restore.ts';
 import { followShown, readBack, readMoveVelocity, writeAll, writeChanged } from './sync.ts';
 
 export interface PhysicsStats {
@@ -72,6 +72,11 @@ export class Peer {
   #lastBytes: Uint8Array | undefined;
   /** An empty world whose parts fill a broad phase's round trip (0.19). */
   #donor: RAPIER.World | undefined;
+  /**
+   * The ghost types with bodies: walked by index, as every per-tick loop here (a Map's or an
+   * array's iterator outside optimized code is an object per step).
+   */
+  readonly #types: readonly string[];
 
   constructor(
     private readonly R: Rapier,
@@ -82,8 +87,13 @@ export class Peer {
     private readonly dt: number,
     private readonly caps: Capabilities,
   ) {
+    this.#types = [...specs.keys()];
     this.world = this.#build();
     this.#reader = new StateReader(caps);
+  }
+
+  #gravityVec(): RawVec {
+    return (this.#gravity ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec);
   }
 
   #rawVec(): RawVec {
@@ -121,8 +131,8 @@ export class Peer {
     if (rollback && !rebuild) this.#restoreRecord(((tick as number) - 1) >>> 0);
     const gen = ++this.#gen;
     let added = false;
-    for (const type of this.specs.keys()) {
-      for (const g of net.query(type)) {
+    for (let t = 0; t < this.#types.length; t++) {
+      for (const g of net.query(this.#types[t]!)) {
         const e = this.entry(g)!;
         e.seen = gen;
         const simulated = isServer || g.mode === 'predicted';
@@ -159,13 +169,15 @@ export class Peer {
     let quiet = !rollback && !rebuild && !added && kept === this.list.length;
     if (this.#prepare(rebuild)) quiet = false;
 
-    stepWorld(this.world, (this.#gravity ??= this.R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec));
+    stepWorld(this.world, this.#gravityVec());
     this.stats.steps++;
 
     const raw = rawBodies(this.world);
     const reader = this.#reader;
     let dynamic = false;
-    for (const e of this.list) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
       if (e.simulated) {
         // Asleep before and after the step: nothing moved, the components still hold its state.
         if (!(e.asleep && raw.rbIsSleeping(handleOf(e)))) {
@@ -196,7 +208,9 @@ export class Peer {
     const raw = rawBodies(this.world);
     const vec = this.#rawVec();
     let touched = false;
-    for (const e of this.list) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
       if (e.body === undefined) {
         createBody(this.R, this.world, e);
         touched = true;
@@ -259,7 +273,8 @@ export class Peer {
   #record(tick: Tick): void {
     // Nothing moved since the last recording: its bytes are this tick's world (test/rapier/quiet-records.test.ts).
     const same = this.#quiet && recording.skipQuiet ? this.#lastBytes : undefined;
-    const bytes = same ?? this.world.takeSnapshot();
+    // Where the world restores in place (0.19's layout), with the reused gravity vector: no wasm vector per recording.
+    const bytes = same ?? (this.caps.inPlaceRestore ? snapshotWith(this.world, this.#gravityVec()) : this.world.takeSnapshot());
     this.#quiet = false;
     if (bytes === undefined) return;
     this.#lastBytes = bytes;
@@ -267,7 +282,7 @@ export class Peer {
     if (same !== undefined) this.stats.quietRecords++;
     // The round trip: of the broad phase alone where that suffices (0.19 in place), else of the whole world.
     if (same === undefined && !this.caps.restoreContinues && this.caps.broadPhaseRoundTrip) {
-      roundTripBroadPhase(this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })));
+      roundTripBroadPhase(this.R, this.world, (this.#donor ??= new this.R.World({ x: 0, y: 0, z: 0 })), this.#gravityVec());
     }
     const roundTrip = same === undefined && !this.caps.restoreContinues && !this.caps.broadPhaseRoundTrip;
     if (roundTrip) this.world = restoreWorld(this.R, this.world, bytes, this.caps.inPlaceRestore);
@@ -295,14 +310,16 @@ export class Peer {
    */
   #restoreRecord(tick: number): void {
     let rec: WorldRecord | undefined;
-    for (const r of this.#records) {
+    const records = this.#records;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
       if (r.bytes === undefined) continue;
       if (r.tick === tick) rec = r;
       else if (((r.tick - tick) >>> 0) < 0x80000000) r.bytes = undefined; // later than tick
     }
     if (rec === undefined) return;
     const fresh = (this.world = restoreWorld(this.R, this.world, rec.bytes!, this.caps.inPlaceRestore));
-    for (const e of this.list) e.body = undefined;
+    for (let i = 0; i < this.list.length; i++) this.list[i]!.body = undefined;
     for (let i = 0; i < rec.n; i++) {
       const e = rec.entries[i]!;
       const body = fresh.getRigidBody(rec.handles[i]!);

@@ -16,6 +16,7 @@ import { NetcodeError } from '../core/errors.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
 import { broadPhaseRoundTrips, inPlaceRestores } from './restore.ts';
+import { wrapClassOf, type WrapClass } from './scratch.ts';
 
 /** A wasm vector or quaternion (RawVector / RawRotation), as both versions expose it. */
 export interface RawVec {
@@ -68,27 +69,10 @@ export interface Capabilities {
   readonly wrapless: WraplessClasses | undefined;
 }
 
-/** A wasm-bindgen class (RawVector, RawRotation): its getters' results are built by its static `__wrap(ptr)`. */
-interface WrapClass {
-  __wrap(ptr: number): RawVec;
-  readonly prototype: object;
-}
-
 /** The classes of a 0.19 raw getter's results: RawVector (translation, velocities) and RawRotation. */
 export interface WraplessClasses {
   readonly vec: WrapClass;
   readonly rot: WrapClass;
-}
-
-function wrapClassOf(v: unknown): WrapClass | undefined {
-  if (typeof v !== 'object' || v === null || typeof (v as RawVec).free !== 'function') return undefined;
-  if (typeof (v as { __wbg_ptr?: unknown }).__wbg_ptr !== 'number') return undefined;
-  const ctor: unknown = (v as { constructor?: unknown }).constructor;
-  if (typeof ctor !== 'function') return undefined;
-  const C = ctor as unknown as WrapClass;
-  if (typeof C.__wrap !== 'function' || Object.getPrototypeOf(v) !== C.prototype) return undefined;
-  const d = Object.getOwnPropertyDescriptor(C, '__wrap');
-  return d !== undefined && d.writable === true ? C : undefined;
 }
 
 /**
@@ -167,6 +151,52 @@ export function capabilities(R: Rapier): Capabilities {
  * every body through the JS API, which maps it at once, so it runs the pipeline directly.
  */
 export function stepWorld(world: RAPIER.World, gravity: RawVec): void {
+  const clock = world.profilerEnabled ? undefined : silenceClock();
+  try {
+    pipelineStep(world, gravity);
+  } finally {
+    if (clock !== undefined) restoreClock(clock);
+  }
+}
+
+/**
+ * The pipeline step reads `performance.now()` about 26 times per step for its profiler's
+ * counters, profiler on or off: through wasm-bindgen each reading is a double returned from a
+ * JS call, a new 16-byte heap number (≈ 1.6 KB per client frame of the client-frame bench).
+ * With the profiler off no one reads those counters, so while the step runs the `performance`
+ * object answers `now()` with 0, a small integer, which crosses without an allocation. The
+ * step calls no JS of the app (the adapter steps without hooks nor event queue), and Rapier
+ * reads no other time: the world steps exactly alike. The clock is the object Rapier's glue
+ * keeps from its first reading, `globalThis.performance`; an own `now` (a test's fake clock) is
+ * put back as it was, else the own property is deleted again, which leaves the object's shape as
+ * it was (V8 undoes the last property added).
+ */
+function silenceClock(): Performance | undefined {
+  const clock = (globalThis as { performance?: Performance }).performance;
+  if (typeof clock !== 'object' || clock === null || !Object.isExtensible(clock)) return undefined;
+  ownNow = Object.prototype.hasOwnProperty.call(clock, 'now') ? clock.now : undefined;
+  try {
+    (clock as { now: () => number }).now = zeroNow;
+  } catch {
+    return undefined; // a read-only own `now`
+  }
+  return clock;
+}
+
+function restoreClock(clock: Performance): void {
+  if (ownNow === undefined) delete (clock as { now?: () => number }).now;
+  else (clock as { now: () => number }).now = ownNow;
+  ownNow = undefined;
+}
+
+/** The clock's own `now` while a step runs with the silenced clock (undefined: none, its prototype's). */
+let ownNow: (() => number) | undefined;
+
+function zeroNow(): number {
+  return 0;
+}
+
+function pipelineStep(world: RAPIER.World, gravity: RawVec): void {
   const w = world as unknown as PipelineMembers;
   const g = world.gravity;
   if (w.softBodies === undefined) {

@@ -19,7 +19,8 @@ const HISTORY_TICKS = 64;
 /** The record to reuse for `tick`: its own, a free one, or one older than the history; else a new one. */
 export function recordSlot(records: WorldRecord[], tick: number): WorldRecord {
   let free: WorldRecord | undefined;
-  for (const r of records) {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
     if (r.tick === tick) return r;
     if (free === undefined && (r.bytes === undefined || ((tick - r.tick) >>> 0) > HISTORY_TICKS)) free = r;
   }

@@ -23,6 +23,7 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import { NetcodeError } from '../core/errors.ts';
 import type { Rapier } from './options.ts';
+import { ScratchWrap, wrapClassOf } from './scratch.ts';
 
 interface Freeable {
   free(): void;
@@ -94,7 +95,81 @@ interface WorldLayout {
   colliders: MappedPart<RawColliderSet, ColliderWrapper>;
   impulseJoints: MappedPart<RawJointSet, unknown>;
   multibodyJoints: MappedPart<RawJointSet, unknown>;
-  serializationPipeline: Part<{ deserializeAll(bytes: Uint8Array): Deserialized | undefined }>;
+  serializationPipeline: Part<{
+    deserializeAll(bytes: Uint8Array): Deserialized | undefined;
+    serializeAll(...raws: unknown[]): Uint8Array | undefined;
+  }>;
+}
+
+/** A wasm vector (RawVector) the caller reuses. */
+interface RawVector {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/**
+ * `world.takeSnapshot()` with the caller's wasm vector for the gravity: World.takeSnapshot wraps
+ * the gravity in a new wasm vector per call. The same raw call with the same parts (0.19's layout,
+ * which `inPlaceRestores` checks, with these bytes equal to takeSnapshot's).
+ */
+export function snapshotWith(world: RAPIER.World, gravity: RawVector): Uint8Array | undefined {
+  const w = world as unknown as WorldLayout;
+  const g = w.gravity;
+  gravity.x = g.x;
+  gravity.y = g.y;
+  gravity.z = g.z;
+  return w.serializationPipeline.raw.serializeAll(
+    gravity, w.integrationParameters.raw, w.islands.raw, w.broadPhase.raw, w.narrowPhase.raw, w.bodies.raw, w.colliders.raw,
+    w.impulseJoints.raw, w.multibodyJoints.raw,
+  );
+}
+
+/** Per Rapier module: reused objects for the deserialized world and its gravity vector, which a restore frees at once (scratch.ts). */
+interface Scratches {
+  world: ScratchWrap | undefined;
+  vec: ScratchWrap | undefined;
+}
+const scratches = new WeakMap<object, Scratches>();
+
+function scratchesOf(R: Rapier): Scratches {
+  let s = scratches.get(R);
+  if (s === undefined) scratches.set(R, (s = { world: undefined, vec: undefined }));
+  return s;
+}
+
+/** `world`'s pipeline deserializing `bytes`, into the reused object once the class is known. */
+function deserialize(R: Rapier, w: WorldLayout, bytes: Uint8Array): Deserialized | undefined {
+  const s = scratchesOf(R);
+  const pipeline = w.serializationPipeline.raw;
+  if (s.world === undefined) {
+    const d = pipeline.deserializeAll(bytes);
+    const C = wrapClassOf(d);
+    if (C !== undefined) s.world = new ScratchWrap(C);
+    return d;
+  }
+  s.world.begin();
+  try {
+    return pipeline.deserializeAll(bytes);
+  } finally {
+    s.world.end();
+  }
+}
+
+function takeGravity(R: Rapier, d: Deserialized): { x: number; y: number; z: number; free(): void } | undefined {
+  const s = scratchesOf(R);
+  if (s.vec === undefined) {
+    const g = d.takeGravity();
+    const C = wrapClassOf(g);
+    if (C !== undefined) s.vec = new ScratchWrap(C);
+    return g;
+  }
+  s.vec.begin();
+  try {
+    return d.takeGravity();
+  } finally {
+    s.vec.end();
+  }
 }
 
 /** Free the raw part `part` holds and put `raw` in its place. */
@@ -138,23 +213,26 @@ const reconcilers = new WeakMap<object, Reconciler>();
  */
 export function restoreInPlace(R: Rapier, world: RAPIER.World, bytes: Uint8Array): void {
   const w = world as unknown as WorldLayout;
-  const d = w.serializationPipeline.raw.deserializeAll(bytes);
+  const d = deserialize(R, w, bytes);
   if (d === undefined) throw new NetcodeError('internal', 'react-netcode: Rapier could not read a world snapshot; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
-  const g = d.takeGravity();
-  if (g !== undefined) {
-    // World keeps the object it was given as its gravity: replace it rather than write into it.
-    if (g.x !== w.gravity.x || g.y !== w.gravity.y || g.z !== w.gravity.z) w.gravity = { x: g.x, y: g.y, z: g.z };
-    g.free();
+  try {
+    const g = takeGravity(R, d);
+    if (g !== undefined) {
+      // World keeps the object it was given as its gravity: replace it rather than write into it.
+      if (g.x !== w.gravity.x || g.y !== w.gravity.y || g.z !== w.gravity.z) w.gravity = { x: g.x, y: g.y, z: g.z };
+      g.free();
+    }
+    swap(w.integrationParameters, d.takeIntegrationParameters());
+    swap(w.islands, d.takeIslandManager());
+    swap(w.broadPhase, d.takeBroadPhase());
+    swap(w.narrowPhase, d.takeNarrowPhase());
+    swap(w.bodies, d.takeBodies());
+    swap(w.colliders, d.takeColliders());
+    swap(w.impulseJoints, d.takeImpulseJoints());
+    swap(w.multibodyJoints, d.takeMultibodyJoints());
+  } finally {
+    d.free();
   }
-  swap(w.integrationParameters, d.takeIntegrationParameters());
-  swap(w.islands, d.takeIslandManager());
-  swap(w.broadPhase, d.takeBroadPhase());
-  swap(w.narrowPhase, d.takeNarrowPhase());
-  swap(w.bodies, d.takeBodies());
-  swap(w.colliders, d.takeColliders());
-  swap(w.impulseJoints, d.takeImpulseJoints());
-  swap(w.multibodyJoints, d.takeMultibodyJoints());
-  d.free();
 
   let rec = reconcilers.get(world);
   if (rec === undefined) reconcilers.set(world, (rec = new Reconciler(R)));
@@ -263,17 +341,25 @@ export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, co
  * (test/rapier/restore.test.ts), at a fraction of a full restore's cost. Only call it where
  * `broadPhaseRoundTrips(R)` holds.
  */
-export function roundTripBroadPhase(world: RAPIER.World, donor: RAPIER.World): void {
-  const d0 = donor;
-  const bytes = world.serializationPipeline.serializeAll(
-    world.gravity, d0.integrationParameters, d0.islands, world.broadPhase, d0.narrowPhase,
-    d0.bodies, d0.colliders, d0.impulseJoints, d0.multibodyJoints,
-  );
+export function roundTripBroadPhase(R: Rapier, world: RAPIER.World, donor: RAPIER.World, gravity: RawVector): void {
   const w = world as unknown as WorldLayout;
-  const d = bytes === undefined ? undefined : w.serializationPipeline.raw.deserializeAll(bytes);
+  const d0 = donor as unknown as WorldLayout;
+  const g = w.gravity;
+  gravity.x = g.x;
+  gravity.y = g.y;
+  gravity.z = g.z;
+  // The raw call with the caller's gravity vector: the JS one wraps the gravity in a new wasm vector.
+  const bytes = w.serializationPipeline.raw.serializeAll(
+    gravity, d0.integrationParameters.raw, d0.islands.raw, w.broadPhase.raw, d0.narrowPhase.raw,
+    d0.bodies.raw, d0.colliders.raw, d0.impulseJoints.raw, d0.multibodyJoints.raw,
+  );
+  const d = bytes === undefined ? undefined : deserialize(R, w, bytes);
   if (d === undefined) throw new NetcodeError('internal', 'react-netcode: Rapier could not serialize a broad phase (please report it).');
-  swap(w.broadPhase, d.takeBroadPhase());
-  d.free();
+  try {
+    swap(w.broadPhase, d.takeBroadPhase());
+  } finally {
+    d.free();
+  }
 }
 
 /** A probe world: two boxes falling onto a floor and onto each other. */
@@ -326,7 +412,12 @@ export function broadPhaseRoundTrips(R: Rapier): boolean {
     restoreInPlace(R, a.world, a.world.takeSnapshot());
     const part = b.world.broadPhase;
     const raw = (part as unknown as Part).raw;
-    roundTripBroadPhase(b.world, donor);
+    const vec = R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVector & { free(): void };
+    try {
+      roundTripBroadPhase(R, b.world, donor, vec);
+    } finally {
+      vec.free();
+    }
     if (b.world.broadPhase !== part || (part as unknown as Part).raw === raw) return false;
     return continueAlike(a.world, b.world, a.handles);
   } catch {
@@ -340,7 +431,8 @@ export function broadPhaseRoundTrips(R: Rapier): boolean {
  * Whether `world` can be restored in place with this Rapier module: the layout check, then a
  * probe (two boxes falling onto a floor and onto each other, restored from the same bytes once
  * by World.restoreSnapshot and once in place) that must continue bit for bit alike, with the
- * restored world's body wrappers kept. Any exception counts as no.
+ * restored world's body wrappers kept, and whose snapshotWith bytes are takeSnapshot's. Any
+ * exception counts as no.
  */
 export function inPlaceRestores(R: Rapier): boolean {
   const made: RAPIER.World[] = [];
@@ -351,6 +443,15 @@ export function inPlaceRestores(R: Rapier): boolean {
     if (!hasInPlaceLayout(b.world, body, b.collider)) return false;
     for (let i = 0; i < 20; i++) a.world.step();
     const bytes = a.world.takeSnapshot();
+    // The adapter records with snapshotWith where the world restores in place: the same bytes.
+    const vec = R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVector & { free(): void };
+    let same: Uint8Array | undefined;
+    try {
+      same = snapshotWith(a.world, vec);
+    } finally {
+      vec.free();
+    }
+    if (same === undefined || same.length !== bytes.length || same.some((v, i) => v !== bytes[i])) return false;
     const copy = R.World.restoreSnapshot(bytes);
     made.push(copy);
     b.world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(3, 3, 3)); // not in the snapshot: must go

@@ -90,8 +90,9 @@ export class LinkConditioner {
    * The returned array is reused: read it before the next call.
    */
   schedule(now: number, channel: Channel): readonly number[] {
+    // Written by index and cut to length: `length = 0` would drop the array's storage at every packet.
     const out = this.out;
-    out.length = 0;
+    let n = 0;
     this.counts.sent++;
     if (channel === 'reliable') {
       let t = now + this.delay();
@@ -101,11 +102,13 @@ export class LinkConditioner {
       }
       if (t < this.lastReliable) t = this.lastReliable; // in order: wait behind earlier packets
       this.lastReliable = t;
-      out.push(t);
+      out[n++] = t;
+      out.length = n;
       return out;
     }
     if (this.rng.chance(this.loss)) {
       this.counts.dropped++;
+      out.length = 0;
       return out;
     }
     let t = now + this.delay();
@@ -113,11 +116,12 @@ export class LinkConditioner {
       t += this.reorderDelay;
       this.counts.reordered++;
     }
-    out.push(t);
+    out[n++] = t;
     if (this.rng.chance(this.duplicate)) {
-      out.push(now + this.delay());
+      out[n++] = now + this.delay();
       this.counts.duplicated++;
     }
+    out.length = n;
     return out;
   }
 
@@ -223,7 +227,7 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
       const times = up.schedule(scheduler.now(), channel);
       if (times.length === 0) return;
       const copy = data.slice(); // the caller may reuse `data` before the delayed send
-      for (const at of times) upLine.push(at, copy, channel);
+      for (let i = 0; i < times.length; i++) upLine.push(times[i]!, copy, channel);
     },
     close(reason) {
       if (conn === null || conn.closed) return;

@@ -51,15 +51,36 @@ export class DelayLine {
       this.flush();
     }
     if (this.timers.size === 0) return;
-    const due: [TimerHandle, number][] = [];
-    for (const [handle, p] of this.timers) if (p.at <= now) due.push([handle, p.at]);
-    due.sort((a, b) => a[1] - b[1]);
-    for (const [handle] of due) {
+    // The due packets by time, in reused arrays (an insertion sort: a handful at most); a new
+    // array and an entry per packet here were most of what a link cost per frame.
+    this.dueNow = now;
+    this.dueCount = 0;
+    this.timers.forEach(this.collectDue);
+    const n = this.dueCount;
+    this.dueCount = 0;
+    for (let i = 0; i < n; i++) {
+      const handle = this.dueHandles[i]!;
+      this.dueHandles[i] = undefined;
       if (!this.timers.has(handle)) continue; // delivering one closed the link
       this.scheduler.clearTimeout(handle);
       this.deliverUnreliable(handle);
     }
   }
+
+  private dueNow = 0;
+  private dueCount = 0;
+  private readonly dueHandles: (TimerHandle | undefined)[] = [];
+  private readonly dueAt: number[] = [];
+  private readonly collectDue = (p: { at: number; data: Uint8Array }, handle: TimerHandle): void => {
+    if (p.at > this.dueNow) return;
+    let i = this.dueCount++;
+    for (; i > 0 && this.dueAt[i - 1]! > p.at; i--) {
+      this.dueAt[i] = this.dueAt[i - 1]!;
+      this.dueHandles[i] = this.dueHandles[i - 1];
+    }
+    this.dueAt[i] = p.at;
+    this.dueHandles[i] = handle;
+  };
 
   private deliverUnreliable(handle: TimerHandle): void {
     const p = this.timers.get(handle);

@@ -44,4 +44,41 @@ describe('CorrectionLog', () => {
     log.resolve(16);
     expect(named.map((c) => c.cause)).toEqual(['unexplained']);
   });
+
+  it('keeps the newest 64 in recent, oldest first, reusing the oldest object for the next one', () => {
+    const { context, named, log } = setup();
+    context.reports.onPong(0, 0, 10_000 as Tick);
+    for (let i = 0; i < 70; i++) {
+      log.add({ ...record(100 + i, 110 + i), ghostId: i }, 0);
+      log.resolve(0);
+    }
+    expect(log.total).toBe(70);
+    expect(log.recent).toHaveLength(64);
+    expect(log.recent.map((c) => c.ghostId)).toEqual([...Array(64).keys()].map((i) => i + 6));
+    expect(new Set(log.recent).size).toBe(64);
+    // The 65th correction was written into the first one's object: a listener copies what it keeps.
+    expect(named[64]).toBe(named[0]);
+    expect(named[0]!.ghostId).toBe(70 - 6);
+  });
+
+  it("builds each cause's detail when read, and a spread copy keeps it", () => {
+    const { context, named, log } = setup();
+    context.lastSkip = { from: 102 as Tick, to: 105 as Tick };
+    log.add(record(100, 110), 0);
+    context.lastSkip = undefined;
+    log.add({ ...record(200, 210), local: false }, 0);
+    log.add(record(300, 310), 0);
+    context.reports.onPong(0, 0, 400 as Tick);
+    log.resolve(0);
+    expect(named.map((c) => c.cause)).toEqual(['stall', 'remote', 'unexplained']);
+    const copy = { ...named[0]! };
+    expect(copy.detail).toBe("prediction skipped ticks 102..105 after a stall (of this client, or of the server's snapshots): the server ran them without our input");
+    expect(JSON.parse(JSON.stringify(named[1]))).toMatchObject({ ghostId: 7, cause: 'remote', detail: 'the ghost is not driven by our input: another player, or contact with one, moved it differently' });
+    expect(Object.keys(copy).sort()).toEqual(['cause', 'detail', 'distance', 'fromTick', 'ghostId', 'local', 'tick', 'type']);
+    context.delayChanges.push(405 as Tick);
+    log.add(record(400, 410), 0);
+    context.reports.onPong(0, 0, 500 as Tick);
+    log.resolve(0);
+    expect(named[3]!.detail).toBe('the input delay changed at tick 405');
+  });
 });

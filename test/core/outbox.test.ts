@@ -23,6 +23,22 @@ function split(data: Uint8Array): number[][] {
 }
 
 describe('Outbox', () => {
+  it("queues a copy of the first `length` bytes of a buffer (a writer's, reused at once)", () => {
+    const box = new Outbox();
+    const buf = new Uint8Array(600);
+    buf.set([MessageKind.Ping, 1, 2, 3, 4, 99, 99]);
+    box.push(buf, 'unreliable', 5);
+    buf.fill(7); // the writer moves on
+    const big = new Uint8Array(400).fill(5);
+    big[0] = MessageKind.Ping;
+    box.push(big, 'unreliable', 300); // longer than the byte-by-byte copy
+    big.fill(0);
+    const writes = flushAll(box);
+    expect(writes).toHaveLength(1);
+    expect(split(writes[0]!.bytes)).toEqual([[MessageKind.Ping, 1, 2, 3, 4], [MessageKind.Ping, ...new Array<number>(299).fill(5)]]);
+    expect(() => box.push(buf, 'unreliable', 601)).toThrow(/react-netcode: Outbox.push length 601/);
+  });
+
   it('a lone message is written as it is; two or more as one Batch per channel, reliable first', () => {
     const box = new Outbox();
     box.push(msg(MessageKind.Ping, 1, 2, 3, 4), 'unreliable');

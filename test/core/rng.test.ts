@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, deriveSeed, deriveSeed2, Rng } from '../../src/core/rng.ts';
 
+/** sfc32 after the splitmix32-style seeding, as the code before its int32 words drew them. */
+const FIRST_WORDS_OF_SEED_1 = [1561213105, 1672659099, 4017275699];
+
 describe('Rng', () => {
   it('is reproducible for a seed and differs between seeds', () => {
     const a = createRng(42);
@@ -45,6 +48,21 @@ describe('Rng', () => {
     for (let i = 0; i + 2 < keys.length; i++) {
       const [seed, a, b] = [keys[i]!, keys[i + 1]!, keys[i + 2]!];
       expect(deriveSeed2(seed, a, b)).toBe(deriveSeed(seed, a, b));
+      expect(deriveSeed2(seed, a, b)).toBeGreaterThanOrEqual(0); // a uint32
+      const derived = new Rng(1).reseedDerived(seed, a, b);
+      const plain = new Rng(deriveSeed2(seed, a, b));
+      for (let k = 0; k < 3; k++) expect(derived.nextUint32()).toBe(plain.nextUint32());
+    }
+  });
+
+  it('draws uint32 words and floats in [0, 1): the first words of seed 1 as they always were', () => {
+    const rng = new Rng(1);
+    const words = [rng.nextUint32(), rng.nextUint32(), rng.nextUint32()];
+    for (const w of words) expect(w >>> 0).toBe(w);
+    expect(words).toEqual(FIRST_WORDS_OF_SEED_1);
+    for (let i = 0; i < 1000; i++) {
+      const f = rng.next();
+      expect(f >= 0 && f < 1).toBe(true);
     }
   });
 

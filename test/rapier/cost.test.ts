@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defineProtocol, defineSystems, field, ghost, system, type InputValues, type SystemDef } from '../../src/index.ts';
 import { EngineWorld, SystemRunner } from '../../src/internals.ts';
 import { createPhysics, type PhysicsOptions } from '../../src/rapier/index.ts';
-import { capabilities, rawBodies, StateReader } from '../../src/rapier/raw.ts';
+import { capabilities, rawBodies, StateReader, stepWorld, type RawVec } from '../../src/rapier/raw.ts';
 
 await RAPIER.init();
 
@@ -159,18 +159,69 @@ describe('rapier adapter cost', () => {
     step(2);
     const live = physics.world(w)!;
     const caps = capabilities(RAPIER);
+    const pipeline = (live as unknown as { serializationPipeline: { raw: { deserializeAll(b: Uint8Array): unknown; serializeAll(...raws: unknown[]): unknown } } }).serializationPipeline.raw;
+    // Where the world restores in place (0.19's layout), the recording is takeSnapshot's raw call with the peer's gravity vector.
     const take = vi.spyOn(live, 'takeSnapshot');
-    const inPlace = vi.spyOn((live as unknown as { serializationPipeline: { raw: { deserializeAll(b: Uint8Array): unknown } } }).serializationPipeline.raw, 'deserializeAll');
+    const rawTake = vi.spyOn(pipeline, 'serializeAll');
+    const inPlace = vi.spyOn(pipeline, 'deserializeAll');
     const restore = vi.spyOn(RAPIER.World, 'restoreSnapshot');
     step(); // tick 3: a snapshot tick, recorded
-    expect(take).toHaveBeenCalledTimes(1);
+    expect(take).toHaveBeenCalledTimes(caps.inPlaceRestore ? 0 : 1);
+    // The broad phase's round trip serializes once more (its own parts only).
+    expect(rawTake).toHaveBeenCalledTimes((caps.inPlaceRestore ? 1 : 0) + (caps.broadPhaseRoundTrip ? 1 : 0));
     // The round trip: in place where supported (the live World object stays), else a new World.
     const roundTrip = !caps.restoreContinues;
     expect(inPlace).toHaveBeenCalledTimes(roundTrip && caps.inPlaceRestore ? 1 : 0);
     expect(restore).toHaveBeenCalledTimes(roundTrip && !caps.inPlaceRestore ? 1 : 0);
     expect(physics.world(w) === live).toBe(!roundTrip || caps.inPlaceRestore);
     take.mockRestore();
+    rawTake.mockRestore();
     inPlace.mockRestore();
     restore.mockRestore();
+  });
+
+  it("steps with the profiler's clock silenced while the profiler is off, puts the clock back, and steps exactly like World.step()", () => {
+    const build = () => {
+      const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+      world.createCollider(RAPIER.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0));
+      for (let i = 0; i < 20; i++) {
+        const b = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation((i % 5) * 0.4, 0.5 + i * 0.3, 0).setAngvel({ x: 0.1 * i, y: 0, z: 0 }));
+        world.createCollider(RAPIER.ColliderDesc.cuboid(0.25, 0.25, 0.25), b);
+      }
+      return world;
+    };
+    const adapter = build();
+    const plain = build();
+    const gravity = RAPIER.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVec;
+    const clock = globalThis.performance;
+    const proto = Object.getPrototypeOf(clock) as { now: () => number };
+    expect(Object.prototype.hasOwnProperty.call(clock, 'now')).toBe(false);
+    for (let i = 0; i < 120; i++) {
+      stepWorld(adapter, gravity);
+      plain.step();
+    }
+    // Bit for bit the same world, and the clock as it was: no own `now` left behind.
+    expect(Array.from(adapter.takeSnapshot())).toEqual(Array.from(plain.takeSnapshot()));
+    expect(Object.prototype.hasOwnProperty.call(clock, 'now')).toBe(false);
+    expect(clock.now).toBe(proto.now);
+    // An own `now` (a fake clock) is not read during the step, and is put back after it.
+    let reads = 0;
+    const fake = (): number => ++reads;
+    (clock as { now: () => number }).now = fake;
+    try {
+      stepWorld(adapter, gravity);
+      expect(reads).toBe(0);
+      expect(clock.now).toBe(fake);
+      // With the profiler on, the step reads the clock as usual.
+      adapter.profilerEnabled = true;
+      stepWorld(adapter, gravity);
+      expect(reads).toBeGreaterThan(0);
+      expect(clock.now).toBe(fake);
+    } finally {
+      delete (clock as { now?: () => number }).now;
+    }
+    gravity.free();
+    adapter.free();
+    plain.free();
   });
 });

@@ -8,7 +8,7 @@ import { isSnapshotTick, type InputValues, type Values } from '../../src/index.t
 import { EngineWorld, SystemRunner } from '../../src/internals.ts';
 import { createPhysics, type Rapier } from '../../src/rapier/index.ts';
 import { capabilities } from '../../src/rapier/raw.ts';
-import { hasInPlaceLayout, inPlaceRestores, restoreInPlace, roundTripBroadPhase } from '../../src/rapier/restore.ts';
+import { hasInPlaceLayout, inPlaceRestores, restoreInPlace, roundTripBroadPhase, snapshotWith } from '../../src/rapier/restore.ts';
 import { boxStart, HALF, sceneProtocol, sceneSystems } from './scene.ts';
 
 await RAPIER.init();
@@ -148,6 +148,38 @@ describe('in-place world restore', () => {
     b.world.free();
   });
 
+  it.runIf(minor === 19)('records with the caller\'s gravity vector the bytes of takeSnapshot, and restores through reused wrappers that leave the classes as they were', () => {
+    const a = pile(RAPIER, 50);
+    const r = rng(5);
+    for (let i = 0; i < 30; i++) {
+      a.kick(r);
+      a.world.step();
+    }
+    const gravity = RAPIER.VectorOps.intoRaw({ x: 0, y: 0, z: 0 });
+    const bytes = snapshotWith(a.world, gravity)!;
+    expect(bytesEqual(bytes, a.world.takeSnapshot())).toBe(true);
+    const copy = RAPIER.World.restoreSnapshot(bytes);
+    for (let k = 0; k < 3; k++) {
+      for (let i = 0; i < 10; i++) a.world.step();
+      restoreInPlace(RAPIER, a.world, bytes); // the first restore learns the classes, the next ones reuse their objects
+      expect(bytesEqual(snapshotWith(a.world, gravity)!, copy.takeSnapshot())).toBe(true);
+    }
+    // The classes wrap as before outside a restore: a new object per call, each freed on its own.
+    const pipeline = a.world.serializationPipeline.raw as unknown as { deserializeAll(b: Uint8Array): { free(): void; __wbg_ptr: number } };
+    const d1 = pipeline.deserializeAll(bytes);
+    const d2 = pipeline.deserializeAll(bytes);
+    expect(d1).not.toBe(d2);
+    expect(d1.__wbg_ptr).not.toBe(d2.__wbg_ptr);
+    d1.free();
+    d2.free();
+    const v1 = RAPIER.VectorOps.intoRaw({ x: 1, y: 2, z: 3 });
+    expect(v1.x).toBe(1);
+    v1.free();
+    gravity.free();
+    copy.free();
+    a.world.free();
+  });
+
   it.runIf(minor === 19)('a round trip of the broad phase alone makes a world continue like one restored from its snapshot (what a recording needs on 0.19)', () => {
     // Snapshots after 1, 30 and 100 kicked steps of the 200-box pile, each compared over 120 kicked steps, bit for bit.
     // A twin of the pile that skips the round trip drifts from the restored copy within those steps (it is why a recording needs one).
@@ -164,7 +196,9 @@ describe('in-place world restore', () => {
       }
       const bytes = a.world.takeSnapshot();
       const copy = RAPIER.World.restoreSnapshot(bytes);
-      roundTripBroadPhase(a.world, donor);
+      const gravity = RAPIER.VectorOps.intoRaw({ x: 0, y: 0, z: 0 });
+      roundTripBroadPhase(RAPIER, a.world, donor, gravity);
+      gravity.free();
       expect(bytesEqual(a.world.takeSnapshot(), copy.takeSnapshot())).toBe(true); // serialized alike (the BVH's pair map re-read)
       const [ka, kc, kt] = [rng(99), rng(99), rng(99)];
       const kickCopy = (r: () => number): void => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LinkConditioner, conditionClient } from '../../src/transport/conditioner.ts';
 import type { LinkOptions } from '../../src/transport/conditioner.ts';
+import { DelayLine } from '../../src/transport/delay-line.ts';
 import { LoopbackNetwork } from '../../src/transport/loopback.ts';
 import { VirtualScheduler } from '../../src/transport/scheduler.ts';
 import type { Channel, PeerId, Scheduler } from '../../src/core/transport.ts';
@@ -273,5 +274,24 @@ describe('conditionClient over LoopbackNetwork', () => {
       { t: 30, value: 2 },
       { t: 100, value: 3 }, // 30 + 20, its timer 50 late: no later send pulled it out
     ]);
+  });
+
+  it('a line delivers its due unreliable packets by their time, whatever order they were pushed in, and keeps the others', () => {
+    const clock = new VirtualScheduler();
+    const never: Scheduler = { now: () => clock.now(), setTimeout: (fn, ms) => clock.setTimeout(fn, ms + 1000), clearTimeout: (h) => clock.clearTimeout(h) };
+    const got: number[] = [];
+    const line = new DelayLine(never, (data) => got.push(data[0]!));
+    for (const [at, v] of [[30, 3], [10, 1], [45, 5], [20, 2], [10.5, 9]] as const) line.push(at, Uint8Array.of(v), 'unreliable');
+    clock.advanceTo(40);
+    line.deliverDue();
+    expect(got).toEqual([1, 9, 2, 3]);
+    line.deliverDue(); // nothing more is due
+    expect(got).toEqual([1, 9, 2, 3]);
+    clock.advanceTo(50);
+    line.deliverDue();
+    line.push(60, Uint8Array.of(6), 'unreliable');
+    clock.advanceTo(60);
+    line.deliverDue();
+    expect(got).toEqual([1, 9, 2, 3, 5, 6]);
   });
 });

@@ -31,7 +31,8 @@ export class FixedStepAccumulator {
   overruns = 0;
   /** Total ticks dropped by clamping. */
   droppedSteps = 0;
-  private last: number | undefined;
+  /** NaN until the first advance (a float field that also holds undefined is a new heap number per write). */
+  private last = NaN;
   private accumulated = 0;
 
   constructor(options: AccumulatorOptions) {
@@ -49,7 +50,7 @@ export class FixedStepAccumulator {
    * The first call only starts the clock and returns 0. A clock that goes backwards adds nothing.
    */
   advance(now: number): number {
-    if (this.last === undefined) {
+    if (Number.isNaN(this.last)) {
       this.last = now;
       return 0;
     }
@@ -89,7 +90,7 @@ export class FixedStepAccumulator {
 
   /** Forget the clock (e.g. after the page was hidden): the next `advance` restarts it. */
   reset(): void {
-    this.last = undefined;
+    this.last = NaN;
     this.accumulated = 0;
   }
 

@@ -102,7 +102,8 @@ export class ClockSync {
   private pendingJump = true;
   private predictedRel = 0;
   private serverRel = 0;
-  private lastNowMs: number | undefined;
+  // NaN until the first update (a float field that also holds undefined is a new heap number per write).
+  private lastNowMs = NaN;
   /** Mean interval between updates (the client's frame time), ms; 0 until measured. */
   private frameMs = 0;
   /** Pongs for pings sent before this client time are stale (set by resync() and the update after it). */
@@ -118,7 +119,7 @@ export class ClockSync {
   private correction = 0;
   private marginSum = 0;
   private marginCount = 0;
-  private lastMarginMs: number | undefined;
+  private lastMarginMs = NaN;
   private jumpCount = 0;
   private lastJump = 0;
 
@@ -198,8 +199,9 @@ export class ClockSync {
       this.discardBeforeMs = nowMs;
       this.boundaryPending = false;
     }
-    const elapsed = this.lastNowMs === undefined ? 0 : Math.max(0, nowMs - this.lastNowMs);
-    if (this.lastNowMs === undefined || nowMs > this.lastNowMs) this.lastNowMs = nowMs;
+    const first = Number.isNaN(this.lastNowMs);
+    const elapsed = first ? 0 : Math.max(0, nowMs - this.lastNowMs);
+    if (first || nowMs > this.lastNowMs) this.lastNowMs = nowMs;
     if (!this.isSynced) return this; // no time base: predictedTime holds
     this.predictedRel += (elapsed / this.stepMs) * this.scale;
     this.serverRel = this.offset.serverMsAt(this.lastNowMs) / this.stepMs;
@@ -242,7 +244,7 @@ export class ClockSync {
 
   /** Time-based, so the loop gain does not depend on how often the server reports; slow against the RTT, so it cannot ring. */
   private integrateMargins(nowMs: number, elapsed: number): void {
-    const dt = Math.min(MARGIN_MAX_DT_MS, this.lastMarginMs === undefined ? elapsed : nowMs - this.lastMarginMs);
+    const dt = Math.min(MARGIN_MAX_DT_MS, Number.isNaN(this.lastMarginMs) ? elapsed : nowMs - this.lastMarginMs);
     const limit = this.jumpThresholdTicks / 2;
     // Down as far as the whole one-way term: an RTT inflated on the way back (a busy main thread) is cancelled.
     const floor = Math.max(limit, this.rtt.rttMs / 2 / this.stepMs);
@@ -278,8 +280,8 @@ export class ClockSync {
     this.pendingJump = true;
     // Margins measured before (e.g. for the neutral inputs of a paused page) no longer apply.
     this.correction = 0;
-    this.lastNowMs = undefined;
-    this.lastMarginMs = undefined;
+    this.lastNowMs = NaN;
+    this.lastMarginMs = NaN;
     this.marginSum = 0;
     this.marginCount = 0;
     this.discardBeforeMs = Infinity;

@@ -35,7 +35,8 @@ export class ClientInput<P extends Protocol> {
   constructor(
     private readonly protocol: P,
     private readonly ghosts: ClientGhosts<P>,
-    private readonly send: (bytes: Uint8Array, channel: Channel) => void,
+    /** Sends the first `length` bytes of `bytes`, copied before it returns (the writer's buffer is passed). */
+    private readonly send: (bytes: Uint8Array, channel: Channel, length: number) => void,
     private readonly inputsPerPacket = DEFAULT_INPUTS_PER_PACKET,
     /** The server's maxInputRepeatTicks: prediction of a tick without input mirrors what the server does. */
     private readonly maxRepeatTicks = 8,
@@ -136,6 +137,6 @@ export class ClientInput<P extends Protocol> {
       ackTick: this.ghosts.ackTick,
       ackMask: this.ghosts.ackMask,
     });
-    this.send(w.toBytes(), 'unreliable');
+    this.send(w.buffer(), 'unreliable', w.byteLength);
   }
 }

@@ -9,7 +9,7 @@ import type { Schema, SchemaCodec, Values } from '../schema.ts';
 import { inputLayout } from './events.ts';
 
 type Loose = Record<string, unknown>;
-type Vector = Record<string, number>;
+type Vector = { x: number; y: number; z?: number };
 
 const INT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
   u8: [0, 0xff],
@@ -18,7 +18,7 @@ const INT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
   event: [0, 0xffff_ffff],
   i32: [-0x8000_0000, 0x7fff_ffff],
 };
-const AXES: Readonly<Record<string, readonly string[]>> = { vec2: ['x', 'y'], vec3: ['x', 'y', 'z'] };
+
 /** A vector this much (relative) over maxLength is still accepted: rounding slack, so clamping is idempotent. */
 const LENGTH_SLACK = 1e-9;
 
@@ -54,37 +54,35 @@ function sanitizeScalar(field: Field<unknown>, v: unknown): number {
 }
 
 /**
- * Fix a vector in place; returns true when a component changed. Named reads and writes (`v.x`, not
- * `v[axis]`): a keyed read of a float boxes it, and the server runs this on every input it receives.
+ * Fix a vector in place; returns true when a component changed. Named components (x, y, and z
+ * when `three`), not keyed ones: a keyed store of a float is a new heap number per write.
  */
 function sanitizeVector(field: Field<unknown>, v: Vector, three: boolean): boolean {
   const q = field.quantizeFactor;
   let changed = false;
-  if (!encodable(v['x'], q)) {
-    v['x'] = 0;
+  if (!encodable(v.x, q)) {
+    v.x = 0;
     changed = true;
   }
-  if (!encodable(v['y'], q)) {
-    v['y'] = 0;
+  if (!encodable(v.y, q)) {
+    v.y = 0;
     changed = true;
   }
-  if (three && !encodable(v['z'], q)) {
-    v['z'] = 0;
+  if (three && !encodable(v.z, q)) {
+    v.z = 0;
     changed = true;
   }
-  const x = v['x']!;
-  const y = v['y']!;
-  const z = three ? v['z']! : 0;
+  const sq = three ? v.x * v.x + v.y * v.y + v.z! * v.z! : v.x * v.x + v.y * v.y;
   const max = field.options.maxLength;
-  const len = Math.sqrt(x * x + y * y + z * z);
+  const len = Math.sqrt(sq);
   if (max === undefined || !(len > max * (1 + LENGTH_SLACK))) return changed;
   // Scale onto the sphere, then round each component towards zero onto the wire's grid:
   // the result re-encodes exactly and stays within maxLength, so a second pass (the
   // server's, after the client's) changes nothing.
   const s = max / len;
-  v['x'] = towardZero(x * s, q);
-  v['y'] = towardZero(y * s, q);
-  if (three) v['z'] = towardZero(z * s, q);
+  v.x = towardZero(v.x * s, q);
+  v.y = towardZero(v.y * s, q);
+  if (three) v.z = towardZero(v.z! * s, q);
   return true;
 }
 
@@ -113,12 +111,12 @@ export function sanitizeInput<S extends Schema>(codec: SchemaCodec<S>, values: V
     const { key, field } = all[i]!;
     const v = o[key];
     const kind = field.kind;
-    const axes = AXES[kind];
-    if (axes !== undefined || kind === 'quat') {
+    const vector = kind === 'vec2' || kind === 'vec3';
+    if (vector || kind === 'quat') {
       if (typeof v !== 'object' || v === null) {
         o[key] = field.defaultValue();
         changed++;
-      } else if (axes !== undefined ? sanitizeVector(field, v as Vector, axes.length === 3) : sanitizeQuat(v as QuatLike)) changed++;
+      } else if (vector ? sanitizeVector(field, v as Vector, kind === 'vec3') : sanitizeQuat(v as QuatLike)) changed++;
     } else if (kind === 'f32' || INT_RANGE[kind] !== undefined) {
       const next = sanitizeScalar(field, v);
       if (next !== v) {
@@ -142,13 +140,18 @@ export function quantizeInput<S extends Schema>(codec: SchemaCodec<S>, values: V
   const all = inputLayout(codec).all;
   for (let i = 0; i < all.length; i++) {
     const { key, field } = all[i]!;
-    const axes = AXES[field.kind];
-    if (axes !== undefined) {
+    const kind = field.kind;
+    if (kind === 'vec2' || kind === 'vec3') {
       const v = o[key] as Vector;
       const q = field.quantizeFactor;
-      for (let a = 0; a < axes.length; a++) {
-        const k = axes[a]!;
-        v[k] = q === undefined ? Math.fround(v[k]!) : (Math.round(v[k]! * q) + 0) / q;
+      if (q === undefined) {
+        v.x = Math.fround(v.x);
+        v.y = Math.fround(v.y);
+        if (kind === 'vec3') v.z = Math.fround(v.z!);
+      } else {
+        v.x = (Math.round(v.x * q) + 0) / q;
+        v.y = (Math.round(v.y * q) + 0) / q;
+        if (kind === 'vec3') v.z = (Math.round(v.z! * q) + 0) / q;
       }
     } else if (field.kind === 'quat') quantizeQuat(o[key] as QuatLike, field.bits!, o[key] as QuatLike);
     else if (field.kind === 'f32') o[key] = field.quantize(o[key]);

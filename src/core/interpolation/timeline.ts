@@ -62,7 +62,8 @@ export class InterpolationTimeline {
 
   // Positions are ticks relative to the newest snapshot tick (re-anchored on every newer snapshot).
   private newest: Tick | undefined;
-  private position: number | undefined;
+  /** NaN until the first update after a snapshot (a float field that also holds undefined is a new heap number per write). */
+  private position = NaN;
   /** Client ms at which the newest tick would have arrived with the least delay seen in the window. */
   private baseMs = 0;
   private windowMin = Infinity;
@@ -88,7 +89,7 @@ export class InterpolationTimeline {
   /** Forget every snapshot and the position (e.g. on reconnect). */
   reset(): void {
     this.newest = undefined;
-    this.position = undefined;
+    this.position = NaN;
     this.baseMs = 0;
     this.windowMin = Infinity;
     this.previousWindowMin = Infinity;
@@ -117,7 +118,7 @@ export class InterpolationTimeline {
     this.baseMs += shiftMs;
     this.windowMin += shiftMs;
     this.previousWindowMin += shiftMs;
-    if (this.position !== undefined) this.position -= d;
+    this.position -= d; // NaN stays NaN
     if (nowMs - this.baseMs > this.jumpTicks * this.stepMs) {
       // Over a second later than the best recent arrival: the server stalled or the route changed. Re-estimate.
       this.restartWindow(nowMs);
@@ -154,9 +155,9 @@ export class InterpolationTimeline {
     const target = this.estimatedRel() - this.delayTicks;
     const advance = elapsed / this.stepMs;
     let p = this.position;
-    if (p === undefined || target - p > this.jumpTicks) {
+    if (Number.isNaN(p) || target - p > this.jumpTicks) {
       // First snapshot, or over a second behind (an outage): jump forward, never back.
-      p = p === undefined ? target : Math.max(p, target);
+      p = Number.isNaN(p) ? target : Math.max(p, target);
       this.scale = 1;
     } else {
       // The error left if this frame ran at rate 1; correct a share of it within 0.9–1.1.
@@ -175,7 +176,7 @@ export class InterpolationTimeline {
     }
     if (p > this.maxExtrapolationTicks) {
       // Too far past the newest snapshot: hold there (position never exceeds the cap, so this is never a step back).
-      if (this.position !== undefined && this.position >= this.maxExtrapolationTicks) this.scale = 0;
+      if (this.position >= this.maxExtrapolationTicks) this.scale = 0; // false while NaN
       p = this.maxExtrapolationTicks;
     }
     this.position = p;
@@ -188,12 +189,12 @@ export class InterpolationTimeline {
 
   /** interpolationTick: the whole tick shown (sample between it and the next). */
   get tick(): Tick {
-    return this.newest === undefined || this.position === undefined ? 0 : tickAdd(this.newest, Math.floor(this.position));
+    return this.newest === undefined || Number.isNaN(this.position) ? 0 : tickAdd(this.newest, Math.floor(this.position));
   }
 
   /** Progress from `tick` towards the next tick, in [0, 1). */
   get fraction(): number {
-    if (this.position === undefined) return 0;
+    if (Number.isNaN(this.position)) return 0;
     return this.position - Math.floor(this.position);
   }
 
@@ -216,7 +217,7 @@ export class InterpolationTimeline {
 
   /** Ticks beyond the newest snapshot (0 while interpolating), at most maxExtrapolationTicks. */
   get extrapolationTicks(): number {
-    return this.position === undefined || this.position <= 0 ? 0 : this.position;
+    return Number.isNaN(this.position) || this.position <= 0 ? 0 : this.position;
   }
 
   /** The rate the timeline ran at in the last update: 0.9..1.1 while converging, 1 after a jump, 0 when frozen or holding. */
