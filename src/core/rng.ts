@@ -37,9 +37,26 @@ export class Rng {
     this.reseed(seed);
   }
 
+  /** The seed being started from: a uint32 kept here, not passed between calls (where it would be boxed as a heap number). */
+  private readonly seedWord = new Uint32Array(1);
+
   /** Restart the stream from `seed` (no allocation: reuse one Rng per tick). */
   reseed(seed: number): this {
-    const s = seed >>> 0;
+    this.seedWord[0] = seed; // ToUint32, as seed >>> 0
+    return this.restart();
+  }
+
+  /**
+   * `reseed(deriveSeed2(words[0], words[1], words[2]))` (ctx.rng, per tick and system): the words and the
+   * derived seed stay in typed arrays, so none of these uint32s is boxed as a heap number on the way.
+   */
+  reseedDerived(words: Uint32Array): this {
+    this.seedWord[0] = deriveSeed2(words[0]!, words[1]!, words[2]!);
+    return this.restart();
+  }
+
+  private restart(): this {
+    const s = this.seedWord[0]!;
     this.a = mix32(s);
     this.b = mix32(s ^ 0x6a09e667);
     this.c = mix32(s ^ 0xbb67ae85);

@@ -18,7 +18,7 @@
 import { describeError, NetcodeError } from './errors.ts';
 import { neutralInput } from './input/events.ts';
 import { checkSpawnInit, fnv1a32, isSnapshotTick, type InputValues, type Protocol } from './protocol.ts';
-import { deriveSeed2, Rng } from './rng.ts';
+import { Rng } from './rng.ts';
 import { pressSpawnIds } from './spawning.ts';
 import type { Tick } from './clock/tick.ts';
 import type { EngineWorld, Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.ts';
@@ -202,7 +202,21 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   readonly dt: number;
   readonly isServer: boolean;
   readonly isClient: boolean;
-  readonly rng = new Rng();
+  readonly #rng = new Rng();
+  /** ctx.rng's seed words: world seed, tick, the running system's salt (typed: no uint32 is boxed as a heap number per tick). */
+  readonly seedWords = new Uint32Array(3);
+  /** Whether ctx.rng must restart before its next use (set when a system starts: it is reseeded only if the system uses it). */
+  rngDue = true;
+
+  /** Restarted for each system at deriveSeed(seed, tick, salt) on its first use in that system's run. */
+  get rng(): Rng {
+    if (this.rngDue) {
+      this.rngDue = false;
+      this.seedWords[0] = this.hooks.seed;
+      this.#rng.reseedDerived(this.seedWords);
+    }
+    return this.#rng;
+  }
   isFirstTimeFullyPredictingTick = true;
   isResimulating = false;
 
@@ -308,7 +322,7 @@ export class SystemRunner<P extends Protocol> {
   readonly #world: EngineWorld<P>;
   readonly #hooks: SystemHooks<P>;
   readonly #ctx: RunContext<P>;
-  readonly #stages: Record<SystemStage, { def: SystemDef<P>; salt: number }[]>;
+  readonly #stages: Record<SystemStage, { def: SystemDef<P>; salts: Uint32Array }[]>;
   #running = false;
 
   constructor(world: EngineWorld<P>, systems: readonly SystemDef<P>[], hooks: SystemHooks<P>) {
@@ -317,7 +331,7 @@ export class SystemRunner<P extends Protocol> {
     this.#hooks = hooks;
     this.#ctx = new RunContext(world, hooks);
     const pick = (stage: SystemStage) =>
-      systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salt: fnv1a32(def.name) }));
+      systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salts: Uint32Array.of(fnv1a32(def.name)) }));
     this.#stages = { server: pick('server'), prediction: pick('prediction'), presentation: pick('presentation') };
   }
 
@@ -339,11 +353,14 @@ export class SystemRunner<P extends Protocol> {
     ctx.isFirstTimeFullyPredictingTick = first;
     ctx.structural = stage !== 'presentation';
     this.#running = true;
+    const words = ctx.seedWords;
+    words[1] = tick;
     try {
       for (let i = 0; i < list.length; i++) {
-        const { def, salt } = list[i]!;
+        const { def, salts } = list[i]!;
         ctx.current = def.name;
-        ctx.rng.reseed(deriveSeed2(this.#hooks.seed, tick, salt));
+        words[2] = salts[0]!;
+        ctx.rngDue = true;
         try {
           def.run(this.#world, ctx);
         } catch (error) {
