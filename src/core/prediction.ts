@@ -8,7 +8,7 @@
 import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import type { Quat, Vec3 } from './field.ts';
-import type { HistoryBuffer } from './history.ts';
+import type { TickHistory } from './history.ts';
 import { createPredicted, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
@@ -100,8 +100,11 @@ export class ClientPrediction<P extends Protocol> {
     return this.states.get(ghost.handle)?.correction;
   }
 
-  /** Predicted history of a ghost (tests and debug views). */
-  history(ghost: Ghost): HistoryBuffer<Values<Schema>> | undefined {
+  /**
+   * Predicted history of a ghost (tests and debug views). Its values are materialized from flat storage:
+   * `get(tick)` builds a new object, `forEach` passes one object reused between calls.
+   */
+  history(ghost: Ghost): TickHistory<Values<Schema>> | undefined {
     return this.states.get(ghost.handle)?.history;
   }
 
@@ -325,14 +328,15 @@ export class ClientPrediction<P extends Protocol> {
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
       const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
-      const predicted = s.history.get(snapTick);
+      const slot = s.history.slot(snapTick);
       if (confirmed) {
-        if (!predicted) catchUp = true;
-        else if (s.beyond(predicted, confirmed, s.readsLocal && s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) {
+        const h = s.history;
+        if (slot < 0) catchUp = true;
+        else if (s.kernels.beyond(h.data, h.other, slot, confirmed, s.readsLocal && s.rec.ghost.isLocal) && this.differs(s, snapTick, confirmed)) {
           differs = true;
         }
       }
-      if (andRestore) restoreFrom(s, snapTick, predicted, confirmed);
+      if (andRestore) restoreFrom(s, snapTick, slot, confirmed);
     }
     return differs ? 'differs' : catchUp ? 'catchUp' : 'same';
   }
@@ -359,9 +363,10 @@ export class ClientPrediction<P extends Protocol> {
    * Report each field of a prediction beyond its tolerance (the cheap check found one); true when any is.
    * With no listener and no log, only counted: no report object per field.
    */
-  private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
+  private differs(s: Predicted, tick: Tick, confirmed: Values<Schema>): boolean {
     const heard = Boolean(this.options.logMispredictions) || this.events.has('misprediction');
-    const n = mispredictions(s, tick, predicted, confirmed, heard ? this.report : undefined);
+    s.history.read(tick, s.previous);
+    const n = mispredictions(s, tick, s.previous, confirmed, heard ? this.report : undefined);
     if (!heard) this.stats.mispredictions += n;
     return n > 0;
   }
@@ -382,9 +387,12 @@ export class ClientPrediction<P extends Protocol> {
     setFrameFraction(fraction); // once: a float passed per ghost would be a heap number per ghost
     for (const s of this.states.values()) {
       const components = s.rec.ghost.components as Values<Schema>;
-      const previous = s.history.beforeNewest();
-      if (previous !== undefined) frameInterpolateAtFraction(s.codec, previous, components, s.view);
-      else s.codec.copy(components, s.view);
+      const h = s.history;
+      const before = h.beforeNewestSlot();
+      if (before >= 0) {
+        s.kernels.load(h.data, h.other, before, s.previous);
+        frameInterpolateAtFraction(s.codec, s.previous, components, s.view);
+      } else s.codec.copy(components, s.view);
       s.correction.update(dtMs);
       if (s.position) {
         const view = s.view as Record<string, unknown>;
