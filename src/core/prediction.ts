@@ -27,6 +27,21 @@ export type { CorrectionRecord, Misprediction, PredictionEvents, PredictionOptio
 const FIRST_TIME: RunFlags = Object.freeze({ isFirstTimeFullyPredictingTick: true });
 const RESIMULATING: RunFlags = Object.freeze({ isResimulating: true });
 
+/**
+ * Whether a rollback left the shown transform exactly where it was (the resimulation predicted the same): no
+ * correction to make, which is what VisualCorrection.onCorrection would find (a zero error is ignored), without the call.
+ */
+function unmoved(s: Predicted): boolean {
+  const components = s.rec.ghost.components as Record<string, unknown>;
+  const p = components[s.position!] as Vec3;
+  const b = s.beforePos;
+  if (p.x !== b.x || p.y !== b.y || p.z !== b.z) return false;
+  if (s.rotation === undefined) return true;
+  const r = components[s.rotation] as Quat;
+  const q = s.beforeRot;
+  return r.x === q.x && r.y === q.y && r.z === q.z && r.w === q.w;
+}
+
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
   readonly stats: PredictionStats = {
@@ -300,7 +315,7 @@ export class ClientPrediction<P extends Protocol> {
     if (!needed) return; // a catch-up changes nothing that was shown: no correction
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      if (s.position) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
+      if (s.position && !unmoved(s)) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
     }
   }
 
