@@ -44,6 +44,8 @@ export interface HistoryKernels {
   restore(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>): void;
   /** Whether a replicated field of slot `s` is further from `c` than its tolerance (nonOwner fields not when `local`). */
   beyond(a: Float64Array, x: unknown[], s: number, c: Values<Schema>, local: boolean): boolean;
+  /** `beyond`, and when it is false `restore` (the rollback's pass per ghost in one call): true when beyond, and then nothing is written. */
+  settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
 }
 
 /** A schema's slot layout: `width` doubles and `others` other values per tick, and its kernels. */
@@ -114,6 +116,11 @@ export function referenceKernels(layout: { places: readonly Place[]; width: numb
       }
       return false;
     },
+    settle(c, a, x, s, v, local) {
+      if (this.beyond(a, x, s, c, local)) return true;
+      this.restore(c, a, x, s, v);
+      return false;
+    },
   };
 }
 
@@ -155,6 +162,7 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     `load: (a, x, s, v) => { ${start}\n${load.join('\n')} },`,
     `restore: (c, a, x, s, v) => { ${start}\n${restore.join('\n')} },`,
     `beyond: (a, x, s, c, local) => { ${start}\n${beyond.join('\n')}\nreturn false; },`,
+    `settle: (c, a, x, s, v, local) => { ${start}\n${beyond.join('\n')}\n${restore.join('\n')}\nreturn false; },`,
   ].join('\n');
   const shared = compileOnce<(fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[]) => HistoryKernels>(
     `history\0${source}`, [], `return (F, T, Q) => ({ ${source} });`, [],

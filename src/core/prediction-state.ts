@@ -68,10 +68,7 @@ export function restore(s: Predicted, snapTick: Tick): void {
 
 /** restore() with the ghost's history slot (−1: none) and confirmed sample (undefined: none) of `snapTick` already looked up. */
 export function restoreFrom(s: Predicted, snapTick: Tick, slot: number, confirmed: Values<Schema> | undefined): void {
-  const shown = s.rec.ghost.components as Record<string, unknown>;
-  if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
-  if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
-  const components = shown as Values<Schema>;
+  const components = keepShown(s);
   const h = s.history;
   if (slot >= 0) {
     if (confirmed) s.kernels.restore(confirmed, h.data, h.other, slot, components);
@@ -80,6 +77,14 @@ export function restoreFrom(s: Predicted, snapTick: Tick, slot: number, confirme
     s.codec.copy(confirmed, components, true);
     record(s, snapTick);
   }
+}
+
+/** Remember the transform the ghost shows (`beforePos`, `beforeRot`: the correction after a resimulation); returns its components. */
+export function keepShown(s: Predicted): Values<Schema> {
+  const shown = s.rec.ghost.components as Record<string, unknown>;
+  if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
+  if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
+  return shown as Values<Schema>;
 }
 
 /**

@@ -9,7 +9,7 @@ import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import type { Quat, Vec3 } from './field.ts';
 import type { TickHistory } from './history.ts';
-import { createPredicted, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
+import { createPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
@@ -344,8 +344,17 @@ export class ClientPrediction<P extends Protocol> {
       const s = list[i]!;
       const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
       const slot = s.history.slot(snapTick);
+      const h = s.history;
+      if (confirmed && slot >= 0 && andRestore) {
+        // One call compares and, when nothing is beyond its tolerance, restores; else report, then restore.
+        const components = keepShown(s);
+        if (s.kernels.settle(confirmed, h.data, h.other, slot, components, s.readsLocal && s.rec.ghost.isLocal)) {
+          if (this.differs(s, snapTick, confirmed)) differs = true;
+          s.kernels.restore(confirmed, h.data, h.other, slot, components);
+        }
+        continue;
+      }
       if (confirmed) {
-        const h = s.history;
         if (slot < 0) catchUp = true;
         else if (s.kernels.beyond(h.data, h.other, slot, confirmed, s.readsLocal && s.rec.ghost.isLocal) && this.differs(s, snapTick, confirmed)) {
           differs = true;
