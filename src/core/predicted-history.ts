@@ -48,7 +48,7 @@ export interface HistoryKernels {
   settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
 }
 
-/** A schema's slot layout: `width` doubles and `others` other values per tick, and its kernels. */
+/** A schema's slot layout: `width` doubles (the first one the slot's tick) and `others` other values per tick, and its kernels. */
 export interface HistoryLayout {
   readonly width: number;
   readonly others: number;
@@ -58,7 +58,7 @@ export interface HistoryLayout {
 
 function places(codec: SchemaCodec<Schema>): { places: Place[]; width: number; others: number } {
   const fields = codec.schema as Record<string, Field<unknown>>;
-  let width = 0;
+  let width = 1; // a slot's first double is its tick (−1: empty), read with its values
   let others = 0;
   const out = codec.keys.map((key): Place => {
     const field = fields[key]!;
@@ -199,13 +199,12 @@ export function historyLayout(codec: SchemaCodec<Schema>): HistoryLayout {
 export class PredictedHistory implements TickHistory<Values<Schema>> {
   readonly capacity: number;
   readonly layout: HistoryLayout;
-  /** The numeric values, `layout.width` per slot. */
+  /** Per slot, `layout.width` doubles: its tick (−1 when empty), then its numeric values. */
   readonly data: Float64Array;
   /** The other values, `layout.others` per slot. */
   readonly other: unknown[];
-  /** The tick stored in each slot, or −1 when the slot is empty. */
-  private readonly ticks: Float64Array;
   private readonly mask: number;
+  private readonly width: number;
   private newest: Tick | undefined;
   private count = 0;
   private scratch: Values<Schema> | undefined;
@@ -220,9 +219,10 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     this.capacity = 2 ** Math.ceil(Math.log2(capacity));
     this.mask = this.capacity - 1;
     this.layout = historyLayout(codec);
-    this.data = new Float64Array(this.capacity * this.layout.width);
+    this.width = this.layout.width;
+    this.data = new Float64Array(this.capacity * this.width);
     this.other = new Array<unknown>(this.capacity * this.layout.others).fill(undefined);
-    this.ticks = new Float64Array(this.capacity).fill(-1);
+    this.clear();
   }
 
   get size(): number {
@@ -245,7 +245,7 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
   /** The slot holding `tick`, or −1. */
   slot(tick: Tick): number {
     const s = tick & this.mask;
-    return this.ticks[s] === tick >>> 0 ? s : -1;
+    return this.data[s * this.width] === tick >>> 0 ? s : -1;
   }
 
   has(tick: Tick): boolean {
@@ -268,8 +268,9 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
       this.newest = tick;
     }
     const s = tick & this.mask;
-    if (this.ticks[s] === -1) this.count++;
-    this.ticks[s] = tick;
+    const at = s * this.width;
+    if (this.data[at] === -1) this.count++;
+    this.data[at] = tick;
     return s;
   }
 
@@ -321,15 +322,16 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
   }
 
   clear(): void {
-    this.ticks.fill(-1);
+    for (let at = 0; at < this.data.length; at += this.width) this.data[at] = -1;
     if (this.other.length > 0) this.other.fill(undefined);
     this.newest = undefined;
     this.count = 0;
   }
 
   private clearSlot(s: number): void {
-    if (this.ticks[s] === -1) return;
+    const at = s * this.width;
+    if (this.data[at] === -1) return;
     this.count--;
-    this.ticks[s] = -1;
+    this.data[at] = -1;
   }
 }
