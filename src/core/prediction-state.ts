@@ -63,7 +63,7 @@ export function record(s: Predicted, tick: Tick): void {
  * history's slot of that tick, which then holds the state of that tick.
  */
 export function restore(s: Predicted, snapTick: Tick): void {
-  restoreFrom(s, snapTick, s.history.slot(snapTick), s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined);
+  restoreFrom(s, snapTick, s.history.slot(snapTick), s.rec.confirmedTick === snapTick ? s.rec.latest : undefined);
 }
 
 /** restore() with the ghost's history slot (−1: none) and confirmed sample (undefined: none) of `snapTick` already looked up. */

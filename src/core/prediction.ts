@@ -247,7 +247,7 @@ export class ClientPrediction<P extends Protocol> {
     const snap = this.ghosts.timeline.newestSnapshotTick;
     if (snap === undefined || tickDiff(snap, last) <= 0) return;
     for (const s of list) {
-      const confirmed = s.rec.confirmedTick === snap ? s.rec.history.get(snap) : undefined;
+      const confirmed = s.rec.confirmedTick === snap ? s.rec.latest : undefined;
       if (!confirmed) continue;
       const components = s.rec.ghost.components as Record<string, unknown>;
       const before = s.position ? { ...(components[s.position] as Vec3) } : undefined;
@@ -323,7 +323,7 @@ export class ClientPrediction<P extends Protocol> {
   private capped(list: readonly Predicted[], snapTick: Tick, last: Tick, depth: number): void {
     for (const s of list) {
       if (s.rec.confirmedTick !== snapTick) continue;
-      const confirmed = s.rec.history.get(snapTick);
+      const confirmed = s.rec.latest;
       if (!confirmed) continue;
       this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
       s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
@@ -342,7 +342,7 @@ export class ClientPrediction<P extends Protocol> {
     let catchUp = false;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
+      const confirmed = s.rec.confirmedTick === snapTick ? s.rec.latest : undefined;
       const slot = s.history.slot(snapTick);
       const h = s.history;
       if (confirmed && slot >= 0 && andRestore) {
