@@ -44,7 +44,7 @@ export interface HistoryKernels {
   restore(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>): void;
   /** Whether a replicated field of slot `s` is further from `c` than its tolerance (nonOwner fields not when `local`). */
   beyond(a: Float64Array, x: unknown[], s: number, c: Values<Schema>, local: boolean): boolean;
-  /** `beyond`, and when it is false `restore` (the rollback's pass per ghost in one call): true when beyond, and then nothing is written. */
+  /** `beyond`, and when it is false `restore` (a rollback's pass per ghost, one call); true when beyond, and then nothing is written. */
   settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
 }
 
@@ -164,9 +164,8 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     `beyond: (a, x, s, c, local) => { ${start}\n${beyond.join('\n')}\nreturn false; },`,
     `settle: (c, a, x, s, v, local) => { ${start}\n${beyond.join('\n')}\n${restore.join('\n')}\nreturn false; },`,
   ].join('\n');
-  const shared = compileOnce<(fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[]) => HistoryKernels>(
-    `history\0${source}`, [], `return (F, T, Q) => ({ ${source} });`, [],
-  );
+  type Make = (fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[]) => HistoryKernels;
+  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q) => ({ ${source} });`, []);
   return shared(
     all.map((p) => p.field),
     all.map((p) => squaredTolerance(p.field.options.tolerance)),

@@ -356,8 +356,8 @@ export class ClientPrediction<P extends Protocol> {
       }
       if (confirmed) {
         if (slot < 0) catchUp = true;
-        else if (s.kernels.beyond(h.data, h.other, slot, confirmed, s.readsLocal && s.rec.ghost.isLocal) && this.differs(s, snapTick, confirmed)) {
-          differs = true;
+        else if (s.kernels.beyond(h.data, h.other, slot, confirmed, s.readsLocal && s.rec.ghost.isLocal)) {
+          if (this.differs(s, snapTick, confirmed)) differs = true;
         }
       }
       if (andRestore) restoreFrom(s, snapTick, slot, confirmed);
