@@ -136,6 +136,7 @@ export function driver(count: number) {
         rec.codec.copy(predicted.get(snapTick)!, slot);
         rec.history.set(snapTick, slot);
         rec.confirmedTick = snapTick;
+        rec.latest = slot;
         expectX[i] = (predicted.get(last)!.position as { x: number }).x;
       });
       nowMs += protocol.stepMs;

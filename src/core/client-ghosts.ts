@@ -44,6 +44,8 @@ export interface GhostRecord {
   readonly history: HistoryBuffer<Values<Schema>>;
   /** Newest tick with authoritative state for this ghost (partial snapshots: each ghost has its own). */
   confirmedTick: Tick;
+  /** The confirmed state of `confirmedTick` (`history.get(confirmedTick)`, one read for the rollback), undefined when none. */
+  latest: Values<Schema> | undefined;
   /** No confirmed state for `staleAfterMs`: shown frozen, flagged for the app. */
   stale: boolean;
 }
@@ -236,6 +238,7 @@ export class ClientGhosts<P extends Protocol> {
     this.records.set(s.id, rec);
     local.origin = 'matched';
     rec.confirmedTick = s.spawnTick;
+    rec.latest = rec.history.get(s.spawnTick);
     this.events.emit('matched', typed<P>(local));
     return rec;
   }
@@ -249,6 +252,7 @@ export class ClientGhosts<P extends Protocol> {
       codec: entry.codec,
       history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
       confirmedTick: ghost.spawnTick,
+      latest: undefined,
       stale: false,
     };
     this.records.set(ghost.id, rec);
@@ -273,6 +277,7 @@ export class ClientGhosts<P extends Protocol> {
       codec: entry.codec,
       history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
       confirmedTick: tick,
+      latest: undefined,
       stale: false,
     };
     this.records.set(id, rec);
@@ -284,7 +289,10 @@ export class ClientGhosts<P extends Protocol> {
     const slot = rec.history.get(tick) ?? pool.pop() ?? rec.codec.defaults();
     rec.codec.copy(values as Values<Schema>, slot);
     rec.history.set(tick, slot);
-    if (tickDiff(tick, rec.confirmedTick) >= 0) rec.confirmedTick = tick;
+    if (tickDiff(tick, rec.confirmedTick) >= 0) {
+      rec.confirmedTick = tick;
+      rec.latest = slot;
+    }
     rec.stale = false;
     this.events.emit('update', typed<P>(rec.ghost), tick);
   }
@@ -295,6 +303,7 @@ export class ClientGhosts<P extends Protocol> {
     this.limbo.delete(rec.ghost.id);
     if (rec.ghost.alive) this.world.remove(rec.ghost.id);
     rec.history.clear();
+    rec.latest = undefined;
     this.events.emit('despawn', typed<P>(rec.ghost));
   }
 

@@ -5,7 +5,19 @@
 import { NetcodeError } from './errors.ts';
 import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
 
-export class HistoryBuffer<T> {
+/** What a tick-indexed history lets you read (HistoryBuffer, and a predicted ghost's history: `prediction.history(ghost)`). */
+export interface TickHistory<T> {
+  readonly capacity: number;
+  readonly size: number;
+  readonly newestTick: Tick | undefined;
+  readonly oldestTick: Tick | undefined;
+  has(tick: Tick): boolean;
+  get(tick: Tick): T | undefined;
+  /** Visit stored entries from oldest to newest. */
+  forEach(visit: (value: T, tick: Tick) => void): void;
+}
+
+export class HistoryBuffer<T> implements TickHistory<T> {
   readonly capacity: number;
   /** The tick stored in each slot, or -1 when the slot is empty (one read answers `has`). */
   private readonly ticks: Float64Array;

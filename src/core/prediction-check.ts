@@ -1,10 +1,10 @@
 // The rollback's first question per predicted ghost: does any replicated field of its prediction
 // for the snapshot tick differ from the confirmed state by more than the field's tolerance? Asked
-// for every predicted ghost at every snapshot, so it is generated as straight-line code with literal
-// property names (codegen.ts); the reference version below is the definition it must match.
+// for every predicted ghost at every snapshot, on the predicted history's flat storage, by code
+// generated per schema (predicted-history.ts: `beyond`, `settle`); the reference version below, on
+// values, is the definition it must match.
 
-import { canGenerate, compileOnce } from './codegen.ts';
-import { vec2Distance, vec3Distance, type Field } from './field.ts';
+import type { Field } from './field.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 
 /** True when a field the rollback compares is beyond its tolerance; `local`: the ghost is ours (nonOwner fields are not compared). */
@@ -56,47 +56,7 @@ function step(x: number, by: 1 | -1): number {
   return bits[0]!;
 }
 
-/** One field's test in the generated check: vec2 / vec3 distances inlined as a sum of squares against the squared tolerance. */
-function fieldTest(field: Field<unknown>, i: number, k: string): string {
-  const axes = field.distance === (vec3Distance as unknown) ? ['x', 'y', 'z'] : field.distance === (vec2Distance as unknown) ? ['x', 'y'] : undefined;
-  if (!axes) return `!(F[${i}].distance(p${k}, c${k}) <= F[${i}].options.tolerance)`;
-  const sum = axes.map((a) => `(a${i}.${a} - b${i}.${a}) ** 2`).join(' + ');
-  return `!(${sum} <= T[${i}])`;
-}
-
-/** referenceBeyondTolerance as straight-line code; shared by every schema with the same keys, distances and nonOwner fields. */
-export function compileBeyondTolerance(codec: SchemaCodec<Schema>): BeyondTolerance {
-  const entries = compared(codec);
-  const lines = entries.map(({ key, field }, i) => {
-    const k = `[${JSON.stringify(key)}]`;
-    const test = fieldTest(field, i, k);
-    const read = test.includes(`a${i}.`) ? `const a${i} = p${k}, b${i} = c${k}; ` : '';
-    return field.options.sendTo === 'nonOwner'
-      ? `if (!local) { ${read}if (${test}) return true; }`
-      : `{ ${read}if (${test}) return true; }`;
-  });
-  const source = `return (p, c, local) => { ${lines.join('\n')}\nreturn false; };`;
-  const shared = compileOnce<(fields: readonly Field<unknown>[], squared: readonly number[]) => BeyondTolerance>(
-    `beyond\0${source}`, [], `return (F, T) => { ${source} };`, [],
-  );
-  return shared(entries.map((e) => e.field), entries.map((e) => squaredTolerance(e.field.options.tolerance)));
-}
-
 /** Whether the check reads its `local` argument (a compared nonOwner field): otherwise the caller may pass false. */
 export function readsLocal(codec: SchemaCodec<Schema>): boolean {
   return compared(codec).some((e) => e.field.options.sendTo === 'nonOwner');
-}
-
-const cache = new WeakMap<SchemaCodec<Schema>, BeyondTolerance>();
-let generate: boolean | undefined;
-
-/** The check for `codec`: generated where `new Function` is allowed, else the reference version. One per codec. */
-export function beyondTolerance(codec: SchemaCodec<Schema>): BeyondTolerance {
-  let f = cache.get(codec);
-  if (f === undefined) {
-    generate ??= canGenerate();
-    f = generate ? compileBeyondTolerance(codec) : referenceBeyondTolerance(codec);
-    cache.set(codec, f);
-  }
-  return f;
 }

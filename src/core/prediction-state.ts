@@ -1,10 +1,10 @@
-// Client prediction's per-ghost state (prediction.ts): each predicted ghost's own predicted history,
-// its visual correction and what it shows, and the per-ghost steps of a rollback: record a tick,
-// restore a snapshot's tick, find the state frame interpolation starts from.
+// Client prediction's per-ghost state (prediction.ts): each predicted ghost's own predicted history
+// (flat, predicted-history.ts), its visual correction and what it shows, and the per-ghost steps of a
+// rollback: record a tick, restore a snapshot's tick, compare a prediction with the confirmed state.
 
 import type { Field, Quat, Vec3 } from './field.ts';
-import { HistoryBuffer } from './history.ts';
-import { beyondTolerance, readsLocal, type BeyondTolerance } from './prediction-check.ts';
+import { PredictedHistory, type HistoryKernels } from './predicted-history.ts';
+import { readsLocal } from './prediction-check.ts';
 import type { GhostRecord } from './client-ghosts.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { VisualCorrection, type CorrectionOptions } from './smoothing/index.ts';
@@ -15,12 +15,13 @@ import type { Misprediction } from './prediction-options.ts';
 export interface Predicted {
   readonly rec: GhostRecord;
   readonly codec: SchemaCodec<Schema>;
-  /** Whether a prediction is off by more than a field's tolerance (the cheap check before the misprediction report). */
-  readonly beyond: BeyondTolerance;
-  /** Whether `beyond` reads whether the ghost is ours (the schema has a compared nonOwner field). */
+  /** The history's copies and the check whether a prediction is off by more than a field's tolerance (before the misprediction report). */
+  readonly kernels: HistoryKernels;
+  /** Whether `kernels.beyond` reads whether the ghost is ours (the schema has a compared nonOwner field). */
   readonly readsLocal: boolean;
-  readonly history: HistoryBuffer<Values<Schema>>;
-  readonly pool: Values<Schema>[];
+  readonly history: PredictedHistory;
+  /** A tick of the history as values (scratch: the state frame interpolation starts from, a misprediction's report). */
+  readonly previous: Values<Schema>;
   readonly correction: VisualCorrection;
   /** What to render: frame-interpolated state plus the correction. */
   readonly view: Values<Schema>;
@@ -31,17 +32,17 @@ export interface Predicted {
   readonly beforeRot: Quat;
 }
 
-/** The state of a ghost that starts being predicted: a history of `capacity` ticks, its samples pooled. */
+/** The state of a ghost that starts being predicted: a history of `capacity` ticks (rounded up to a power of two). */
 export function createPredicted(rec: GhostRecord, capacity: number, correction: CorrectionOptions | undefined): Predicted {
-  const pool: Values<Schema>[] = [];
   const f = rec.codec.schema as Record<string, Field<unknown>>;
+  const history = new PredictedHistory(rec.codec, capacity);
   return {
     rec,
     codec: rec.codec,
-    beyond: beyondTolerance(rec.codec),
+    kernels: history.layout.kernels,
     readsLocal: readsLocal(rec.codec),
-    pool,
-    history: new HistoryBuffer<Values<Schema>>(capacity, (v) => pool.push(v)),
+    history,
+    previous: rec.codec.defaults(),
     correction: new VisualCorrection(correction ?? {}),
     view: rec.codec.copy(rec.ghost.components as Values<Schema>, rec.codec.defaults()),
     position: f['position']?.kind === 'vec3' ? 'position' : undefined,
@@ -51,42 +52,39 @@ export function createPredicted(rec: GhostRecord, capacity: number, correction: 
   };
 }
 
-/** Record the ghost's state as the prediction of `tick` (a resimulated tick overwrites its sample in place). */
+/** Record the ghost's state as the prediction of `tick` (a resimulated tick overwrites its slot). */
 export function record(s: Predicted, tick: Tick): void {
-  const stored = s.history.get(tick);
-  if (stored !== undefined) {
-    s.codec.copy(s.rec.ghost.components as Values<Schema>, stored);
-    return;
-  }
-  const slot = s.pool.pop() ?? s.codec.defaults();
-  s.codec.copy(s.rec.ghost.components as Values<Schema>, slot);
-  s.history.set(tick, slot);
+  s.history.record(s.rec.ghost.components as Values<Schema>, tick);
 }
 
 /**
  * Remember what a ghost shows, then put it back at `snapTick`: its confirmed state where there is one,
- * predicted-only fields from its own history (Source's rule). Two copies: the confirmed fields into the
- * predicted sample, which then is the state of that tick, and that sample into the components.
+ * predicted-only fields from its own history (Source's rule). The confirmed fields also go into the
+ * history's slot of that tick, which then holds the state of that tick.
  */
 export function restore(s: Predicted, snapTick: Tick): void {
-  restoreFrom(s, snapTick, s.history.get(snapTick), s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined);
+  restoreFrom(s, snapTick, s.history.slot(snapTick), s.rec.confirmedTick === snapTick ? s.rec.latest : undefined);
 }
 
-/** restore() with the ghost's predicted and confirmed samples of `snapTick` already looked up (undefined: none). */
-export function restoreFrom(
-  s: Predicted, snapTick: Tick, predicted: Values<Schema> | undefined, confirmed: Values<Schema> | undefined,
-): void {
-  const shown = s.rec.ghost.components as Record<string, unknown>;
-  if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
-  if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
-  const components = shown as Values<Schema>;
-  if (predicted) {
-    if (confirmed) s.codec.copy(confirmed, predicted, true);
-    s.codec.copy(predicted, components);
+/** restore() with the ghost's history slot (−1: none) and confirmed sample (undefined: none) of `snapTick` already looked up. */
+export function restoreFrom(s: Predicted, snapTick: Tick, slot: number, confirmed: Values<Schema> | undefined): void {
+  const components = keepShown(s);
+  const h = s.history;
+  if (slot >= 0) {
+    if (confirmed) s.kernels.restore(confirmed, h.data, h.other, slot, components);
+    else s.kernels.load(h.data, h.other, slot, components);
   } else if (confirmed) {
     s.codec.copy(confirmed, components, true);
     record(s, snapTick);
   }
+}
+
+/** Remember the transform the ghost shows (`beforePos`, `beforeRot`: the correction after a resimulation); returns its components. */
+export function keepShown(s: Predicted): Values<Schema> {
+  const shown = s.rec.ghost.components as Record<string, unknown>;
+  if (s.position) copyVec3(shown[s.position] as Vec3, s.beforePos);
+  if (s.rotation) copyQuat(shown[s.rotation] as Quat, s.beforeRot);
+  return shown as Values<Schema>;
 }
 
 /**
@@ -112,7 +110,7 @@ export function mispredictions(
     count++;
     if (report) report({
       ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick,
-      predicted: p[key], confirmed: c[key], distance, tolerance: field.options.tolerance,
+      predicted: field.copy(p[key], field.defaultValue()), confirmed: c[key], distance, tolerance: field.options.tolerance,
     });
   }
   return count;

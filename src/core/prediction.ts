@@ -8,8 +8,8 @@
 import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import type { Quat, Vec3 } from './field.ts';
-import type { HistoryBuffer } from './history.ts';
-import { createPredicted, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
+import type { TickHistory } from './history.ts';
+import { createPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
@@ -26,6 +26,21 @@ export type { CorrectionRecord, Misprediction, PredictionEvents, PredictionOptio
 /** The run flags of a first-time tick and of a resimulated one (shared: no object per tick). */
 const FIRST_TIME: RunFlags = Object.freeze({ isFirstTimeFullyPredictingTick: true });
 const RESIMULATING: RunFlags = Object.freeze({ isResimulating: true });
+
+/**
+ * Whether a rollback left the shown transform exactly where it was (the resimulation predicted the same): no
+ * correction to make, which is what VisualCorrection.onCorrection would find (a zero error is ignored), without the call.
+ */
+function unmoved(s: Predicted): boolean {
+  const components = s.rec.ghost.components as Record<string, unknown>;
+  const p = components[s.position!] as Vec3;
+  const b = s.beforePos;
+  if (p.x !== b.x || p.y !== b.y || p.z !== b.z) return false;
+  if (s.rotation === undefined) return true;
+  const r = components[s.rotation] as Quat;
+  const q = s.beforeRot;
+  return r.x === q.x && r.y === q.y && r.z === q.z && r.w === q.w;
+}
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
@@ -100,8 +115,11 @@ export class ClientPrediction<P extends Protocol> {
     return this.states.get(ghost.handle)?.correction;
   }
 
-  /** Predicted history of a ghost (tests and debug views). */
-  history(ghost: Ghost): HistoryBuffer<Values<Schema>> | undefined {
+  /**
+   * Predicted history of a ghost (tests and debug views). Its values are materialized from flat storage:
+   * `get(tick)` builds a new object, `forEach` passes one object reused between calls.
+   */
+  history(ghost: Ghost): TickHistory<Values<Schema>> | undefined {
     return this.states.get(ghost.handle)?.history;
   }
 
@@ -229,7 +247,7 @@ export class ClientPrediction<P extends Protocol> {
     const snap = this.ghosts.timeline.newestSnapshotTick;
     if (snap === undefined || tickDiff(snap, last) <= 0) return;
     for (const s of list) {
-      const confirmed = s.rec.confirmedTick === snap ? s.rec.history.get(snap) : undefined;
+      const confirmed = s.rec.confirmedTick === snap ? s.rec.latest : undefined;
       if (!confirmed) continue;
       const components = s.rec.ghost.components as Record<string, unknown>;
       const before = s.position ? { ...(components[s.position] as Vec3) } : undefined;
@@ -297,7 +315,7 @@ export class ClientPrediction<P extends Protocol> {
     if (!needed) return; // a catch-up changes nothing that was shown: no correction
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      if (s.position) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
+      if (s.position && !unmoved(s)) this.corrected(s, s.beforePos, s.rotation ? s.beforeRot : undefined, snapTick, fromTick);
     }
   }
 
@@ -305,7 +323,7 @@ export class ClientPrediction<P extends Protocol> {
   private capped(list: readonly Predicted[], snapTick: Tick, last: Tick, depth: number): void {
     for (const s of list) {
       if (s.rec.confirmedTick !== snapTick) continue;
-      const confirmed = s.rec.history.get(snapTick);
+      const confirmed = s.rec.latest;
       if (!confirmed) continue;
       this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
       s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
@@ -324,15 +342,25 @@ export class ClientPrediction<P extends Protocol> {
     let catchUp = false;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      const confirmed = s.rec.confirmedTick === snapTick ? s.rec.history.get(snapTick) : undefined;
-      const predicted = s.history.get(snapTick);
+      const confirmed = s.rec.confirmedTick === snapTick ? s.rec.latest : undefined;
+      const slot = s.history.slot(snapTick);
+      const h = s.history;
+      if (confirmed && slot >= 0 && andRestore) {
+        // One call compares and, when nothing is beyond its tolerance, restores; else report, then restore.
+        const components = keepShown(s);
+        if (s.kernels.settle(confirmed, h.data, h.other, slot, components, s.readsLocal && s.rec.ghost.isLocal)) {
+          if (this.differs(s, snapTick, confirmed)) differs = true;
+          s.kernels.restore(confirmed, h.data, h.other, slot, components);
+        }
+        continue;
+      }
       if (confirmed) {
-        if (!predicted) catchUp = true;
-        else if (s.beyond(predicted, confirmed, s.readsLocal && s.rec.ghost.isLocal) && this.differs(s, snapTick, predicted, confirmed)) {
-          differs = true;
+        if (slot < 0) catchUp = true;
+        else if (s.kernels.beyond(h.data, h.other, slot, confirmed, s.readsLocal && s.rec.ghost.isLocal)) {
+          if (this.differs(s, snapTick, confirmed)) differs = true;
         }
       }
-      if (andRestore) restoreFrom(s, snapTick, predicted, confirmed);
+      if (andRestore) restoreFrom(s, snapTick, slot, confirmed);
     }
     return differs ? 'differs' : catchUp ? 'catchUp' : 'same';
   }
@@ -359,9 +387,10 @@ export class ClientPrediction<P extends Protocol> {
    * Report each field of a prediction beyond its tolerance (the cheap check found one); true when any is.
    * With no listener and no log, only counted: no report object per field.
    */
-  private differs(s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>): boolean {
+  private differs(s: Predicted, tick: Tick, confirmed: Values<Schema>): boolean {
     const heard = Boolean(this.options.logMispredictions) || this.events.has('misprediction');
-    const n = mispredictions(s, tick, predicted, confirmed, heard ? this.report : undefined);
+    s.history.read(tick, s.previous);
+    const n = mispredictions(s, tick, s.previous, confirmed, heard ? this.report : undefined);
     if (!heard) this.stats.mispredictions += n;
     return n > 0;
   }
@@ -382,9 +411,12 @@ export class ClientPrediction<P extends Protocol> {
     setFrameFraction(fraction); // once: a float passed per ghost would be a heap number per ghost
     for (const s of this.states.values()) {
       const components = s.rec.ghost.components as Values<Schema>;
-      const previous = s.history.beforeNewest();
-      if (previous !== undefined) frameInterpolateAtFraction(s.codec, previous, components, s.view);
-      else s.codec.copy(components, s.view);
+      const h = s.history;
+      const before = h.beforeNewestSlot();
+      if (before >= 0) {
+        s.kernels.load(h.data, h.other, before, s.previous);
+        frameInterpolateAtFraction(s.codec, s.previous, components, s.view);
+      } else s.codec.copy(components, s.view);
       s.correction.update(dtMs);
       if (s.position) {
         const view = s.view as Record<string, unknown>;

@@ -204,7 +204,21 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   readonly dt: number;
   readonly isServer: boolean;
   readonly isClient: boolean;
-  readonly rng = new Rng();
+  readonly #rng = new Rng();
+  /** ctx.rng's seed for the running system: tick and the system's salt (as int32, the same bits), set as it starts. */
+  seedTick = 0;
+  seedSalt = 0;
+  /** Whether ctx.rng must restart before its next use (set when a system starts: it is reseeded only if the system uses it). */
+  rngDue = true;
+
+  /** Restarted for each system at deriveSeed(seed, tick, salt) on its first use in that system's run. */
+  get rng(): Rng {
+    if (this.rngDue) {
+      this.rngDue = false;
+      this.#rng.reseedDerived(this.hooks.seed, this.seedTick, this.seedSalt);
+    }
+    return this.#rng;
+  }
   isFirstTimeFullyPredictingTick = true;
   isResimulating = false;
 
@@ -319,7 +333,7 @@ export class SystemRunner<P extends Protocol> {
     this.#hooks = hooks;
     this.#ctx = new RunContext(world, hooks);
     const pick = (stage: SystemStage) =>
-      systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salt: fnv1a32(def.name) }));
+      systems.filter((s) => STAGE_RUNS[stage].includes(s.where)).map((def) => ({ def, salt: fnv1a32(def.name) | 0 }));
     this.#stages = { server: pick('server'), prediction: pick('prediction'), presentation: pick('presentation') };
   }
 
@@ -341,11 +355,13 @@ export class SystemRunner<P extends Protocol> {
     ctx.isFirstTimeFullyPredictingTick = first;
     ctx.structural = stage !== 'presentation';
     this.#running = true;
+    ctx.seedTick = tick | 0;
     try {
       for (let i = 0; i < list.length; i++) {
         const { def, salt } = list[i]!;
         ctx.current = def.name;
-        ctx.rng.reseedDerived(this.#hooks.seed, tick, salt);
+        ctx.seedSalt = salt;
+        ctx.rngDue = true;
         try {
           def.run(this.#world, ctx);
         } catch (error) {

@@ -4,7 +4,7 @@
 // capacity; each frame only rewrites their contents and draw ranges.
 
 import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Line, LineBasicMaterial, Points, PointsMaterial, type Material } from 'three';
-import type { HistoryBuffer } from '../core/history.ts';
+import type { TickHistory } from '../core/history.ts';
 import type { Vec3 } from '../core/field.ts';
 import { writeVertex } from './transform.ts';
 
@@ -95,7 +95,7 @@ export class HistoryFiller {
   };
 
   /** Fill `target` from `history` (undefined = empty); returns the vertex count drawn. */
-  fill(target: BufferGeometry, history: HistoryBuffer<Readonly<Record<string, unknown>>> | undefined, field: string): number {
+  fill(target: BufferGeometry, history: TickHistory<Readonly<Record<string, unknown>>> | undefined, field: string): number {
     const attribute = target.getAttribute('position') as BufferAttribute;
     this.array = attribute.array as Float32Array;
     this.field = field;

@@ -2,7 +2,8 @@
 // owner input, context flags, and errors wrapped with the system's name and tick.
 import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
-import { defineProtocol, ghost, type InputValues } from '../../src/core/protocol.ts';
+import { defineProtocol, fnv1a32, ghost, type InputValues } from '../../src/core/protocol.ts';
+import { deriveSeed, Rng } from '../../src/core/rng.ts';
 import { defineSystems, system, SystemError, SystemRunner, type SystemDef, type SystemHooks } from '../../src/core/system.ts';
 import { EngineWorld, type Ghost } from '../../src/core/world.ts';
 
@@ -166,6 +167,23 @@ describe('ctx.rng and ctx.input', () => {
     const otherSeed = setup(true, [shared], { seed: 1 }).runner;
     otherSeed.run('server', 100);
     expect(draws[4]).not.toEqual(s100);
+  });
+
+  it('starts each system at deriveSeed(seed, tick, fnv1a32(name)) and keeps one stream through the system, whether or not earlier systems drew', () => {
+    const draws: Record<string, number[]> = {};
+    const drawer = (name: string) => system.shared<P>(name, (_w, ctx) => {
+      const first = ctx.rng.nextUint32();
+      draws[name] = [first, ctx.rng.nextUint32(), ctx.rng.nextUint32()]; // later reads continue the stream
+    });
+    const idle = (name: string) => system.shared<P>(name, () => {});
+    const { runner } = setup(true, [idle('idle'), drawer('a'), idle('idle too'), drawer('b')], { seed: 0xfedcba98 });
+    for (const tick of [7, 0x7fff_ffff, 0xffff_fffe]) {
+      runner.run('server', tick);
+      for (const name of ['a', 'b']) {
+        const expected = new Rng(deriveSeed(0xfedcba98, tick, fnv1a32(name)));
+        expect(draws[name]).toEqual([expected.nextUint32(), expected.nextUint32(), expected.nextUint32()]);
+      }
+    }
   });
 
   it("gives the owner's input for this tick and neutral defaults otherwise", () => {

@@ -1,11 +1,13 @@
-// The rollback's tolerance check: the generated straight-line check (compileBeyondTolerance)
-// against its reference loop over Field.distance (referenceBeyondTolerance), for every field kind,
-// predicted-only and nonOwner fields, local and remote ghosts, and values near each tolerance.
+// The rollback's tolerance check, asked on the predicted history's flat storage: the generated kernel
+// (compileKernels' `beyond` and `settle`) and the reference kernel against the definition, a loop over
+// Field.distance on values (referenceBeyondTolerance), for every field kind, predicted-only and nonOwner
+// fields, local and remote ghosts, and values near each tolerance.
 import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
-import { compileBeyondTolerance, referenceBeyondTolerance, squaredTolerance } from '../../src/core/prediction-check.ts';
+import { compileKernels, historyLayout, referenceKernels, type HistoryKernels } from '../../src/core/predicted-history.ts';
+import { referenceBeyondTolerance, squaredTolerance, type BeyondTolerance } from '../../src/core/prediction-check.ts';
 import { Rng } from '../../src/core/rng.ts';
-import { compileSchema, type Schema, type Values } from '../../src/core/schema.ts';
+import { compileSchema, type Schema, type SchemaCodec, type Values } from '../../src/core/schema.ts';
 
 const schema = {
   alive: field.bool(),
@@ -20,6 +22,24 @@ const schema = {
   state: field.enum(['idle', 'run', 'jump']),
   'odd key-1': field.f32(),
 };
+
+/** The kernels' check as a BeyondTolerance: the prediction stored in a slot of its own, then `beyond` (or `settle`, which must agree). */
+function onSlot(codec: SchemaCodec<Schema>, make: (layout: ReturnType<typeof historyLayout>) => HistoryKernels, via: 'beyond' | 'settle' = 'beyond'): BeyondTolerance {
+  const layout = historyLayout(codec);
+  const kernels = make(layout);
+  const a = new Float64Array(layout.width * 2);
+  const x = new Array<unknown>(layout.others * 2);
+  const v = codec.defaults();
+  return (predicted, confirmed, local) => {
+    kernels.store(predicted, a, x, 1);
+    return via === 'beyond' ? kernels.beyond(a, x, 1, confirmed, local) : kernels.settle(confirmed, a, x, 1, v, local);
+  };
+}
+
+/** The checks that must answer as the definition: generated and reference kernels, through beyond and settle. */
+function checks(codec: SchemaCodec<Schema>): BeyondTolerance[] {
+  return [onSlot(codec, compileKernels), onSlot(codec, referenceKernels), onSlot(codec, compileKernels, 'settle'), onSlot(codec, referenceKernels, 'settle')];
+}
 
 /** A copy of `base` where each field, with probability 1/8, moves by up to twice its tolerance (or to NaN, rarely). */
 function near(rng: Rng, base: Record<string, unknown>): Record<string, unknown> {
@@ -37,10 +57,10 @@ function near(rng: Rng, base: Record<string, unknown>): Record<string, unknown> 
 }
 
 describe('rollback tolerance check', () => {
-  it('the generated check answers exactly what the reference check answers', () => {
+  it('the generated and reference kernels answer exactly what the definition answers', () => {
     const codec = compileSchema(schema as Schema);
     const reference = referenceBeyondTolerance(codec);
-    const compiled = compileBeyondTolerance(codec);
+    const kernels = checks(codec);
     const rng = new Rng(0xbe70);
     let beyond = 0;
     for (let i = 0; i < 2000; i++) {
@@ -53,7 +73,7 @@ describe('rollback tolerance check', () => {
       const other = near(rng, base);
       for (const local of [false, true]) {
         const want = reference(base as Values<Schema>, other as Values<Schema>, local);
-        expect(compiled(base as Values<Schema>, other as Values<Schema>, local)).toBe(want);
+        for (const check of kernels) expect(check(base as Values<Schema>, other as Values<Schema>, local)).toBe(want);
         if (want) beyond++;
       }
     }
@@ -68,7 +88,7 @@ describe('rollback tolerance check', () => {
     const b = codec.defaults() as Record<string, unknown>;
     (b['velocity'] as { x: number }).x = 5;
     b['ammo'] = 7;
-    for (const check of [referenceBeyondTolerance(codec), compileBeyondTolerance(codec)]) {
+    for (const check of [referenceBeyondTolerance(codec), ...checks(codec)]) {
       expect(check(a as Values<Schema>, b as Values<Schema>, false)).toBe(false);
       b['heading'] = 1;
       expect(check(a as Values<Schema>, b as Values<Schema>, true)).toBe(false);
@@ -96,19 +116,19 @@ describe('rollback tolerance check', () => {
     for (const tolerance of [-1, Number.NaN]) for (const s of [0, 1, Infinity, Number.NaN]) expect(s <= squaredTolerance(tolerance)).toBe(Math.sqrt(s) <= tolerance);
   });
 
-  it('the generated vec2 / vec3 checks (sums of squares) agree with the reference at exact boundaries, NaN and Infinity', () => {
+  it('the generated vec2 / vec3 checks (sums of squares) agree with the definition at exact boundaries, NaN and Infinity', () => {
     const tolerances = [0, 0.001, 0.1, 0.3, 1 / 3, 1e-9];
     for (const tolerance of tolerances) {
       const codec = compileSchema({ a: field.vec2({ tolerance }), b: field.vec3({ tolerance }) } as Schema);
       const reference = referenceBeyondTolerance(codec);
-      const compiled = compileBeyondTolerance(codec);
+      const kernels = checks(codec);
       const offsets = [0, tolerance, tolerance * (1 + 2 ** -52), tolerance * (1 - 2 ** -53), tolerance / Math.SQRT2, tolerance / Math.sqrt(3),
         -tolerance, 1e-320, Number.NaN, Infinity, -Infinity, 1e200];
       for (const dx of offsets) for (const dy of offsets) {
         const p = { a: { x: 0.1, y: 0.2 }, b: { x: 0.1, y: 0.2, z: 0.3 } };
         for (const c of [{ a: { x: 0.1 + dx, y: 0.2 + dy }, b: p.b }, { a: p.a, b: { x: 0.1 + dx, y: 0.2, z: 0.3 + dy } }]) {
           const want = reference(p as Values<Schema>, c as Values<Schema>, false);
-          expect(compiled(p as Values<Schema>, c as Values<Schema>, false), `tolerance ${tolerance}, ${dx}, ${dy}`).toBe(want);
+          for (const check of kernels) expect(check(p as Values<Schema>, c as Values<Schema>, false), `tolerance ${tolerance}, ${dx}, ${dy}`).toBe(want);
         }
       }
     }

@@ -1,0 +1,336 @@
+// A predicted ghost's own history (prediction-state.ts): the state it predicted for each recent tick, in
+// flat storage rather than value objects. Each tick has a slot; a slot's numeric values (numbers, the
+// components of vec2 / vec3 / quat fields) sit side by side in one Float64Array, the other values
+// (bool, string, enum: primitives) in one array. Recording a tick, restoring a snapshot's tick and
+// comparing it with the confirmed state then read and write one typed array per ghost instead of a graph
+// of sample and vector objects. The copies in and out and the tolerance check are generated per schema
+// as straight-line code (codegen.ts), with reference versions for where `new Function` is not allowed.
+
+import { canGenerate, compileOnce } from './codegen.ts';
+import { NetcodeError } from './errors.ts';
+import { vec2Distance, vec3Distance, type Field } from './field.ts';
+import type { TickHistory } from './history.ts';
+import { squaredTolerance } from './prediction-check.ts';
+import type { Schema, SchemaCodec, Values } from './schema.ts';
+import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
+
+type Loose = Record<string, unknown>;
+
+const AXES: Readonly<Record<string, readonly string[]>> = { vec2: ['x', 'y'], vec3: ['x', 'y', 'z'], quat: ['x', 'y', 'z', 'w'] };
+/** Kinds whose value is a number: one double in a slot. */
+const NUMBERS: ReadonlySet<string> = new Set(['u8', 'u16', 'u32', 'i32', 'f32', 'event']);
+
+/** Where one field of the schema lives in a slot. */
+interface Place {
+  readonly key: string;
+  readonly field: Field<unknown>;
+  /** The components of a vector or quaternion field (doubles from `at`), undefined for the others. */
+  readonly axes: readonly string[] | undefined;
+  /** True: doubles from `at` in the numeric slot; false: index `at` in the slot of other values. */
+  readonly numeric: boolean;
+  readonly at: number;
+}
+
+/** Copies between values and a slot (`s`: the slot's index), and the rollback's check, for one schema. */
+export interface HistoryKernels {
+  /** Every field of `v` into slot `s`. */
+  store(v: Values<Schema>, a: Float64Array, x: unknown[], s: number): void;
+  /** Every field of slot `s` into `v` (vectors into `v`'s existing objects). */
+  load(a: Float64Array, x: unknown[], s: number, v: Values<Schema>): void;
+  /**
+   * Put `v` back at the state of slot `s` corrected by the confirmed state `c`: the replicated fields of `c`
+   * into slot `s` and into `v`, the predicted-only fields from slot `s` into `v` (Source's rule).
+   */
+  restore(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>): void;
+  /** Whether a replicated field of slot `s` is further from `c` than its tolerance (nonOwner fields not when `local`). */
+  beyond(a: Float64Array, x: unknown[], s: number, c: Values<Schema>, local: boolean): boolean;
+  /** `beyond`, and when it is false `restore` (a rollback's pass per ghost, one call); true when beyond, and then nothing is written. */
+  settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
+}
+
+/** A schema's slot layout: `width` doubles (the first one the slot's tick) and `others` other values per tick, and its kernels. */
+export interface HistoryLayout {
+  readonly width: number;
+  readonly others: number;
+  readonly places: readonly Place[];
+  readonly kernels: HistoryKernels;
+}
+
+function places(codec: SchemaCodec<Schema>): { places: Place[]; width: number; others: number } {
+  const fields = codec.schema as Record<string, Field<unknown>>;
+  let width = 1; // a slot's first double is its tick (−1: empty), read with its values
+  let others = 0;
+  const out = codec.keys.map((key): Place => {
+    const field = fields[key]!;
+    const axes = AXES[field.kind];
+    if (axes !== undefined) {
+      const at = width;
+      width += axes.length;
+      return { key, field, axes, numeric: true, at };
+    }
+    if (NUMBERS.has(field.kind)) return { key, field, axes: undefined, numeric: true, at: width++ };
+    return { key, field, axes: undefined, numeric: false, at: others++ };
+  });
+  return { places: out, width, others };
+}
+
+/** The definition of the kernels: each field in schema order, read and written through its place. */
+export function referenceKernels(layout: { places: readonly Place[]; width: number; others: number }): HistoryKernels {
+  const { places: all, width: W, others: X } = layout;
+  const scratch = all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined));
+  const put = (p: Place, value: unknown, a: Float64Array, x: unknown[], s: number): void => {
+    if (p.axes !== undefined) for (let k = 0; k < p.axes.length; k++) a[s * W + p.at + k] = (value as Loose)[p.axes[k]!] as number;
+    else if (p.numeric) a[s * W + p.at] = value as number;
+    else x[s * X + p.at] = value;
+  };
+  const get = (p: Place, a: Float64Array, x: unknown[], s: number, v: Loose): void => {
+    if (p.axes !== undefined) {
+      const to = v[p.key] as Loose;
+      for (let k = 0; k < p.axes.length; k++) to[p.axes[k]!] = a[s * W + p.at + k];
+    } else v[p.key] = p.numeric ? a[s * W + p.at] : x[s * X + p.at];
+  };
+  return {
+    store(v, a, x, s) {
+      for (const p of all) put(p, (v as Loose)[p.key], a, x, s);
+    },
+    load(a, x, s, v) {
+      for (const p of all) get(p, a, x, s, v as Loose);
+    },
+    restore(c, a, x, s, v) {
+      for (const p of all) {
+        if (p.field.options.replicated) put(p, (c as Loose)[p.key], a, x, s);
+        get(p, a, x, s, v as Loose);
+      }
+    },
+    beyond(a, x, s, c, local) {
+      for (let i = 0; i < all.length; i++) {
+        const p = all[i]!;
+        if (!p.field.options.replicated || (p.field.options.sendTo === 'nonOwner' && local)) continue;
+        let predicted: unknown;
+        if (p.axes !== undefined) {
+          const o = scratch[i]!;
+          for (let k = 0; k < p.axes.length; k++) o[p.axes[k]!] = a[s * W + p.at + k];
+          predicted = o;
+        } else predicted = p.numeric ? a[s * W + p.at] : x[s * X + p.at];
+        if (!(p.field.distance(predicted, (c as Loose)[p.key]) <= p.field.options.tolerance)) return true;
+      }
+      return false;
+    },
+    settle(c, a, x, s, v, local) {
+      if (this.beyond(a, x, s, c, local)) return true;
+      this.restore(c, a, x, s, v);
+      return false;
+    },
+  };
+}
+
+/** The kernels as straight-line code with literal property names and offsets; shared by every schema with the same source. */
+export function compileKernels(layout: { places: readonly Place[]; width: number; others: number }): HistoryKernels {
+  const { places: all, width: W, others: X } = layout;
+  const k = (p: Place): string => `[${JSON.stringify(p.key)}]`;
+  const num = (p: Place, j = 0): string => `a[o + ${p.at + j}]`;
+  const oth = (p: Place): string => `x[xo + ${p.at}]`;
+  const start = `const o = s * ${W}, xo = s * ${X};`;
+  const store = all.map((p) => {
+    if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c};`).join(' ')} }`;
+    return p.numeric ? `${num(p)} = v${k(p)};` : `${oth(p)} = v${k(p)};`;
+  });
+  const load = all.map((p) => {
+    if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `b.${c} = ${num(p, j)};`).join(' ')} }`;
+    return p.numeric ? `v${k(p)} = ${num(p)};` : `v${k(p)} = ${oth(p)};`;
+  });
+  const restore = all.map((p, i) => {
+    if (!p.field.options.replicated) return load[i]!;
+    if (p.axes !== undefined) return `{ const b = v${k(p)}, q = c${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c} = q.${c};`).join(' ')} }`;
+    return p.numeric ? `${num(p)} = v${k(p)} = c${k(p)};` : `${oth(p)} = v${k(p)} = c${k(p)};`;
+  });
+  const beyond = all.flatMap((p, i) => {
+    if (!p.field.options.replicated) return [];
+    const d = p.field.distance as unknown;
+    let test: string;
+    if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
+      test = `{ const q = c${k(p)}; if (!(${p.axes.map((c, j) => `(${num(p, j)} - q.${c}) ** 2`).join(' + ')} <= T[${i}])) return true; }`;
+    } else if (p.axes !== undefined) {
+      test = `{ const q = Q[${i}]; ${p.axes.map((c, j) => `q.${c} = ${num(p, j)};`).join(' ')} if (!(F[${i}].distance(q, c${k(p)}) <= F[${i}].options.tolerance)) return true; }`;
+    } else {
+      test = `if (!(F[${i}].distance(${p.numeric ? num(p) : oth(p)}, c${k(p)}) <= F[${i}].options.tolerance)) return true;`;
+    }
+    return [p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test];
+  });
+  const source = [
+    `store: (v, a, x, s) => { ${start}\n${store.join('\n')} },`,
+    `load: (a, x, s, v) => { ${start}\n${load.join('\n')} },`,
+    `restore: (c, a, x, s, v) => { ${start}\n${restore.join('\n')} },`,
+    `beyond: (a, x, s, c, local) => { ${start}\n${beyond.join('\n')}\nreturn false; },`,
+    `settle: (c, a, x, s, v, local) => { ${start}\n${beyond.join('\n')}\n${restore.join('\n')}\nreturn false; },`,
+  ].join('\n');
+  type Make = (fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[]) => HistoryKernels;
+  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q) => ({ ${source} });`, []);
+  return shared(
+    all.map((p) => p.field),
+    all.map((p) => squaredTolerance(p.field.options.tolerance)),
+    all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined)),
+  );
+}
+
+const layouts = new WeakMap<SchemaCodec<Schema>, HistoryLayout>();
+let generate: boolean | undefined;
+
+/** The slot layout of `codec` and its kernels (generated where `new Function` is allowed). One per codec. */
+export function historyLayout(codec: SchemaCodec<Schema>): HistoryLayout {
+  let layout = layouts.get(codec);
+  if (layout === undefined) {
+    const p = places(codec);
+    generate ??= canGenerate();
+    layout = Object.freeze({ ...p, kernels: generate ? compileKernels(p) : referenceKernels(p) });
+    layouts.set(codec, layout);
+  }
+  return layout;
+}
+
+/**
+ * The predicted history of one ghost: a ring of `capacity` ticks (the capacity asked for, rounded up to a
+ * power of two, so that a tick's slot is `tick & (capacity − 1)` across the wrap). Storing a tick newer than
+ * the newest evicts the ticks that fall out of the window (newest − capacity, newest]. As a TickHistory
+ * (tests and debug views) it materializes values: `get` builds a new object, `forEach` passes one object
+ * reused between calls.
+ */
+export class PredictedHistory implements TickHistory<Values<Schema>> {
+  readonly capacity: number;
+  readonly layout: HistoryLayout;
+  /** Per slot, `layout.width` doubles: its tick (−1 when empty), then its numeric values. */
+  readonly data: Float64Array;
+  /** The other values, `layout.others` per slot. */
+  readonly other: unknown[];
+  private readonly mask: number;
+  private readonly width: number;
+  private newest: Tick | undefined;
+  private count = 0;
+  private scratch: Values<Schema> | undefined;
+
+  constructor(
+    private readonly codec: SchemaCodec<Schema>,
+    capacity: number,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 2 ** 30) {
+      throw new NetcodeError('usage', `react-netcode: a predicted history's capacity must be an integer in 1..2^30 (got ${capacity}).`);
+    }
+    this.capacity = 2 ** Math.ceil(Math.log2(capacity));
+    this.mask = this.capacity - 1;
+    this.layout = historyLayout(codec);
+    this.width = this.layout.width;
+    this.data = new Float64Array(this.capacity * this.width);
+    this.other = new Array<unknown>(this.capacity * this.layout.others).fill(undefined);
+    this.clear();
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get newestTick(): Tick | undefined {
+    return this.newest;
+  }
+
+  get oldestTick(): Tick | undefined {
+    if (this.newest === undefined) return undefined;
+    for (let back = this.capacity - 1; back >= 0; back--) {
+      const tick = (this.newest - back) >>> 0;
+      if (this.has(tick)) return tick;
+    }
+    return undefined;
+  }
+
+  /** The slot holding `tick`, or −1. */
+  slot(tick: Tick): number {
+    const s = tick & this.mask;
+    return this.data[s * this.width] === tick >>> 0 ? s : -1;
+  }
+
+  has(tick: Tick): boolean {
+    return this.slot(tick) >= 0;
+  }
+
+  /**
+   * The slot for `tick`, claimed for it: its own slot when stored (to be overwritten), else a free one;
+   * a tick newer than the newest evicts the ticks that leave the window. −1 for a tick older than the window.
+   */
+  claim(tick: Tick): number {
+    tick = tick >>> 0;
+    const newest = this.newest;
+    if (newest !== undefined && tickDiff(newest, tick) >= this.capacity) return -1;
+    if (newest === undefined || isNewer(tick, newest)) {
+      if (newest !== undefined) {
+        const gap = Math.min(tickDiff(tick, newest), this.capacity);
+        for (let i = 1; i <= gap; i++) this.clearSlot((newest + i) & this.mask);
+      }
+      this.newest = tick;
+    }
+    const s = tick & this.mask;
+    const at = s * this.width;
+    if (this.data[at] === -1) this.count++;
+    this.data[at] = tick;
+    return s;
+  }
+
+  /** Record `values` as the state of `tick` (false: older than the window, nothing stored). */
+  record(values: Values<Schema>, tick: Tick): boolean {
+    const s = this.claim(tick);
+    if (s < 0) return false;
+    this.layout.kernels.store(values, this.data, this.other, s);
+    return true;
+  }
+
+  /** Write the state of `tick` into `out` (vectors into its objects); false when `tick` is not stored. */
+  read(tick: Tick, out: Values<Schema>): boolean {
+    const s = this.slot(tick);
+    if (s < 0) return false;
+    this.layout.kernels.load(this.data, this.other, s, out);
+    return true;
+  }
+
+  /** The state of `tick` as a new object (tests and debug views), or undefined. */
+  get(tick: Tick): Values<Schema> | undefined {
+    const out = this.codec.defaults();
+    return this.read(tick, out) ? out : undefined;
+  }
+
+  /** The slot of the newest tick stored before the newest one (usually newest − 1), or −1. */
+  beforeNewestSlot(): number {
+    const newest = this.newest;
+    if (newest === undefined) return -1;
+    const before = newest === 0 ? 0xffffffff : newest - 1;
+    const s = this.slot(before);
+    if (s >= 0) return s;
+    for (let back = 2; back < this.capacity; back++) {
+      const t = (newest - back) >>> 0;
+      const older = this.slot(t);
+      if (older >= 0) return older;
+    }
+    return -1;
+  }
+
+  /** Visit the stored ticks from oldest to newest; the value passed is one object reused between calls (copy what you keep). */
+  forEach(visit: (value: Values<Schema>, tick: Tick) => void): void {
+    if (this.newest === undefined) return;
+    const value = (this.scratch ??= this.codec.defaults());
+    for (let back = this.capacity - 1; back >= 0; back--) {
+      const tick = (this.newest - back) >>> 0;
+      if (this.read(tick, value)) visit(value, tick);
+    }
+  }
+
+  clear(): void {
+    for (let at = 0; at < this.data.length; at += this.width) this.data[at] = -1;
+    if (this.other.length > 0) this.other.fill(undefined);
+    this.newest = undefined;
+    this.count = 0;
+  }
+
+  private clearSlot(s: number): void {
+    const at = s * this.width;
+    if (this.data[at] === -1) return;
+    this.count--;
+    this.data[at] = -1;
+  }
+}
