@@ -5,10 +5,17 @@ import { BitWriter } from '../bits.ts';
 import { BitSink } from './codes.ts';
 
 /** A copy of `a` with length `n` (grown or cut). */
-export function resized<A extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: A, n: number): A {
+export function resized<A extends NumArray>(a: A, n: number): A {
   const b = new (a.constructor as new (n: number) => A)(n);
   b.set(a.subarray(0, Math.min(a.length, n)));
   return b;
+}
+
+type NumArray = Int32Array | Uint32Array | Uint8Array | Float64Array;
+
+/** Replace each array `keys` of `o` with a copy of length n (grown or cut). */
+export function resizeAll<K extends string>(o: { [k in K]: NumArray }, keys: readonly K[], n: number): void {
+  for (const k of keys) o[k] = resized(o[k], n);
 }
 
 /** Record flags: a spawn record; the body uses the prediction from two baselines. */
@@ -33,7 +40,7 @@ export class Records {
   reserve(n: number): void {
     if (this.dense.length >= n) return;
     const cap = Math.max(64, n, this.dense.length * 2);
-    for (const k of ['dense', 'flags', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'] as const) (this[k] as Int32Array) = resized(this[k] as Int32Array, cap);
+    resizeAll(this, ['dense', 'flags', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'], cap);
   }
 }
 

@@ -7,7 +7,7 @@ import { isNewer, type Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import type { TypeKernel } from './kernels.ts';
 import { badValue, quantizeRow, type TypeLayout } from './layout.ts';
-import { resized as grow } from './scratch.ts';
+import { resizeAll } from './scratch.ts';
 
 const H = SNAPSHOT_GHOST_HISTORY;
 /** Dense indices fit 21 bits (sent-record packing in ghost-states.ts). */
@@ -57,11 +57,8 @@ export class GhostStore {
   private grow(min: number): void {
     const cap = Math.max(64, this.cap * 2, min);
     if (cap > MAX_DENSE) throw new NetcodeError('usage', `react-netcode: more than ${MAX_DENSE} ghosts in the snapshot encoder; forget() destroyed ghosts.`);
-    [this.id, this.typeId, this.owner] = [grow(this.id, cap), grow(this.typeId, cap), grow(this.owner, cap)];
-    [this.spawnTick, this.refs, this.destroyed] = [grow(this.spawnTick, cap), grow(this.refs, cap), grow(this.destroyed, cap)];
-    [this.curOk, this.curTick, this.curSlot] = [grow(this.curOk, cap), grow(this.curTick, cap), grow(this.curSlot, cap)];
-    [this.eqHead, this.head] = [grow(this.eqHead, cap), grow(this.head, cap)];
-    [this.headTick, this.runStart] = [grow(this.headTick, cap), grow(this.runStart, cap)];
+    resizeAll(this, ['id', 'typeId', 'owner', 'spawnTick', 'refs', 'destroyed', 'curOk', 'curTick', 'curSlot'], cap);
+    resizeAll(this, ['eqHead', 'head', 'headTick', 'runStart'], cap);
     // Slot-major arrays are laid out by capacity: move each slot's block.
     const old = this.cap;
     const relayout = <A extends Int32Array | Uint8Array>(a: A, per: number): A => {
