@@ -50,13 +50,11 @@ export class EncodePass {
     this.cache.clear();
   }
 
-  /** The dense index of ghost `g` (at position i of the list, or -1), allocated when new; its row quantized for this tick. */
-  resolve(g: SnapshotGhost, i: number): number {
+  /** The dense index of ghost `g` (at position i of the list), allocated when new; its row quantized for this tick. */
+  private resolve(g: SnapshotGhost, i: number): number {
     const { store, layouts } = this;
-    const hinted = i >= 0 && i < this.hint.length;
-    let d = store.find(g.id, hinted ? this.hint[i]! : -1);
-    if (d < 0) {
-      if (g.id !== g.id >>> 0) throw new NetcodeError('usage', `react-netcode: ghost id ${g.id} is not a uint32.`);
+    let d = store.ids.get(g.id);
+    if (d === undefined) {
       if (!Number.isInteger(g.typeId) || layouts[g.typeId] === undefined) {
         throw new NetcodeError('usage', `react-netcode: ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
       }
@@ -68,7 +66,7 @@ export class EncodePass {
     } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) {
       throw new NetcodeError('usage', `react-netcode: ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
     }
-    if (hinted) this.hint[i] = d;
+    this.hint[i] = d;
     store.current(d, this.tick, g.values);
     return d;
   }

@@ -75,12 +75,6 @@ export class GhostStore {
     this.cap = cap;
   }
 
-  /** The dense index of the live ghost `id`, or -1; `hint` (a remembered index) is tried first. */
-  find(id: number, hint: number): number {
-    if (hint >= 0 && hint < this.used && this.id[hint] === id && this.destroyed[hint] === 0) return hint;
-    return this.ids.get(id) ?? -1;
-  }
-
   alloc(id: number, typeId: number, owner: number, spawnTick: number): number {
     let d = this.free.pop();
     if (d === undefined) {
