@@ -18,13 +18,11 @@ export function resizeAll<K extends string>(o: { [k in K]: NumArray }, keys: rea
   for (const k of keys) o[k] = resized(o[k], n);
 }
 
-/** Record flags: a spawn record; the body uses the prediction from two baselines. */
-export const F_SPAWN = 1, F_B1 = 2;
-
 export class Records {
   n = 0;
   dense = new Int32Array(0);
-  flags = new Uint8Array(0);
+  /** 1: a spawn record. */
+  spawn = new Uint8Array(0);
   /** Baseline ages as written: tick − b0, b0 − b1 (0 = none). */
   age0 = new Int32Array(0);
   age1 = new Int32Array(0);
@@ -40,7 +38,7 @@ export class Records {
   reserve(n: number): void {
     if (this.dense.length >= n) return;
     const cap = Math.max(64, n, this.dense.length * 2);
-    resizeAll(this, ['dense', 'flags', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'], cap);
+    resizeAll(this, ['dense', 'spawn', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'], cap);
   }
 }
 

@@ -61,17 +61,14 @@ export class GhostStore {
     resizeAll(this, ['eqHead', 'head', 'headTick', 'runStart'], cap);
     // Slot-major arrays are laid out by capacity: move each slot's block.
     const old = this.cap;
-    const relayout = <A extends Int32Array | Uint8Array>(a: A, per: number): A => {
-      const b = new (a.constructor as new (n: number) => A)(cap * H * per);
-      for (let slot = 0; slot < H && old > 0; slot++) b.set(a.subarray(slot * old * per, (slot + 1) * old * per), slot * cap * per);
+    const relayout = <A extends { [i: number]: unknown }>(a: A, per: number, b: A): A => {
+      for (let slot = 0; slot < H; slot++) for (let i = 0; i < old * per; i++) b[slot * cap * per + i] = a[slot * old * per + i]!;
       return b;
     };
-    [this.entryTick, this.entryOk, this.hist] = [relayout(this.entryTick, 1), relayout(this.entryOk, 1), relayout(this.hist, this.stride)];
-    const strs: string[] = new Array<string>(cap * H * this.sstride).fill('');
-    for (let slot = 0; slot < H; slot++) {
-      for (let i = 0; i < old * this.sstride; i++) strs[slot * cap * this.sstride + i] = this.histStrs[slot * old * this.sstride + i]!;
-    }
-    this.histStrs = strs;
+    this.entryTick = relayout(this.entryTick, 1, new Int32Array(cap * H));
+    this.entryOk = relayout(this.entryOk, 1, new Uint8Array(cap * H));
+    this.hist = relayout(this.hist, this.stride, new Int32Array(cap * H * this.stride));
+    this.histStrs = relayout(this.histStrs, this.sstride, new Array<string>(cap * H * this.sstride).fill(''));
     this.cap = cap;
   }
 
