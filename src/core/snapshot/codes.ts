@@ -106,8 +106,11 @@ export function putCode(sink: BitSink, v: number): void {
     return;
   }
   const i = bucket(v);
-  sink.put((1 << i) - 1, i < LAST ? i + 1 : i);
-  sink.put(v - START[i]!, WIDTHS[i]!);
+  if (i < LAST) sink.put(((v - START[i]!) << (i + 1)) | ((1 << i) - 1), i + 1 + WIDTHS[i]!);
+  else {
+    sink.put((1 << LAST) - 1, LAST);
+    sink.put(v - START[LAST]!, WIDTHS[LAST]!);
+  }
 }
 
 /** Read a prefix-coded uint32; WireError bad-value above 2^32 − 1. */

@@ -165,7 +165,11 @@ function floatSlot(s: FieldSlot, v: unknown): number {
 function quantizeFloats(s: FieldSlot, v: unknown, row: Int32Array, o: number): boolean {
   if (s.axes.length === 0) return (row[o] = floatSlot(s, v)) !== BAD;
   if (typeof v !== 'object' || v === null) return false;
-  for (let k = 0; k < s.axes.length; k++) if ((row[o + k] = floatSlot(s, (v as Record<string, unknown>)[s.axes[k]!])) === BAD) return false;
+  const vec = v as { x: unknown; y: unknown; z?: unknown };
+  row[o] = floatSlot(s, vec.x);
+  row[o + 1] = floatSlot(s, vec.y);
+  if (s.axes.length === 3) row[o + 2] = floatSlot(s, vec.z);
+  for (let k = 0; k < s.axes.length; k++) if (row[o + k] === BAD) return false;
   return true;
 }
 
