@@ -227,10 +227,13 @@ export function materialize(
     const o = off + s.slot;
     const kind = s.kind;
     if (kind === K_FQ || kind === K_FR) {
-      if (s.axes.length === 0) out[s.key] = kind === K_FQ ? row[o]! / s.factor : fromOrdered(row[o]!);
+      const q = kind === K_FQ;
+      if (s.axes.length === 0) out[s.key] = q ? row[o]! / s.factor : fromOrdered(row[o]!);
       else {
-        const vec = out[s.key] as Record<string, number>;
-        for (let k = 0; k < s.axes.length; k++) vec[s.axes[k]!] = kind === K_FQ ? row[o + k]! / s.factor : fromOrdered(row[o + k]!);
+        const vec = out[s.key] as { x: number; y: number; z: number };
+        vec.x = q ? row[o]! / s.factor : fromOrdered(row[o]!);
+        vec.y = q ? row[o + 1]! / s.factor : fromOrdered(row[o + 1]!);
+        if (s.axes.length === 3) vec.z = q ? row[o + 2]! / s.factor : fromOrdered(row[o + 2]!);
       }
     } else if (kind === K_QUAT) quatOfCodes(s.bits, row[o]!, row[o + 1]!, row[o + 2]!, row[o + 3]!, out[s.key] as Quat);
     else if (kind === K_STR) out[s.key] = strs[soff + s.slot];
