@@ -7,28 +7,11 @@ import { WireError } from '../errors.ts';
 import type { Quat } from '../field.ts';
 import { codeBits, putCode, readCode, unzigzag, zigzag } from './codes.ts';
 import type { BodyWriter } from './kernels.ts';
-import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedFinite, quatOfCodes, type FieldSlot } from './layout.ts';
+import { K_BOOL, K_ENUM, K_FQ, K_FR, K_QUAT, K_STR, K_UINT, orderedFinite, quatOfCodes, type FieldSlot, type TypeLayout } from './layout.ts';
 
 /** Linear prediction of a slot from baselines b0 (dt0 ticks before the snapshot) and b1 (dt1 ticks before b0). */
 export function predict(b0: number, b1: number, dt0: number, dt1: number): number {
   return (b0 + Math.round(((b0 - b1) * dt0) / dt1)) | 0;
-}
-
-/** Baseline rows of a body the client reads: b0 (or the type defaults) and optionally b1. */
-export interface Baselines {
-  b0: Int32Array;
-  b0o: number;
-  b0s: readonly string[];
-  b0so: number;
-  /** null: no linear prediction. */
-  b1: Int32Array | null;
-  b1o: number;
-  dt0: number;
-  dt1: number;
-}
-
-export function emptyBaselines(): Baselines {
-  return { b0: new Int32Array(0), b0o: 0, b0s: [], b0so: 0, b1: null, b1o: 0, dt0: 0, dt1: 1 };
 }
 
 /** True for the slots that are predicted from two baselines: floats and the three codes of a quaternion. */
@@ -114,20 +97,24 @@ export function corrupt(what: string, pos: number): WireError {
 const scratchQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 /**
- * Client side: read a body into out[oo..] / os[oso..] (a full row: baseline b0
- * copied, then changed fields applied). Validates every value; throws WireError.
+ * Client side: read a body into out[oo..] / os[oso..] (a full row: baseline b0 copied, then changed fields
+ * applied). The baselines are the rows of ring slots s0 and s1 of `rows` / `strs` (s0 −1: the type's defaults;
+ * s1 −1: no prediction), dt0 and dt1 ticks old. Validates every value; throws WireError.
  */
 export function readBody(
-  r: BitReader, view: readonly FieldSlot[], slotCount: number, stringCount: number, out: Int32Array, oo: number, os: string[], oso: number,
-  base: Baselines,
+  r: BitReader, view: readonly FieldSlot[], l: TypeLayout, out: Int32Array, oo: number, os: string[], oso: number,
+  rows: Int32Array, strs: readonly string[], s0: number, s1: number, dt0: number, dt1: number,
 ): void {
-  const { b0, b0o, b1, b1o, dt0, dt1 } = base;
-  for (let j = 0; j < slotCount; j++) out[oo + j] = b0[b0o + j]!;
-  for (let j = 0; j < stringCount; j++) os[oso + j] = base.b0s[base.b0so + j]!;
+  const b0 = s0 < 0 ? l.defaultRow : rows, b0o = s0 < 0 ? 0 : s0 * l.slotCount, b1o = s1 * l.slotCount;
+  const b0s = s0 < 0 ? l.defaultStrings : strs, b0so = s0 < 0 ? 0 : s0 * l.stringCount;
+  for (let j = 0; j < l.slotCount; j++) out[oo + j] = b0[b0o + j]!;
+  for (let j = 0; j < l.stringCount; j++) os[oso + j] = b0s[b0so + j]!;
   // Predicted slots start at the prediction, changed or not.
-  if (b1 !== null) {
+  if (s1 >= 0) {
     for (const s of view) {
-      for (let k = 0, j = s.slot; k < s.slots; k++, j++) if (isPredicted(s, k)) out[oo + j] = predict(b0[b0o + j]!, b1[b1o + j]!, dt0, dt1);
+      for (let k = 0, j = s.slot; k < s.slots; k++, j++) {
+        if (isPredicted(s, k)) out[oo + j] = predict(b0[b0o + j]!, rows[b1o + j]!, dt0, dt1);
+      }
     }
   }
   const changed = r.readBits(1) === 1;
@@ -136,7 +123,7 @@ export function readBody(
     const o = oo + s.slot;
     if (!changed || r.readBits(1) === 0) {
       // What an unchanged predicted field keeps must be valid too.
-      if (b1 !== null && (s.kind === K_FR || s.kind === K_QUAT)) checkSlots(s, out, o, pos);
+      if (s1 >= 0 && (s.kind === K_FR || s.kind === K_QUAT)) checkSlots(s, out, o, pos);
       continue;
     }
     if (s.kind === K_BOOL) out[o] = out[o]! ^ 1;
