@@ -85,18 +85,11 @@ export function copyBits(sink: BitSink, buf: Uint8Array, pos: number, len: numbe
   if (len > 0) sink.put(peekBits(buf, pos, len), len);
 }
 
-/** The bucket of uint32 v >= CODE_TABLE_SIZE. */
-function bucket(v: number): number {
-  let i = 5;
-  while (i < LAST && v >= START[i + 1]!) i++;
-  return i;
-}
-
 /** Bits the prefix code of `v` (uint32) takes. */
 export function codeBits(v: number): number {
   if (v < CODE_TABLE_SIZE) return CODE_LENGTH[v] ?? 1;
-  const i = bucket(v);
-  return i + (i < LAST ? 1 : 0) + WIDTHS[i]!;
+  for (let i = 5; i < LAST; i++) if (v < START[i + 1]!) return i + 1 + WIDTHS[i]!;
+  return LAST + WIDTHS[LAST]!;
 }
 
 /** Write uint32 `v` with the prefix code: i one-bits, a zero (below the last bucket), then v − START[i] in WIDTHS[i] bits. */
@@ -105,12 +98,14 @@ export function putCode(sink: BitSink, v: number): void {
     sink.put(CODE_VALUE[v]!, CODE_LENGTH[v]!); // small values (the common case): from the table
     return;
   }
-  const i = bucket(v);
-  if (i < LAST) sink.put(((v - START[i]!) << (i + 1)) | ((1 << i) - 1), i + 1 + WIDTHS[i]!);
-  else {
-    sink.put((1 << LAST) - 1, LAST);
-    sink.put(v - START[LAST]!, WIDTHS[LAST]!);
+  for (let i = 5; i < LAST; i++) {
+    if (v < START[i + 1]!) {
+      sink.put(((v - START[i]!) << (i + 1)) | ((1 << i) - 1), i + 1 + WIDTHS[i]!);
+      return;
+    }
   }
+  sink.put((1 << LAST) - 1, LAST);
+  sink.put(v - START[LAST]!, WIDTHS[LAST]!);
 }
 
 /** Read a prefix-coded uint32; WireError bad-value above 2^32 − 1. */
