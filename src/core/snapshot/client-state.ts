@@ -4,6 +4,7 @@
 import type { Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import type { FieldSlot, TypeLayout } from './layout.ts';
+import { resized, resizeAll } from './scratch.ts';
 
 const H = SNAPSHOT_GHOST_HISTORY;
 
@@ -77,24 +78,13 @@ export class ParseScratch {
   }
 
   reserveRecords(n: number): void {
-    if (this.id.length >= n) return;
-    this.id = new Float64Array(n);
-    this.kind = new Uint8Array(n);
-    this.type = new Int32Array(n);
-    this.owner = new Float64Array(n);
-    this.spawnAge = new Float64Array(n);
-    this.off = new Int32Array(n);
-    this.so = new Int32Array(n);
+    if (this.id.length < n) resizeAll(this, ['id', 'kind', 'type', 'owner', 'spawnAge', 'off', 'so'], n);
   }
 
   /** Offset of a fresh row of n slots (grows `rows`, keeping earlier rows). */
   allocRow(n: number): number {
     const off = this.used;
-    if (off + n > this.rows.length) {
-      const next = new Int32Array(Math.max(off + n, this.rows.length * 2));
-      next.set(this.rows);
-      this.rows = next;
-    }
+    if (off + n > this.rows.length) this.rows = resized(this.rows, Math.max(off + n, this.rows.length * 2));
     this.used = off + n;
     return off;
   }

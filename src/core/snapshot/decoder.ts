@@ -8,7 +8,7 @@ import type { Protocol } from '../protocol.ts';
 import { isNewer, type Tick } from '../clock/tick.ts';
 import { MessageKind, SNAPSHOT_PREFIX_BYTES } from '../wire.ts';
 import { crc16, readCode } from './codes.ts';
-import { corrupt, emptyBaselines, readBody } from './body.ts';
+import { corrupt, readBody } from './body.ts';
 import { shiftAckMask } from './format.ts';
 import { compileLayouts, materialize, type TypeLayout } from './layout.ts';
 import { ClientGhost, ParseScratch, R_NEW, R_REPLACE, R_RESPAWN, R_UPDATE } from './client-state.ts';
@@ -48,7 +48,6 @@ export class SnapshotDecoder {
   private readonly ghosts = new Map<number, ClientGhost>();
   private readonly r = new BitReader();
   private readonly s = new ParseScratch();
-  private readonly base = emptyBaselines();
   private readonly out: DecodedSnapshot = { tick: 0, spawns: [], updates: [], despawns: [], inputs: [] };
   private readonly spawnPool: DecodedSpawn[] = [];
   private readonly updatePool: DecodedUpdate[] = [];
@@ -133,9 +132,9 @@ export class SnapshotDecoder {
       let g = this.ghosts.get(id);
       while (dj < nd && s.despawn[dj]! < id) dj++;
       if (g !== undefined && dj < nd && s.despawn[dj] === id) g = undefined;
-      const base = this.base;
       let layout: TypeLayout;
       let view;
+      let s0 = -1, s1 = -1;
       if (r.readBits(1) === 1) {
         const typeId = readCode(r);
         const owner = readCode(r);
@@ -147,7 +146,6 @@ export class SnapshotDecoder {
         s.kind[k] = g === undefined ? R_NEW : g.layout === layout && g.owner === owner ? R_RESPAWN : R_REPLACE;
         s.type[k] = typeId;
         s.owner[k] = owner;
-        this.againstDefaults(layout);
       } else {
         if (g === undefined) throw corrupt(`update of ghost ${id}, which the client does not have`, pos);
         layout = g.layout;
@@ -159,7 +157,11 @@ export class SnapshotDecoder {
           p0 = readCode(r);
           p1 = p0 === 0 ? 0 : readCode(r);
         }
-        this.baselines(g, tick, p0, p1, pos);
+        // The rows it names: received at tick − p0 and (prediction) p1 before that.
+        if (p0 !== 0) s0 = g.find((tick - p0) >>> 0);
+        if (p0 !== 0 && p1 !== 0) s1 = g.find((tick - p0 - p1) >>> 0);
+        if (s0 < 0 && p0 !== 0) throw corrupt(`baseline tick ${(tick - p0) >>> 0} of ghost ${id} is not one the client kept`, pos);
+        if (s1 < 0 && p1 !== 0) throw corrupt(`baseline tick ${(tick - p0 - p1) >>> 0} of ghost ${id} is not one the client kept`, pos);
       }
       const off = s.allocRow(layout.slotCount);
       const so = s.allocStrs(layout.stringCount);
@@ -167,43 +169,11 @@ export class SnapshotDecoder {
       s.ghost[k] = g;
       s.off[k] = off;
       s.so[k] = so;
-      readBody(r, view, layout.slotCount, layout.stringCount, s.rows, off, s.strs, so, base);
+      readBody(r, view, layout, s.rows, off, s.strs, so, g?.rows ?? layout.defaultRow, g?.strs ?? layout.defaultStrings, s0, s1, p0, p1);
     }
     s.nr = nr;
     this.parseInputs();
     r.expectEnd();
-  }
-
-  /** Point `base` at the rows the record names: received at tick − age0 and (prediction) age1 before that. */
-  private baselines(g: ClientGhost, tick: Tick, age0: number, age1: number, pos: number): void {
-    const base = this.base;
-    const l = g.layout;
-    this.againstDefaults(l);
-    if (age0 === 0) return;
-    const t0 = (tick - age0) >>> 0;
-    const s0 = g.find(t0);
-    if (s0 < 0) throw corrupt(`baseline tick ${t0} of ghost ${g.id} is not one the client kept`, pos);
-    base.b0 = g.rows;
-    base.b0o = s0 * l.slotCount;
-    base.b0s = g.strs;
-    base.b0so = s0 * l.stringCount;
-    if (age1 === 0) return;
-    const s1 = g.find((t0 - age1) >>> 0);
-    if (s1 < 0) throw corrupt(`baseline tick ${(t0 - age1) >>> 0} of ghost ${g.id} is not one the client kept`, pos);
-    base.b1 = g.rows;
-    base.b1o = s1 * l.slotCount;
-    base.dt0 = age0;
-    base.dt1 = age1;
-  }
-
-  /** Point `base` at the type's defaults, without a prediction. */
-  private againstDefaults(l: TypeLayout): void {
-    const base = this.base;
-    base.b0 = l.defaultRow;
-    base.b0o = 0;
-    base.b0s = l.defaultStrings;
-    base.b0so = 0;
-    base.b1 = null;
   }
 
   private parseInputs(): void {

@@ -13,7 +13,7 @@ import type { TypeKernel } from './kernels.ts';
 import type { TypeLayout } from './layout.ts';
 import { MessageWriter, MSG_HEADER_BITS, spawnFieldBits } from './message.ts';
 import { MAX_AGE_TICKS, MAX_IMPORTANCE, PREDICTED_PRIORITY, Selector } from './priority.ts';
-import { BodyCache, Despawns, F_SPAWN, F_B1, Records, resized } from './scratch.ts';
+import { BodyCache, Despawns, Records, resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 import { NetcodeError } from '../errors.ts';
 
@@ -50,13 +50,11 @@ export class EncodePass {
     this.cache.clear();
   }
 
-  /** The dense index of ghost `g` (at position i of the list, or -1), allocated when new; its row quantized for this tick. */
-  resolve(g: SnapshotGhost, i: number): number {
+  /** The dense index of ghost `g` (at position i of the list), allocated when new; its row quantized for this tick. */
+  private resolve(g: SnapshotGhost, i: number): number {
     const { store, layouts } = this;
-    const hinted = i >= 0 && i < this.hint.length;
-    let d = store.find(g.id, hinted ? this.hint[i]! : -1);
-    if (d < 0) {
-      if (g.id !== g.id >>> 0) throw new NetcodeError('usage', `react-netcode: ghost id ${g.id} is not a uint32.`);
+    let d = store.ids.get(g.id);
+    if (d === undefined) {
       if (!Number.isInteger(g.typeId) || layouts[g.typeId] === undefined) {
         throw new NetcodeError('usage', `react-netcode: ghost ${g.id} has typeId ${g.typeId}, which is not a ghost type of the protocol (0..${layouts.length - 1}).`);
       }
@@ -68,7 +66,7 @@ export class EncodePass {
     } else if (store.typeId[d] !== g.typeId || store.owner[d] !== g.owner) {
       throw new NetcodeError('usage', `react-netcode: ghost ${g.id} changed its typeId or owner; they are immutable — forget(${g.id}) and spawn a new ghost.`);
     }
-    if (hinted) this.hint[i] = d;
+    this.hint[i] = d;
     store.current(d, this.tick, g.values);
     return d;
   }
@@ -130,15 +128,15 @@ export class EncodePass {
       let age = gs[go + G_SENT_ANY] === 1 ? (tick - gs[go + G_LAST_SENT]!) | 0 : ((tick - gs[go + G_SINCE]!) | 0) + 1;
       age = age < 1 ? 1 : age > MAX_AGE_TICKS ? MAX_AGE_TICKS : age;
       const a0s = gs[go + G_A0S]!, t0 = gs[go + G_A0T]!;
-      if (gs[go + G_ST] === S.ST_SPAWNING) this.record(d, g, layout, nid, F_SPAWN, -1, -1, 0, 0);
-      else if (!store.has(d, a0s, t0 >>> 0)) this.record(d, g, layout, nid, 0, -1, -1, 0, 0);
+      if (gs[go + G_ST] === S.ST_SPAWNING) this.record(d, g, layout, nid, true, -1, -1, 0, 0);
+      else if (!store.has(d, a0s, t0 >>> 0)) this.record(d, g, layout, nid, false, -1, -1, 0, 0);
       else {
         // The client has the current state: no record until a refresh is due (or the ghost is predicted).
         if (!isPred && age < this.refreshTicks && store.unchangedSince(d, t0 >>> 0)) continue;
         // The prediction from two baselines extrapolates at most 8 of their intervals (a 250 ms round trip at 20 Hz is 5).
         const a1s = gs[go + G_A1S]!, age0 = (tick - t0) | 0, dt1 = (t0 - gs[go + G_A1T]!) | 0;
         const lin = layout.hasLin && dt1 > 0 && age0 <= 8 * dt1 && store.has(d, a1s, gs[go + G_A1T]! >>> 0);
-        this.record(d, g, layout, nid, 0, a0s, lin ? a1s : -1, age0, lin ? dt1 : 0);
+        this.record(d, g, layout, nid, false, a0s, lin ? a1s : -1, age0, lin ? dt1 : 0);
       }
       const imp = g.importance === undefined ? 1 : g.importance > 0 ? Math.min(Math.max(g.importance, 1 / 256), MAX_IMPORTANCE) : 1 / 256;
       c.prio[c.n - 1] = isPred ? PREDICTED_PRIORITY : imp * age;
@@ -147,7 +145,7 @@ export class EncodePass {
 
   /** The next record: ghost d against ring slots b0 (-1: defaults) and b1 (-1: no prediction); its body and size estimate. */
   private record(
-    d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, flags: number, b0: number, b1: number, age0: number, age1: number,
+    d: number, g: SnapshotGhost, layout: TypeLayout, nid: number, spawn: boolean, b0: number, b1: number, age0: number, age1: number,
   ): void {
     const { c, cache, store } = this;
     const k = c.n++;
@@ -155,10 +153,10 @@ export class EncodePass {
     const key = (b0 + 1) | ((b1 + 1) << 8) | ((layout.viewDependent ? view + 1 : 0) << 16);
     const hit = this.cacheBodies ? cache.find(d, key) : -1;
     const sink = cache.sink;
-    let off = sink.bitLength;
+    let off = sink.bitLength, lin: boolean; // lin: the body uses the prediction from two baselines
     if (hit >= 0) {
       off = cache.off[hit]!;
-      if (cache.b1[hit] === 1) flags |= F_B1;
+      lin = cache.b1[hit] === 1;
     } else {
       const cap = store.cap, e = store.curSlot[d]! * cap + d, e0 = b0 * cap + d;
       const b0row = b0 >= 0 ? store.hist : layout.defaultRow, b0s = b0 >= 0 ? store.histStrs : layout.defaultStrings;
@@ -166,19 +164,19 @@ export class EncodePass {
       const b1o = b1 >= 0 ? (b1 * cap + d) * store.stride : -1;
       const body = this.kernels[layout.typeId]!.body[view]!;
       const co = e * store.stride, cso = e * store.sstride;
-      if (body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so)) flags |= F_B1;
-      if (this.cacheBodies) cache.add(d, key, off, sink.bitLength - off, (flags & F_B1) !== 0);
+      lin = body(sink, store.hist, co, b0row, b0o, b1o, age0, age1, store.histStrs, cso, b0s, b0so);
+      if (this.cacheBodies) cache.add(d, key, off, sink.bitLength - off, lin);
     }
     const len = hit >= 0 ? cache.len[hit]! : sink.bitLength - off;
-    const a1 = (flags & F_B1) !== 0 ? age1 : 0;
+    const a1 = lin ? age1 : 0;
     c.dense[k] = d;
-    c.flags[k] = flags;
+    c.spawn[k] = spawn ? 1 : 0;
     c.age0[k] = age0;
     c.age1[k] = a1;
     c.off[k] = off;
     c.len[k] = len;
     const gap = k === 0 ? g.id : g.id - store.id[c.dense[k - 1]!]! - 1;
-    const header = (flags & F_SPAWN) !== 0 ? spawnFieldBits(store, d, this.tick) : 1 + codeBits(age0) + (age0 !== 0 ? codeBits(a1) : 0);
+    const header = spawn ? spawnFieldBits(store, d, this.tick) : 1 + codeBits(age0) + (age0 !== 0 ? codeBits(a1) : 0);
     c.bits[k] = codeBits(gap) + 1 + header + len;
   }
 
@@ -221,7 +219,7 @@ export class EncodePass {
       const d = c.dense[k]!;
       states.g[d * G_STRIDE + G_LAST_SENT] = tick | 0;
       states.g[d * G_STRIDE + G_SENT_ANY] = 1;
-      rec.push(d, store.push(d, tick), (c.flags[k]! & F_SPAWN) !== 0 ? S.REC_SPAWN : S.REC_UPDATE);
+      rec.push(d, store.push(d, tick), c.spawn[k] === 1 ? S.REC_SPAWN : S.REC_UPDATE);
     }
     for (let j = 0; j < despawnCount; j++) rec.push(this.gone.dense(j), 0, S.REC_DESPAWN);
     states.sent.set(tick, rec);

@@ -118,13 +118,6 @@ export class SnapshotEncoder {
     this.store.flushFree();
   }
 
-  /** Optional: quantize this tick's ghosts up front (`encode` quantizes the others). Throws WireError on a bad value. */
-  prepare(tick: Tick, ghosts: readonly SnapshotGhost[]): void {
-    tick = tick >>> 0;
-    if (!this.hasTick || tick !== this.tick) this.beginTick(tick);
-    for (let i = 0; i < ghosts.length; i++) this.pass.resolve(ghosts[i]!, i);
-  }
-
   /** The ghost was destroyed: connections that have it get a despawn; its id may be reused afterwards. */
   forget(ghostId: number): void {
     const d = this.store.ids.get(ghostId >>> 0);

@@ -20,7 +20,7 @@
 //   bit  hasInputs; if set: code count, then per input: code networkId, the protocol's input values
 //   zero padding to the byte
 //
-// Body (delta.ts): bit changed; if set, per field the recipient receives (sendTo vs
+// Body (body.ts): bit changed; if set, per field the recipient receives (sendTo vs
 // the ghost's owner, replicated fields only), in declaration order: bit fieldChanged;
 // if set: bool → nothing (it flips); enum → index in ceil(log2 n) bits; string →
 // BitWriter.writeString; any other field → per int32 slot the zigzag of

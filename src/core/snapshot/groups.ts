@@ -6,6 +6,7 @@
 import type { Tick } from '../clock/tick.ts';
 import { GhostStates } from './ghost-states.ts';
 import { LadderSeat, type AckLadder } from './ladder.ts';
+import { resized } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 
 /** A set of connections in identical states, and the message its latest encode made. */
@@ -73,9 +74,7 @@ export class ConnectionSnapshotState extends LadderSeat {
     for (let i = 0; i < this.pendingCount; i++) if (this.pending[i] === t) return;
     if (this.pendingCount === this.pending.length) {
       if (this.pendingCount >= 4096) return; // never encoded for: acks of unknown ticks are dropped anyway
-      const next = new Int32Array(this.pendingCount * 2);
-      next.set(this.pending);
-      this.pending = next;
+      this.pending = resized(this.pending, this.pendingCount * 2);
     }
     this.pending[this.pendingCount++] = t;
   }

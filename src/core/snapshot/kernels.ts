@@ -1,9 +1,9 @@
 // The per-ghost work of the encoder behind one interface: quantizing values into a row and writing a body.
-// The reference kernel (layout.ts `quantizeRow`, body.ts `writeBody`) defines the bits; the generated one
+// The reference kernel (layout.ts `quantizeRow`, body.ts `referenceBody`) defines the bits; the generated one
 // (compiled.ts) must give the same (test/core/snapshot/conformance.test.ts). Without code generation (strict
 // CSP) the reference runs.
 
-import { emptyBaselines, writeBody } from './body.ts';
+import { referenceBody } from './body.ts';
 import type { BitSink } from './codes.ts';
 import { canGenerate } from '../codegen.ts';
 import { compileKernel } from './compiled.ts';
@@ -29,23 +29,10 @@ export interface TypeKernel {
 export type KernelMode = 'compiled' | 'reference';
 
 export function referenceKernel(layout: TypeLayout): TypeKernel {
-  const scratch = { za: new Float64Array(layout.slotCount), zb: new Float64Array(layout.slotCount) };
-  const base = emptyBaselines();
-  const writer = (view: TypeLayout['fields']): BodyWriter => (sink, row, co, b0, b0o, b1o, dt0, dt1, cs, cso, b0s, b0so) => {
-    base.b0 = b0;
-    base.b0o = b0o;
-    base.b0s = b0s;
-    base.b0so = b0so;
-    base.b1 = b1o >= 0 ? row : null;
-    base.b1o = b1o;
-    base.dt0 = dt0;
-    base.dt1 = dt1;
-    return writeBody(sink, view, row, co, cs, cso, base, scratch);
-  };
   return {
     generated: false,
     quantize: (values, row, o, strs, so) => quantizeRow(layout.fields, values, row, o, strs, so) < 0,
-    body: [writer(layout.views[0]), writer(layout.views[1])],
+    body: [referenceBody(layout.views[0], layout.slotCount), referenceBody(layout.views[1], layout.slotCount)],
   };
 }
 

@@ -150,29 +150,25 @@ export function badValue(id: number, type: string, s: FieldSlot, values: Record<
 /** A float slot that cannot be sent: never a valid slot (quantized slots are within ±(2^31 − 1); this ordered pattern is a NaN). */
 const BAD = -0x8000_0000;
 
-/** Quantized float: round(v · factor) as an int32 (−0 → 0). */
-function fq(v: unknown, factor: number): number {
+/** A float slot of field s (FQ: round(v · factor) as an int32, −0 → 0; FR: its float32 bits, ordered), or BAD. */
+function floatSlot(s: FieldSlot, v: unknown): number {
   if (typeof v !== 'number') return BAD;
-  const r = Math.round(v * factor) + 0;
+  if (s.kind === K_FR) {
+    const o = orderedBits(v);
+    return orderedFinite(o) ? o : BAD;
+  }
+  const r = Math.round(v * s.factor) + 0;
   return Math.abs(r) <= 0x7fff_ffff ? r : BAD;
-}
-
-/** Raw float: its float32 bits, ordered. */
-function fr(v: unknown): number {
-  if (typeof v !== 'number') return BAD;
-  const o = orderedBits(v);
-  return orderedFinite(o) ? o : BAD;
 }
 
 /** Floats and vectors (FQ, FR): one slot per axis. */
 function quantizeFloats(s: FieldSlot, v: unknown, row: Int32Array, o: number): boolean {
-  const q = s.kind === K_FQ;
-  if (s.axes.length === 0) return (row[o] = q ? fq(v, s.factor) : fr(v)) !== BAD;
+  if (s.axes.length === 0) return (row[o] = floatSlot(s, v)) !== BAD;
   if (typeof v !== 'object' || v === null) return false;
   const vec = v as { x: unknown; y: unknown; z?: unknown };
-  row[o] = q ? fq(vec.x, s.factor) : fr(vec.x);
-  row[o + 1] = q ? fq(vec.y, s.factor) : fr(vec.y);
-  if (s.axes.length === 3) row[o + 2] = q ? fq(vec.z, s.factor) : fr(vec.z);
+  row[o] = floatSlot(s, vec.x);
+  row[o + 1] = floatSlot(s, vec.y);
+  if (s.axes.length === 3) row[o + 2] = floatSlot(s, vec.z);
   for (let k = 0; k < s.axes.length; k++) if (row[o + k] === BAD) return false;
   return true;
 }

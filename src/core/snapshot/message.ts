@@ -7,7 +7,7 @@ import type { Tick } from '../clock/tick.ts';
 import { MessageKind } from '../wire.ts';
 import { BitSink, CODE_LENGTH, CODE_TABLE_SIZE, CODE_VALUE, codeBits, copyBits, crc16, putCode } from './codes.ts';
 import type { SnapshotInput } from './encoder.ts';
-import { F_SPAWN, type Despawns, type Records } from './scratch.ts';
+import type { Despawns, Records } from './scratch.ts';
 import type { GhostStore } from './store.ts';
 
 /** Bits before the despawn count: kind (8), CRC (16), tick (32). */
@@ -80,7 +80,7 @@ export class MessageWriter {
     for (let k = 0, prev = -1; k < c.n; k++) {
       if (c.sel[k] === 0) continue;
       const d = c.dense[k]!, id = store.id[d]!;
-      this.header(sink, store, tick, d, id - prev - 1, (c.flags[k]! & F_SPAWN) !== 0, c.age0[k]!, c.age1[k]!);
+      this.header(sink, store, tick, d, id - prev - 1, c.spawn[k] === 1, c.age0[k]!, c.age1[k]!);
       prev = id;
       copyBits(sink, body, c.off[k]!, c.len[k]!);
     }

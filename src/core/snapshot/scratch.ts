@@ -5,19 +5,24 @@ import { BitWriter } from '../bits.ts';
 import { BitSink } from './codes.ts';
 
 /** A copy of `a` with length `n` (grown or cut). */
-export function resized<A extends Int32Array | Uint32Array | Uint8Array | Float64Array>(a: A, n: number): A {
+export function resized<A extends NumArray>(a: A, n: number): A {
   const b = new (a.constructor as new (n: number) => A)(n);
   b.set(a.subarray(0, Math.min(a.length, n)));
   return b;
 }
 
-/** Record flags: a spawn record; the body uses the prediction from two baselines. */
-export const F_SPAWN = 1, F_B1 = 2;
+type NumArray = Int32Array | Uint32Array | Uint8Array | Float64Array;
+
+/** Replace each array `keys` of `o` with a copy of length n (grown or cut). */
+export function resizeAll<K extends string>(o: { [k in K]: NumArray }, keys: readonly K[], n: number): void {
+  for (const k of keys) o[k] = resized(o[k], n);
+}
 
 export class Records {
   n = 0;
   dense = new Int32Array(0);
-  flags = new Uint8Array(0);
+  /** 1: a spawn record. */
+  spawn = new Uint8Array(0);
   /** Baseline ages as written: tick − b0, b0 − b1 (0 = none). */
   age0 = new Int32Array(0);
   age1 = new Int32Array(0);
@@ -33,7 +38,7 @@ export class Records {
   reserve(n: number): void {
     if (this.dense.length >= n) return;
     const cap = Math.max(64, n, this.dense.length * 2);
-    for (const k of ['dense', 'flags', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'] as const) (this[k] as Int32Array) = resized(this[k] as Int32Array, cap);
+    resizeAll(this, ['dense', 'spawn', 'age0', 'age1', 'off', 'len', 'bits', 'prio', 'sel'], cap);
   }
 }
 

@@ -7,7 +7,7 @@ import { isNewer, type Tick } from '../clock/tick.ts';
 import { SNAPSHOT_GHOST_HISTORY } from '../wire.ts';
 import type { TypeKernel } from './kernels.ts';
 import { badValue, quantizeRow, type TypeLayout } from './layout.ts';
-import { resized as grow } from './scratch.ts';
+import { resizeAll } from './scratch.ts';
 
 const H = SNAPSHOT_GHOST_HISTORY;
 /** Dense indices fit 21 bits (sent-record packing in ghost-states.ts). */
@@ -57,31 +57,19 @@ export class GhostStore {
   private grow(min: number): void {
     const cap = Math.max(64, this.cap * 2, min);
     if (cap > MAX_DENSE) throw new NetcodeError('usage', `react-netcode: more than ${MAX_DENSE} ghosts in the snapshot encoder; forget() destroyed ghosts.`);
-    [this.id, this.typeId, this.owner] = [grow(this.id, cap), grow(this.typeId, cap), grow(this.owner, cap)];
-    [this.spawnTick, this.refs, this.destroyed] = [grow(this.spawnTick, cap), grow(this.refs, cap), grow(this.destroyed, cap)];
-    [this.curOk, this.curTick, this.curSlot] = [grow(this.curOk, cap), grow(this.curTick, cap), grow(this.curSlot, cap)];
-    [this.eqHead, this.head] = [grow(this.eqHead, cap), grow(this.head, cap)];
-    [this.headTick, this.runStart] = [grow(this.headTick, cap), grow(this.runStart, cap)];
+    resizeAll(this, ['id', 'typeId', 'owner', 'spawnTick', 'refs', 'destroyed', 'curOk', 'curTick', 'curSlot'], cap);
+    resizeAll(this, ['eqHead', 'head', 'headTick', 'runStart'], cap);
     // Slot-major arrays are laid out by capacity: move each slot's block.
     const old = this.cap;
-    const relayout = <A extends Int32Array | Uint8Array>(a: A, per: number): A => {
-      const b = new (a.constructor as new (n: number) => A)(cap * H * per);
-      for (let slot = 0; slot < H && old > 0; slot++) b.set(a.subarray(slot * old * per, (slot + 1) * old * per), slot * cap * per);
+    const relayout = <A extends { [i: number]: unknown }>(a: A, per: number, b: A): A => {
+      for (let slot = 0; slot < H; slot++) for (let i = 0; i < old * per; i++) b[slot * cap * per + i] = a[slot * old * per + i]!;
       return b;
     };
-    [this.entryTick, this.entryOk, this.hist] = [relayout(this.entryTick, 1), relayout(this.entryOk, 1), relayout(this.hist, this.stride)];
-    const strs: string[] = new Array<string>(cap * H * this.sstride).fill('');
-    for (let slot = 0; slot < H; slot++) {
-      for (let i = 0; i < old * this.sstride; i++) strs[slot * cap * this.sstride + i] = this.histStrs[slot * old * this.sstride + i]!;
-    }
-    this.histStrs = strs;
+    this.entryTick = relayout(this.entryTick, 1, new Int32Array(cap * H));
+    this.entryOk = relayout(this.entryOk, 1, new Uint8Array(cap * H));
+    this.hist = relayout(this.hist, this.stride, new Int32Array(cap * H * this.stride));
+    this.histStrs = relayout(this.histStrs, this.sstride, new Array<string>(cap * H * this.sstride).fill(''));
     this.cap = cap;
-  }
-
-  /** The dense index of the live ghost `id`, or -1; `hint` (a remembered index) is tried first. */
-  find(id: number, hint: number): number {
-    if (hint >= 0 && hint < this.used && this.id[hint] === id && this.destroyed[hint] === 0) return hint;
-    return this.ids.get(id) ?? -1;
   }
 
   alloc(id: number, typeId: number, owner: number, spawnTick: number): number {

@@ -1,5 +1,5 @@
 // The conformance suite of the snapshot encoder's fast path: the generated kernel
-// (compiled.ts) against the reference kernel (layout.ts quantizeRow, body.ts writeBody),
+// (compiled.ts) against the reference kernel (layout.ts quantizeRow, body.ts referenceBody),
 // over the same scenarios — loss, reordering, churn, budgets, owner-only fields, inputs,
 // skipped ticks and random protocols — every message compared byte for byte, and over
 // the inputs where their arithmetic differs most (rounding edges, quaternion ties,
@@ -18,7 +18,7 @@ import { randomScenario, runScenario, same, type Scenario } from './scenarios.ts
 
 const base: Scenario = {
   seed: 1, randomProtocol: false, ticks: 30, clients: 3, ghosts: 50, budgetBytes: 60_000, refreshTicks: 20,
-  still: 0.2, churn: 0, loss: 0, maxDelay: 0, skip: 0, inputs: false, predicted: false, prepare: false,
+  still: 0.2, churn: 0, loss: 0, maxDelay: 0, skip: 0, inputs: false, predicted: false,
 };
 
 describe('snapshot encoder fast path conformance (generated kernel vs reference)', () => {
@@ -28,7 +28,7 @@ describe('snapshot encoder fast path conformance (generated kernel vs reference)
   });
 
   it('gives the same bytes under loss, reordering, churn, owner-only fields, inputs, prediction and skipped ticks', () => {
-    const s = { ...base, seed: 2, loss: 0.15, maxDelay: 2, churn: 0.3, skip: 0.1, inputs: true, predicted: true, prepare: true, refreshTicks: 5 };
+    const s = { ...base, seed: 2, loss: 0.15, maxDelay: 2, churn: 0.3, skip: 0.1, inputs: true, predicted: true, refreshTicks: 5 };
     expect(runScenario(s, ['reference', 'compiled'])).toBeGreaterThan(50);
   });
 

@@ -87,7 +87,6 @@ export interface Scenario {
   skip: number;
   inputs: boolean;
   predicted: boolean;
-  prepare: boolean;
 }
 
 export function randomScenario(rng: Rng, seed: number): Scenario {
@@ -96,7 +95,7 @@ export function randomScenario(rng: Rng, seed: number): Scenario {
     budgetBytes: rng.chance(0.3) ? 64 + rng.int(800) : 60_000, refreshTicks: 1 + rng.int(20),
     still: rng.chance(0.5) ? 0 : rng.range(0, 1), churn: rng.chance(0.5) ? 0 : rng.range(0, 0.5),
     loss: rng.chance(0.4) ? 0 : rng.range(0, 0.4), maxDelay: rng.int(3), skip: rng.chance(0.7) ? 0 : rng.range(0, 0.3),
-    inputs: rng.chance(0.3), predicted: rng.chance(0.3), prepare: rng.chance(0.3),
+    inputs: rng.chance(0.3), predicted: rng.chance(0.3),
   };
 }
 
@@ -157,7 +156,6 @@ export function runScenario(s: Scenario, modes: readonly KernelMode[]): number {
     const inputs: SnapshotInput[] | undefined = s.inputs ? [{ networkId: 1, values: { ...p.input.defaults(), move: { x: rng.range(-1, 1), y: 0 }, fire: n } }] : undefined;
     const predicted = s.predicted ? (g: SnapshotGhost): boolean => g.owner === 1 : undefined;
     const opts = { ...(inputs ? { inputs } : {}), ...(predicted ? { predicted } : {}) };
-    if (s.prepare && rng.chance(0.5)) for (const e of encoders) e.prepare(tick, ghosts);
     for (let c = 0; c < s.clients; c++) {
       if (rng.chance(s.skip)) continue;
       const first = encoders[0]!.encode(states[0]![c]!, tick, ghosts, opts).slice();
