@@ -140,7 +140,7 @@ export class SystemError extends NetcodeError {
   ) {
     // A usage error of ours (Rapier not initialised, say) already says what to do: the system is not at fault.
     const what = isNetcodeError(cause) && cause.code === 'usage' ? '' : '; fix the system';
-    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause).replace(/\.$/, '')}${what} (error.cause holds what it threw, with the stack).`);
+    super('handler', `react-netcode: system "${system}" threw at tick ${tick}: ${describeError(cause)}${what} (error.cause holds what it threw, with the stack).`);
     this.name = 'SystemError';
     this.cause = cause;
   }

@@ -32,7 +32,7 @@ describe('physics before initRapier', () => {
     const error = thrown as Error & { cause?: Error & { code?: string; cause?: unknown } };
     expect(error.message).toBe(
       'react-netcode: system "physics" threw at tick 1: Rapier is not initialised: `await initRapier(RAPIER)` (react-netcode/rapier) ' +
-        "before the first tick — at start-up on a server or a Node client, as NetcodeProvider's `init` prop in a page " +
+        "before the first tick — at start-up on a server or a Node client, as NetcodeProvider's `init` prop in a page. " +
         '(error.cause holds what it threw, with the stack).',
     );
     expect(error.cause?.code).toBe('usage');
