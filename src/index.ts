@@ -47,6 +47,7 @@ export type { ClientTraffic } from './core/client-send.ts';
 export type { Emitter } from './core/emitter.ts';
 export type { ClientGhosts, ClientGhostOptions, GhostEvents, GhostRecord } from './core/client-ghosts.ts';
 export type { ClientPrediction, Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
+export type { TickHistory } from './core/history.ts';
 export type { PredictionSwitchingOptions } from './core/smoothing/mode-switcher.ts';
 export type { CorrectionOptions } from './core/smoothing/index.ts';
 export type { Correction, CorrectionCause } from './core/corrections.ts';

@@ -13,6 +13,7 @@ export { DEFAULT_RPC_MAX_BYTES, MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } f
 export { createRng, deriveSeed, Rng } from './core/rng.ts';
 export { Emitter } from './core/emitter.ts';
 export { HistoryBuffer } from './core/history.ts';
+export type { TickHistory } from './core/history.ts';
 export { FixedStepAccumulator } from './core/clock/accumulator.ts';
 export type { AccumulatorOptions } from './core/clock/accumulator.ts';
 export { ClockSync } from './core/clock/index.ts';
