@@ -314,6 +314,9 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   }
 }
 
+/** The flags of a run that passes none (a default of `{}` is a new object per call). */
+const NO_FLAGS: RunFlags = Object.freeze({});
+
 /**
  * Runs systems for one tick and stage (see the execution order at the top of this
  * module). Structural changes are deferred to the end of each system; a system that
@@ -337,7 +340,7 @@ export class SystemRunner<P extends Protocol> {
     this.#stages = { server: pick('server'), prediction: pick('prediction'), presentation: pick('presentation') };
   }
 
-  run(stage: SystemStage, tick: Tick, flags: RunFlags = {}): void {
+  run(stage: SystemStage, tick: Tick, flags: RunFlags = NO_FLAGS): void {
     const list = this.#stages[stage];
     if (list === undefined) throw new NetcodeError('usage', `react-netcode: unknown stage "${String(stage)}"; use 'server', 'prediction' or 'presentation'.`);
     if ((stage === 'server') !== this.#world.isServer) {

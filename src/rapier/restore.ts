@@ -174,9 +174,120 @@ function takeGravity(R: Rapier, d: Deserialized): { x: number; y: number; z: num
 
 /** Free the raw part `part` holds and put `raw` in its place. */
 function swap<Raw extends Freeable>(part: Part<Raw>, raw: Raw | undefined): void {
-  if (raw === undefined) throw new NetcodeError('internal', 'react-netcode: a Rapier world snapshot lacked a world part; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
+  if (raw === undefined) throw lacked();
   part.raw.free();
   part.raw = raw;
+}
+
+const lacked = (): NetcodeError =>
+  new NetcodeError('internal', 'react-netcode: a Rapier world snapshot lacked a world part; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
+
+/** A wasm-bindgen object as its class builds it: the pointer, and the call that unregisters and zeroes it. */
+interface WasmObject extends Freeable {
+  __wbg_ptr: number;
+  __destroy_into_raw(): number;
+}
+
+/**
+ * One part of one live world (its body set, broad phase…), whose raw object a restore replaces.
+ * wasm-bindgen wraps each part a restore takes in a new object registered with a
+ * FinalizationRegistry (an object and a registry cell per part and restore). Here the part's raw
+ * alternates between two objects of its class that no registry knows: the take fills the spare
+ * one (scratch.ts), the one in use is freed and becomes the spare. The world's own registration
+ * (PartSlots) frees the one in use if the world is collected without `free()`, as the class's
+ * registry would have.
+ */
+class PartSlot {
+  inUse: WasmObject | undefined;
+  spare: WasmObject | undefined;
+  #wrapper: ScratchWrap | undefined;
+
+  /** Put the part `d[take]()` returns in `part`, freeing the one it held. */
+  take(part: Part, d: Deserialized, take: TakeKey): void {
+    const wrapper = this.#wrapper;
+    if (wrapper === undefined || this.spare === undefined || part.raw !== this.inUse) {
+      const raw = d[take]() as unknown as WasmObject | undefined;
+      if (raw === undefined) throw lacked();
+      this.#adopt(part, raw);
+      return;
+    }
+    const target = this.spare;
+    wrapper.retarget(target);
+    wrapper.begin();
+    let raw: WasmObject | undefined;
+    try {
+      raw = d[take]() as unknown as WasmObject | undefined;
+    } finally {
+      wrapper.end();
+    }
+    if (raw === undefined) throw lacked();
+    if (raw !== target) {
+      this.#adopt(part, raw); // not wrapped by the class's __wrap after all: as a first take
+      return;
+    }
+    const old = this.inUse!;
+    old.free(); // its pointer freed and zeroed: the spare from now on
+    part.raw = target;
+    this.inUse = target;
+    this.spare = old;
+  }
+
+  /** The first take (or one after the part changed hands): move the pointer into an unregistered object of its class. */
+  #adopt(part: Part, raw: WasmObject): void {
+    const C = wrapClassOf(raw);
+    if (C === undefined || typeof raw.__destroy_into_raw !== 'function') {
+      swap(part, raw as unknown as Freeable);
+      this.inUse = this.spare = undefined;
+      return;
+    }
+    const own = Object.assign(Object.create(C.prototype) as WasmObject, { __wbg_ptr: 0 });
+    own.__wbg_ptr = raw.__destroy_into_raw(); // unregistered: no finalizer frees this pointer behind our back
+    part.raw.free();
+    part.raw = own;
+    this.inUse = own;
+    this.spare = Object.assign(Object.create(C.prototype) as WasmObject, { __wbg_ptr: 0 });
+    this.#wrapper = new ScratchWrap(C, this.spare);
+  }
+}
+
+type TakeKey =
+  | 'takeIntegrationParameters' | 'takeIslandManager' | 'takeBroadPhase' | 'takeNarrowPhase'
+  | 'takeBodies' | 'takeColliders' | 'takeImpulseJoints' | 'takeMultibodyJoints';
+
+/** The part slots of one live world. */
+class PartSlots {
+  readonly integrationParameters = new PartSlot();
+  readonly islands = new PartSlot();
+  readonly broadPhase = new PartSlot();
+  readonly narrowPhase = new PartSlot();
+  readonly bodies = new PartSlot();
+  readonly colliders = new PartSlot();
+  readonly impulseJoints = new PartSlot();
+  readonly multibodyJoints = new PartSlot();
+
+  /** Free the parts still in use (a world collected without `free()`: World.free() frees them itself and zeroes their pointers). */
+  freeAll(): void {
+    const all = [
+      this.integrationParameters, this.islands, this.broadPhase, this.narrowPhase,
+      this.bodies, this.colliders, this.impulseJoints, this.multibodyJoints,
+    ];
+    for (const slot of all) {
+      const o = slot.inUse;
+      if (o !== undefined && o.__wbg_ptr !== 0) o.free();
+    }
+  }
+}
+
+const partSlots = new WeakMap<object, PartSlots>();
+const collected = new FinalizationRegistry<PartSlots>((slots) => slots.freeAll());
+
+function slotsOf(world: RAPIER.World): PartSlots {
+  let slots = partSlots.get(world);
+  if (slots === undefined) {
+    partSlots.set(world, (slots = new PartSlots()));
+    collected.register(world, slots);
+  }
+  return slots;
 }
 
 /** One reusable handle callback per world set (no closure per restore). */
@@ -222,14 +333,15 @@ export function restoreInPlace(R: Rapier, world: RAPIER.World, bytes: Uint8Array
       if (g.x !== w.gravity.x || g.y !== w.gravity.y || g.z !== w.gravity.z) w.gravity = { x: g.x, y: g.y, z: g.z };
       g.free();
     }
-    swap(w.integrationParameters, d.takeIntegrationParameters());
-    swap(w.islands, d.takeIslandManager());
-    swap(w.broadPhase, d.takeBroadPhase());
-    swap(w.narrowPhase, d.takeNarrowPhase());
-    swap(w.bodies, d.takeBodies());
-    swap(w.colliders, d.takeColliders());
-    swap(w.impulseJoints, d.takeImpulseJoints());
-    swap(w.multibodyJoints, d.takeMultibodyJoints());
+    const slots = slotsOf(world);
+    slots.integrationParameters.take(w.integrationParameters, d, 'takeIntegrationParameters');
+    slots.islands.take(w.islands, d, 'takeIslandManager');
+    slots.broadPhase.take(w.broadPhase, d, 'takeBroadPhase');
+    slots.narrowPhase.take(w.narrowPhase, d, 'takeNarrowPhase');
+    slots.bodies.take(w.bodies as unknown as Part, d, 'takeBodies');
+    slots.colliders.take(w.colliders as unknown as Part, d, 'takeColliders');
+    slots.impulseJoints.take(w.impulseJoints as unknown as Part, d, 'takeImpulseJoints');
+    slots.multibodyJoints.take(w.multibodyJoints as unknown as Part, d, 'takeMultibodyJoints');
   } finally {
     d.free();
   }
@@ -356,7 +468,7 @@ export function roundTripBroadPhase(R: Rapier, world: RAPIER.World, donor: RAPIE
   const d = bytes === undefined ? undefined : deserialize(R, w, bytes);
   if (d === undefined) throw new NetcodeError('internal', 'react-netcode: Rapier could not serialize a broad phase (please report it).');
   try {
-    swap(w.broadPhase, d.takeBroadPhase());
+    slotsOf(world).broadPhase.take(w.broadPhase, d, 'takeBroadPhase');
   } finally {
     d.free();
   }

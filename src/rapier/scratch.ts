@@ -26,15 +26,24 @@ export function wrapClassOf(v: unknown): WrapClass | undefined {
 
 /** One reused object of a wasm-bindgen class, that `begin()`…`end()` makes the class's `__wrap` return. */
 export class ScratchWrap<T extends object = object> {
-  readonly object: T;
   #saved: ((ptr: number) => unknown) | undefined;
   readonly #wrap = (ptr: number): T => {
     (this.object as { __wbg_ptr: number }).__wbg_ptr = ptr >>> 0;
     return this.object;
   };
 
-  constructor(readonly C: WrapClass) {
-    this.object = Object.assign(Object.create(C.prototype) as T, { __wbg_ptr: 0 });
+  #object: T;
+  constructor(readonly C: WrapClass, object?: T) {
+    this.#object = object ?? Object.assign(Object.create(C.prototype) as T, { __wbg_ptr: 0 });
+  }
+
+  get object(): T {
+    return this.#object;
+  }
+
+  /** Wrap into `object` from now on (an unregistered object of the class). */
+  retarget(object: T): void {
+    this.#object = object;
   }
 
   /** From now until `end()`, the class wraps every returned pointer in `object`. */

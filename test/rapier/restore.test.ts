@@ -164,6 +164,18 @@ describe('in-place world restore', () => {
       restoreInPlace(RAPIER, a.world, bytes); // the first restore learns the classes, the next ones reuse their objects
       expect(bytesEqual(snapshotWith(a.world, gravity)!, copy.takeSnapshot())).toBe(true);
     }
+    // Each part alternates between two objects of its class: none is built per restore.
+    const raws = () => [a.world.bodies, a.world.colliders, a.world.broadPhase, a.world.narrowPhase, a.world.islands].map((p) => (p as unknown as { raw: object }).raw);
+    const r0 = raws();
+    restoreInPlace(RAPIER, a.world, bytes);
+    const r1 = raws();
+    restoreInPlace(RAPIER, a.world, bytes);
+    expect(raws()).toEqual(r0);
+    for (let i = 0; i < r0.length; i++) {
+      expect(raws()[i]).toBe(r0[i]);
+      expect(r1[i]).not.toBe(r0[i]);
+    }
+    expect(a.world.getRigidBody(a.handles[0]!).translation()).toEqual(copy.getRigidBody(a.handles[0]!).translation());
     // The classes wrap as before outside a restore: a new object per call, each freed on its own.
     const pipeline = a.world.serializationPipeline.raw as unknown as { deserializeAll(b: Uint8Array): { free(): void; __wbg_ptr: number } };
     const d1 = pipeline.deserializeAll(bytes);
@@ -177,7 +189,9 @@ describe('in-place world restore', () => {
     v1.free();
     gravity.free();
     copy.free();
+    const parts = raws() as { __wbg_ptr: number }[];
     a.world.free();
+    for (const p of parts) expect(p.__wbg_ptr).toBe(0); // freed with the world: nothing left for the finalizer
   });
 
   it.runIf(minor === 19)('a round trip of the broad phase alone makes a world continue like one restored from its snapshot (what a recording needs on 0.19)', () => {

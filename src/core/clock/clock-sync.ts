@@ -156,7 +156,7 @@ export class ClockSync {
       rel = 0;
     }
     this.rtt.add(receivedAtMs - sentAtMs);
-    this.slack = this.slackFor();
+    this.updateSlack();
     const fraction = Math.min(1, Math.max(0, serverFraction));
     const tolerance = Math.max(this.stepMs, 2 * this.rtt.jitterMs);
     if (this.offset.add(sentAtMs, receivedAtMs, (rel + fraction) * this.stepMs, tolerance)) this.isSynced = true;
@@ -205,12 +205,12 @@ export class ClockSync {
     if (!this.isSynced) return this; // no time base: predictedTime holds
     this.predictedRel += (elapsed / this.stepMs) * this.scale;
     this.serverRel = this.offset.serverMsAt(this.lastNowMs) / this.stepMs;
-    if (this.marginCount > 0) this.integrateMargins(this.lastNowMs, elapsed);
+    if (this.marginCount > 0) this.integrateMargins(elapsed);
     if (this.missBoost > 0 && this.lastNowMs - this.lastDecayAt >= MISS_BOOST_DECAY_MS) {
       this.missBoost--;
       this.lastDecayAt = this.lastNowMs;
     }
-    this.slack = this.slackFor();
+    this.updateSlack();
     const lead = this.rtt.rttMs / 2 / this.stepMs + this.slack + this.frameLagTicks + this.correction;
     const cap = this.maxPredictionMs / this.stepMs;
     this.updateDelay(lead - cap);
@@ -235,15 +235,17 @@ export class ClockSync {
    * interval in ticks): one Input packet leaves per frame, so the minimum counts lost packets — 2 ticks
    * at 60 fps, 2 frames (12 ticks) at 10 fps, where one lost packet delays its inputs by a whole frame.
    */
-  private slackFor(): number {
+  /** Writes `slack` (a float returned from a call V8 does not inline would be a new heap number). */
+  private updateSlack(): void {
     const packet = Math.max(1, this.frameMs / this.stepMs);
     const margins = this.marginSpread;
     const spread = margins.samples >= MARGIN_SPREAD_SAMPLES ? Math.min(this.rtt.jitterMs, margins.jitterMs) : this.rtt.jitterMs;
-    return Math.max(this.minSlackTicks * packet, (this.jitterSlackSigmas * spread) / this.stepMs) + this.missBoost * packet;
+    this.slack = Math.max(this.minSlackTicks * packet, (this.jitterSlackSigmas * spread) / this.stepMs) + this.missBoost * packet;
   }
 
   /** Time-based, so the loop gain does not depend on how often the server reports; slow against the RTT, so it cannot ring. */
-  private integrateMargins(nowMs: number, elapsed: number): void {
+  private integrateMargins(elapsed: number): void {
+    const nowMs = this.lastNowMs;
     const dt = Math.min(MARGIN_MAX_DT_MS, Number.isNaN(this.lastMarginMs) ? elapsed : nowMs - this.lastMarginMs);
     const limit = this.jumpThresholdTicks / 2;
     // Down as far as the whole one-way term: an RTT inflated on the way back (a busy main thread) is cancelled.

@@ -6,7 +6,7 @@
 
 import { BitWriter } from '../bits.ts';
 import type { ClientGhosts } from '../client-ghosts.ts';
-import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer, MAX_INPUTS_PER_PACKET } from './index.ts';
+import { DEFAULT_INPUTS_PER_PACKET, encodeInputPacket, InputBuffer, MAX_INPUTS_PER_PACKET, type InputPacketExtras } from './index.ts';
 import type { InputSchema, Protocol } from '../protocol.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
 import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
@@ -22,6 +22,8 @@ export class ClientInput<P extends Protocol> {
   readonly buffer: InputBuffer<InputSchema<P>>;
   private readonly codec: SchemaCodec<InputSchema<P>>;
   private readonly writer = new BitWriter(256);
+  /** The packet's extras, rewritten per packet (a new object with a float in it per packet before). */
+  private readonly extras: InputPacketExtras = { interpolationTick: 0 as Tick, interpolationFraction: 0, ackTick: 0 as Tick, ackMask: 0 };
   private readonly remote = new Map<number, Values<Schema>>();
   private readonly scratch: Values<Schema>;
   /** Ticks committed in the current frame (first and newest), undefined when none. */
@@ -131,12 +133,12 @@ export class ClientInput<P extends Protocol> {
     w.reset();
     w.writeBits(MessageKind.Input, 8);
     const timeline = this.ghosts.timeline;
-    encodeInputPacket(w, this.codec, this.buffer, newest, count, {
-      interpolationTick: timeline.tick,
-      interpolationFraction: Math.min(1, Math.max(0, timeline.fraction)),
-      ackTick: this.ghosts.ackTick,
-      ackMask: this.ghosts.ackMask,
-    });
+    const extras = this.extras;
+    extras.interpolationTick = timeline.tick;
+    extras.interpolationFraction = Math.min(1, Math.max(0, timeline.fraction));
+    extras.ackTick = this.ghosts.ackTick;
+    extras.ackMask = this.ghosts.ackMask;
+    encodeInputPacket(w, this.codec, this.buffer, newest, count, extras);
     this.send(w.buffer(), 'unreliable', w.byteLength);
   }
 }

@@ -15,7 +15,12 @@ export interface InputEntry<S extends Schema> {
 
 export class InputStore<S extends Schema> {
   private readonly history: HistoryBuffer<InputEntry<S>>;
-  private readonly pool: InputEntry<S>[] = [];
+  /**
+   * Free entries: the first `pooled` of `pool`, written by index (push and pop on an array that
+   * empties and refills let V8 shrink and regrow its storage, a new backing store per refill).
+   */
+  private readonly pool: (InputEntry<S> | undefined)[] = [];
+  private pooled = 0;
   /** Event counts before every stored tick: those of the newest evicted entry, else 0 (counts start at 0). */
   private readonly floor: Values<S>;
   private floorTick: Tick | undefined;
@@ -43,7 +48,7 @@ export class InputStore<S extends Schema> {
 
   /** The entry stored at `tick`, or a pooled one to fill and `put` (its values are stale). */
   entryFor(tick: Tick): InputEntry<S> {
-    const entry = this.history.get(tick) ?? this.pool.pop() ?? { tick, values: this.codec.defaults() };
+    const entry = this.history.get(tick) ?? this.#take() ?? { tick, values: this.codec.defaults() };
     entry.tick = tick >>> 0;
     return entry;
   }
@@ -51,7 +56,7 @@ export class InputStore<S extends Schema> {
   /** Store `entry` at its tick; false (and the entry goes back to the pool) when the tick is older than the window. */
   put(entry: InputEntry<S>): boolean {
     if (this.history.set(entry.tick, entry)) return true;
-    this.pool.push(entry);
+    this.#give(entry);
     return false;
   }
 
@@ -81,11 +86,22 @@ export class InputStore<S extends Schema> {
     copyEvents(this.codec, this.codec.defaults(), this.floor);
   }
 
+  #take(): InputEntry<S> | undefined {
+    if (this.pooled === 0) return undefined;
+    const e = this.pool[--this.pooled];
+    this.pool[this.pooled] = undefined;
+    return e;
+  }
+
+  #give(entry: InputEntry<S>): void {
+    this.pool[this.pooled++] = entry;
+  }
+
   private evicted(entry: InputEntry<S>): void {
     if (this.floorTick === undefined || isNewer(entry.tick, this.floorTick)) {
       copyEvents(this.codec, entry.values, this.floor);
       this.floorTick = entry.tick;
     }
-    this.pool.push(entry);
+    this.#give(entry);
   }
 }
