@@ -102,7 +102,7 @@ function emitCode(view: readonly FieldSlot[]): string {
   return out.join('\n');
 }
 
-/** Source of the body writer of `view` (referenceBody's choice and bits). */
+/** Source of the body writer of `view` (writeBody's choice and bits). */
 function bodySource(view: readonly FieldSlot[]): string {
   const slots = view.flatMap(slotsOf);
   const decl = (p: string): string => (slots.length === 0 ? '' : `let ${slots.map((j) => `${p}${j} = 0`).join(', ')};`);

@@ -1,5 +1,5 @@
 // The per-ghost work of the encoder behind one interface: quantizing values into a row and writing a body.
-// The reference kernel (layout.ts `quantizeRow`, body.ts `referenceBody`) defines the bits; the generated one
+// The reference kernel (layout.ts `quantizeRow`, body.ts `writeBody`) defines the bits; the generated one
 // (compiled.ts) must give the same (test/core/snapshot/conformance.test.ts). Without code generation (strict
 // CSP) the reference runs.
 

@@ -1,5 +1,5 @@
 // The conformance suite of the snapshot encoder's fast path: the generated kernel
-// (compiled.ts) against the reference kernel (layout.ts quantizeRow, body.ts referenceBody),
+// (compiled.ts) against the reference kernel (layout.ts quantizeRow, body.ts writeBody),
 // over the same scenarios — loss, reordering, churn, budgets, owner-only fields, inputs,
 // skipped ticks and random protocols — every message compared byte for byte, and over
 // the inputs where their arithmetic differs most (rounding edges, quaternion ties,
