@@ -87,6 +87,13 @@ function integer(
 }
 
 /** Scalar codec shared by f32 and the vector components. */
+/** Why a number fails its scalar codec, for a validation message: the quantized value too when that is what overflows. */
+function badNumber(v: unknown, q: number | undefined): string {
+  if (q === undefined) return `a finite number within float32 range, got ${show(v)}`;
+  const over = isNum(v) && Number.isFinite(v) ? ` (round(${show(v)} × ${q}) = ${Math.round(v * q)}, beyond ±2147483647)` : '';
+  return `a finite number whose quantized value fits an int32, got ${show(v)}${over}`;
+}
+
 function scalar(q: number | undefined) {
   return q === undefined
     ? { write: (w: BitWriter, v: number) => w.writeF32(v), read: (r: BitReader) => r.readF32(), quantize: Math.fround, suffix: '', tolerance: 0,
@@ -160,7 +167,7 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
     validate: (v) => {
       if (typeof v !== 'object' || v === null) return `must be an object {${axes.join(',')}}, got ${show(v)}`;
       const bad = axes.find((k) => !s.check((v as Record<string, unknown>)[k]));
-      return bad === undefined ? null : `.${bad} must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show((v as Record<string, unknown>)[bad])}`;
+      return bad === undefined ? null : `.${bad} must be ${badNumber((v as Record<string, unknown>)[bad], quantize)}`;
     },
   }, { quantizeFactor: quantize });
   return f as unknown as Field<V>;
@@ -207,7 +214,7 @@ export const field = {
       distance: (a, b) => Math.abs(a - b),
       // A predicted-only field never crosses the wire: ±Infinity is allowed there (e.g. a fuse
       // that must never run out in prediction, as in NFE's grenade sample). NaN never is.
-      validate: (v) => (s.check(v) || (opts.replicated === false && isNum(v) && !Number.isNaN(v)) ? null : `must be a finite number${s.suffix ? ' whose quantized value fits an int32' : ' within float32 range'}, got ${show(v)}`),
+      validate: (v) => (s.check(v) || (opts.replicated === false && isNum(v) && !Number.isNaN(v)) ? null : `must be ${badNumber(v, quantize)}`),
     }, { quantizeFactor: quantize }) as FieldFor<number, O>;
   },
   vec2: <const O extends VecOptions = NoOptions>(opts: O = {} as O): FieldFor<Vec2, O> => vector<Vec2>('vec2', opts) as FieldFor<Vec2, O>,

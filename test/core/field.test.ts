@@ -124,6 +124,14 @@ describe('field codecs', () => {
     }
   });
 
+  it('says when the quantized value is what overflows an int32, with both numbers', () => {
+    expect(field.vec3({ quantize: 1000 }).validate({ x: 0, y: -2_700_000, z: 0 })).toBe(
+      '.y must be a finite number whose quantized value fits an int32, got -2700000 (round(-2700000 × 1000) = -2700000000, beyond ±2147483647)',
+    );
+    expect(field.f32({ quantize: 100 }).validate(NaN)).toBe('must be a finite number whose quantized value fits an int32, got NaN');
+    expect(field.f32().validate(1e39)).toBe('must be a finite number within float32 range, got 1e+39');
+  });
+
   it('rejects invalid definitions with protocol/invalid', () => {
     const defs: (() => unknown)[] = [
       () => field.f32({ quantize: 0 }),
