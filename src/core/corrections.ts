@@ -144,7 +144,9 @@ export class CorrectionLog {
       const p = this.pending[0]!;
       if (!this.context.reports.covers(p.record.tick) && nowMs - p.at < RESOLVE_WITHIN_MS) return;
       this.pending.shift();
-      const c = this.classify(p.record, this.recent.length >= RECENT ? (this.recent.shift() as CorrectionEntry) : new CorrectionEntry());
+      // Reuse the oldest kept entry: ours unless the app put something else in the (public, mutable) list.
+      const oldest = this.recent.length >= RECENT ? this.recent.shift() : undefined;
+      const c = this.classify(p.record, oldest instanceof CorrectionEntry ? oldest : new CorrectionEntry());
       this.free.push(p);
       this.total++;
       this.byCause[c.cause]++;

@@ -204,21 +204,11 @@ class RunContext<P extends Protocol> implements SystemContext<P> {
   readonly dt: number;
   readonly isServer: boolean;
   readonly isClient: boolean;
-  readonly #rng = new Rng();
-  /** ctx.rng's seed for the running system: tick and the system's salt (as int32, the same bits), set as it starts. */
-  seedTick = 0;
-  seedSalt = 0;
-  /** Whether ctx.rng must restart before its next use (set when a system starts: it is reseeded only if the system uses it). */
-  rngDue = true;
-
-  /** Restarted for each system at deriveSeed(seed, tick, salt) on its first use in that system's run. */
-  get rng(): Rng {
-    if (this.rngDue) {
-      this.rngDue = false;
-      this.#rng.reseedDerived(this.hooks.seed, this.seedTick, this.seedSalt);
-    }
-    return this.#rng;
-  }
+  /**
+   * Restarted as each system starts at deriveSeed(seed, tick, salt) (int32 words: nothing boxed), eagerly:
+   * a system that keeps the object from an earlier run draws from its own stream all the same.
+   */
+  readonly rng = new Rng();
   isFirstTimeFullyPredictingTick = true;
   isResimulating = false;
 
@@ -358,13 +348,11 @@ export class SystemRunner<P extends Protocol> {
     ctx.isFirstTimeFullyPredictingTick = first;
     ctx.structural = stage !== 'presentation';
     this.#running = true;
-    ctx.seedTick = tick | 0;
     try {
       for (let i = 0; i < list.length; i++) {
         const { def, salt } = list[i]!;
         ctx.current = def.name;
-        ctx.seedSalt = salt;
-        ctx.rngDue = true;
+        ctx.rng.reseedDerived(this.#hooks.seed, tick | 0, salt);
         try {
           def.run(this.#world, ctx);
         } catch (error) {

@@ -186,6 +186,23 @@ describe('ctx.rng and ctx.input', () => {
     }
   });
 
+  it('reseeds the one ctx.rng as each system starts, so a reference a system kept draws the same numbers for the same tick', () => {
+    let kept: Rng | undefined;
+    const draws: number[] = [];
+    const keeper = system.shared<P>('keeper', (_w, ctx) => {
+      kept ??= ctx.rng; // e.g. handed once to a spawner object
+      draws.push(kept.nextUint32());
+    });
+    const other = system.shared<P>('other', (_w, ctx) => void ctx.rng.nextUint32());
+    const { runner } = setup(true, [keeper, other], { seed: 42 });
+    runner.run('server', 10);
+    runner.run('server', 11);
+    runner.run('server', 10); // a resimulation of tick 10
+    expect(draws[2]).toBe(draws[0]);
+    expect(draws[0]).toBe(new Rng(deriveSeed(42, 10, fnv1a32('keeper'))).nextUint32());
+    expect(draws[1]).not.toBe(draws[0]);
+  });
+
   it("gives the owner's input for this tick and neutral defaults otherwise", () => {
     const calls: string[] = [];
     const input = (g: Ghost<P>, tick: number): InputValues<P> | undefined => {
