@@ -68,12 +68,7 @@ class CorrectionEntry implements Correction {
   }
 
   set(r: CorrectionRecord, cause: CorrectionCause, a = 0, b = 0): this {
-    this.ghostId = r.ghostId;
-    this.type = r.type;
-    this.local = r.local;
-    this.tick = r.tick;
-    this.fromTick = r.fromTick;
-    this.distance = r.distance;
+    copyRecord(r, this);
     this.cause = cause;
     this.#a = a;
     this.#b = b;
@@ -103,6 +98,16 @@ class CorrectionEntry implements Correction {
   }
 }
 
+/** A correction record's fields, field by field (into a pooled record or a reused Correction). */
+function copyRecord(from: CorrectionRecord, to: CorrectionRecord): void {
+  to.ghostId = from.ghostId;
+  to.type = from.type;
+  to.local = from.local;
+  to.tick = from.tick;
+  to.fromTick = from.fromTick;
+  to.distance = from.distance;
+}
+
 function within(tick: Tick, from: Tick, to: Tick): boolean {
   return isNewer(tick, from) && !isNewer(tick, to);
 }
@@ -126,13 +131,7 @@ export class CorrectionLog {
   add(record: CorrectionRecord, nowMs: number): void {
     this.noteSkip();
     const p = this.free.pop() ?? { record: { ghostId: 0, type: '', local: false, tick: 0, fromTick: 0, distance: 0 }, at: 0 };
-    const r = p.record;
-    r.ghostId = record.ghostId;
-    r.type = record.type;
-    r.local = record.local;
-    r.tick = record.tick;
-    r.fromTick = record.fromTick;
-    r.distance = record.distance;
+    copyRecord(record, p.record);
     p.at = nowMs;
     this.pending.push(p);
   }

@@ -17,6 +17,17 @@ export interface TickHistory<T> {
   forEach(visit: (value: T, tick: Tick) => void): void;
 }
 
+/** The oldest tick a tick ring still holds (a scan back from the newest over its window), or undefined when empty. */
+export function oldestStored(ring: Pick<TickHistory<unknown>, 'newestTick' | 'capacity' | 'has'>): Tick | undefined {
+  const newest = ring.newestTick;
+  if (newest === undefined) return undefined;
+  for (let back = ring.capacity - 1; back >= 0; back--) {
+    const tick = (newest - back) >>> 0;
+    if (ring.has(tick)) return tick;
+  }
+  return undefined;
+}
+
 export class HistoryBuffer<T> implements TickHistory<T> {
   readonly capacity: number;
   /** The tick stored in each slot, or -1 when the slot is empty (one read answers `has`). */
@@ -54,12 +65,7 @@ export class HistoryBuffer<T> implements TickHistory<T> {
 
   /** The oldest tick still stored, or undefined when empty. */
   get oldestTick(): Tick | undefined {
-    if (this.newest === undefined) return undefined;
-    for (let back = this.capacity - 1; back >= 0; back--) {
-      const tick = (this.newest - back) >>> 0;
-      if (this.has(tick)) return tick;
-    }
-    return undefined;
+    return oldestStored(this);
   }
 
   private slot(tick: Tick): number {

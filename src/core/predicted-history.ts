@@ -9,7 +9,7 @@
 import { canGenerate, compileOnce } from './codegen.ts';
 import { NetcodeError } from './errors.ts';
 import { vec2Distance, vec3Distance, type Field } from './field.ts';
-import type { TickHistory } from './history.ts';
+import { oldestStored, type TickHistory } from './history.ts';
 import { squaredTolerance } from './prediction-check.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
@@ -233,12 +233,7 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
   }
 
   get oldestTick(): Tick | undefined {
-    if (this.newest === undefined) return undefined;
-    for (let back = this.capacity - 1; back >= 0; back--) {
-      const tick = (this.newest - back) >>> 0;
-      if (this.has(tick)) return tick;
-    }
-    return undefined;
+    return oldestStored(this);
   }
 
   /** The slot holding `tick`, or −1. */
