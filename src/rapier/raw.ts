@@ -15,7 +15,7 @@ import type RAPIER from '@dimforge/rapier3d-compat';
 import { NetcodeError } from '../core/errors.ts';
 import type { Quat, Vec3 } from '../core/field.ts';
 import type { Rapier } from './options.ts';
-import { broadPhaseRoundTrips, inPlaceRestores } from './restore.ts';
+import { broadPhaseRoundTrips, inPlaceRestores } from './restore-probes.ts';
 import { wrapClassOf, type WrapClass } from './scratch.ts';
 
 /** A wasm vector or quaternion (RawVector / RawRotation), as both versions expose it. */

@@ -14,8 +14,8 @@
 // This relies on the JS layout of @dimforge/rapier3d-compat 0.19 (a set's `raw` and `map`
 // members, a RigidBody's `rawSet`, a Collider's `colliderSet` and `_shape`, the Coarena's
 // `data`). `inPlaceRestores(R)` checks that layout on a probe world and that a world restored
-// in place continues like one restored by World.restoreSnapshot; where it does not (another
-// version), the adapter uses World.restoreSnapshot.
+// in place continues like one restored by World.restoreSnapshot (restore-probes.ts); where it does
+// not (another version), the adapter uses World.restoreSnapshot.
 //
 // Precondition: the bytes come from this world's own past (the adapter's records), so a
 // handle present in both worlds names the same body or collider.
@@ -23,9 +23,10 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import { NetcodeError } from '../core/errors.ts';
 import type { Rapier } from './options.ts';
+import { slotsOf } from './part-slots.ts';
 import { ScratchWrap, wrapClassOf } from './scratch.ts';
 
-interface Freeable {
+export interface Freeable {
   free(): void;
 }
 
@@ -52,11 +53,11 @@ interface RawJointSet extends Freeable {
   forEachJointHandle(f: (handle: number) => void): void;
 }
 
-interface BodyWrapper {
+export interface BodyWrapper {
   readonly handle: number;
   rawSet: RawBodySet;
 }
-interface ColliderWrapper {
+export interface ColliderWrapper {
   readonly handle: number;
   colliderSet: unknown;
   _shape: unknown;
@@ -64,7 +65,7 @@ interface ColliderWrapper {
   finalizeDeserialization(bodies: unknown): void;
 }
 
-interface Part<Raw = Freeable> {
+export interface Part<Raw = Freeable> {
   raw: Raw;
 }
 interface MappedPart<Raw, T> extends Part<Raw> {
@@ -72,7 +73,7 @@ interface MappedPart<Raw, T> extends Part<Raw> {
   finalizeDeserialization?(other: unknown): void;
 }
 
-interface Deserialized extends Freeable {
+export interface Deserialized extends Freeable {
   takeGravity(): { x: number; y: number; z: number; free(): void } | undefined;
   takeIntegrationParameters(): Freeable | undefined;
   takeIslandManager(): Freeable | undefined;
@@ -85,7 +86,7 @@ interface Deserialized extends Freeable {
 }
 
 /** The members of a 0.19 World the in-place restore touches. */
-interface WorldLayout {
+export interface WorldLayout {
   gravity: { x: number; y: number; z: number };
   integrationParameters: Part;
   islands: Part;
@@ -102,7 +103,7 @@ interface WorldLayout {
 }
 
 /** A wasm vector (RawVector) the caller reuses. */
-interface RawVector {
+export interface RawVector {
   x: number;
   y: number;
   z: number;
@@ -170,124 +171,6 @@ function takeGravity(R: Rapier, d: Deserialized): { x: number; y: number; z: num
   } finally {
     s.vec.end();
   }
-}
-
-/** Free the raw part `part` holds and put `raw` in its place. */
-function swap<Raw extends Freeable>(part: Part<Raw>, raw: Raw | undefined): void {
-  if (raw === undefined) throw lacked();
-  part.raw.free();
-  part.raw = raw;
-}
-
-const lacked = (): NetcodeError =>
-  new NetcodeError('internal', 'react-netcode: a Rapier world snapshot lacked a world part; the bytes must come from world.takeSnapshot() of the same Rapier version (please report it).');
-
-/** A wasm-bindgen object as its class builds it: the pointer, and the call that unregisters and zeroes it. */
-interface WasmObject extends Freeable {
-  __wbg_ptr: number;
-  __destroy_into_raw(): number;
-}
-
-/**
- * One part of one live world (its body set, broad phase…), whose raw object a restore replaces.
- * wasm-bindgen wraps each part a restore takes in a new object registered with a
- * FinalizationRegistry (an object and a registry cell per part and restore). Here the part's raw
- * alternates between two objects of its class that no registry knows: the take fills the spare
- * one (scratch.ts), the one in use is freed and becomes the spare. The world's own registration
- * (PartSlots) frees the one in use if the world is collected without `free()`, as the class's
- * registry would have.
- */
-class PartSlot {
-  inUse: WasmObject | undefined;
-  spare: WasmObject | undefined;
-  #wrapper: ScratchWrap | undefined;
-
-  /** Put the part `d[take]()` returns in `part`, freeing the one it held. */
-  take(part: Part, d: Deserialized, take: TakeKey): void {
-    const wrapper = this.#wrapper;
-    if (wrapper === undefined || this.spare === undefined || part.raw !== this.inUse) {
-      const raw = d[take]() as unknown as WasmObject | undefined;
-      if (raw === undefined) throw lacked();
-      this.#adopt(part, raw);
-      return;
-    }
-    const target = this.spare;
-    wrapper.retarget(target);
-    wrapper.begin();
-    let raw: WasmObject | undefined;
-    try {
-      raw = d[take]() as unknown as WasmObject | undefined;
-    } finally {
-      wrapper.end();
-    }
-    if (raw === undefined) throw lacked();
-    if (raw !== target) {
-      this.#adopt(part, raw); // not wrapped by the class's __wrap after all: as a first take
-      return;
-    }
-    const old = this.inUse!;
-    old.free(); // its pointer freed and zeroed: the spare from now on
-    part.raw = target;
-    this.inUse = target;
-    this.spare = old;
-  }
-
-  /** The first take (or one after the part changed hands): move the pointer into an unregistered object of its class. */
-  #adopt(part: Part, raw: WasmObject): void {
-    const C = wrapClassOf(raw);
-    if (C === undefined || typeof raw.__destroy_into_raw !== 'function') {
-      swap(part, raw as unknown as Freeable);
-      this.inUse = this.spare = undefined;
-      return;
-    }
-    const own = Object.assign(Object.create(C.prototype) as WasmObject, { __wbg_ptr: 0 });
-    own.__wbg_ptr = raw.__destroy_into_raw(); // unregistered: no finalizer frees this pointer behind our back
-    part.raw.free();
-    part.raw = own;
-    this.inUse = own;
-    this.spare = Object.assign(Object.create(C.prototype) as WasmObject, { __wbg_ptr: 0 });
-    this.#wrapper = new ScratchWrap(C, this.spare);
-  }
-}
-
-type TakeKey =
-  | 'takeIntegrationParameters' | 'takeIslandManager' | 'takeBroadPhase' | 'takeNarrowPhase'
-  | 'takeBodies' | 'takeColliders' | 'takeImpulseJoints' | 'takeMultibodyJoints';
-
-/** The part slots of one live world. */
-class PartSlots {
-  readonly integrationParameters = new PartSlot();
-  readonly islands = new PartSlot();
-  readonly broadPhase = new PartSlot();
-  readonly narrowPhase = new PartSlot();
-  readonly bodies = new PartSlot();
-  readonly colliders = new PartSlot();
-  readonly impulseJoints = new PartSlot();
-  readonly multibodyJoints = new PartSlot();
-
-  /** Free the parts still in use (a world collected without `free()`: World.free() frees them itself and zeroes their pointers). */
-  freeAll(): void {
-    const all = [
-      this.integrationParameters, this.islands, this.broadPhase, this.narrowPhase,
-      this.bodies, this.colliders, this.impulseJoints, this.multibodyJoints,
-    ];
-    for (const slot of all) {
-      const o = slot.inUse;
-      if (o !== undefined && o.__wbg_ptr !== 0) o.free();
-    }
-  }
-}
-
-const partSlots = new WeakMap<object, PartSlots>();
-const collected = new FinalizationRegistry<PartSlots>((slots) => slots.freeAll());
-
-function slotsOf(world: RAPIER.World): PartSlots {
-  let slots = partSlots.get(world);
-  if (slots === undefined) {
-    partSlots.set(world, (slots = new PartSlots()));
-    collected.register(world, slots);
-  }
-  return slots;
 }
 
 /** One reusable handle callback per world set (no closure per restore). */
@@ -405,44 +288,6 @@ export function restoreWorld(R: Rapier, world: RAPIER.World, bytes: Uint8Array, 
   return fresh;
 }
 
-const isFn = (o: unknown, name: string): boolean => typeof (o as Record<string, unknown> | null | undefined)?.[name] === 'function';
-const has = (o: unknown, name: string): boolean => typeof o === 'object' && o !== null && Object.prototype.hasOwnProperty.call(o, name);
-
-function isCoarena(m: unknown): boolean {
-  return has(m, 'data') && Array.isArray((m as { data: unknown }).data) && isFn(m, 'get') && isFn(m, 'set') && isFn(m, 'delete') && isFn(m, 'len');
-}
-
-/** A 0.19 World's own members, and the parts a deserialized 0.19 world hands over: nothing more, nothing less. */
-const WORLD_KEYS = 'bodies,broadPhase,ccdSolver,characterControllers,colliders,debugRenderPipeline,gravity,impulseJoints,integrationParameters,islands,multibodyJoints,narrowPhase,physicsPipeline,pidControllers,serializationPipeline,vehicleControllers';
-const TAKE_KEYS = 'takeBodies,takeBroadPhase,takeColliders,takeGravity,takeImpulseJoints,takeIntegrationParameters,takeIslandManager,takeMultibodyJoints,takeNarrowPhase';
-
-/** The 0.19 JS layout the in-place restore relies on, checked on `world`, one of its bodies and a collider attached to it. */
-export function hasInPlaceLayout(world: RAPIER.World, body: RAPIER.RigidBody, collider: RAPIER.Collider): boolean {
-  const w = world as unknown as Record<string, unknown>;
-  if (Object.keys(w).sort().join(',') !== WORLD_KEYS) return false;
-  for (const k of ['integrationParameters', 'islands', 'broadPhase', 'narrowPhase', 'bodies', 'colliders', 'impulseJoints', 'multibodyJoints', 'serializationPipeline']) {
-    if (!has(w[k], 'raw') || !isFn((w[k] as Part).raw, 'free')) return false;
-  }
-  for (const k of ['bodies', 'colliders', 'impulseJoints', 'multibodyJoints']) if (!isCoarena((w[k] as { map?: unknown }).map)) return false;
-  const bodies = w.bodies as WorldLayout['bodies'];
-  const colliders = w.colliders as WorldLayout['colliders'];
-  for (const k of ['len', 'contains', 'forEachRigidBodyHandle']) if (!isFn(bodies.raw, k)) return false;
-  for (const k of ['len', 'contains', 'forEachColliderHandle']) if (!isFn(colliders.raw, k)) return false;
-  if (!isFn((w.impulseJoints as Part).raw, 'forEachJointHandle') || !isFn((w.multibodyJoints as Part).raw, 'forEachJointHandle')) return false;
-  if (!isFn((w.serializationPipeline as Part).raw, 'deserializeAll')) return false;
-  const d = (w.serializationPipeline as WorldLayout['serializationPipeline']).raw.deserializeAll(world.takeSnapshot());
-  if (d === undefined) return false;
-  const takes = Object.getOwnPropertyNames(Object.getPrototypeOf(d)).filter((k) => k.startsWith('take')).sort().join(',');
-  d.free(); // its parts (never taken) with it
-  if (takes !== TAKE_KEYS) return false;
-  if (!has(w, 'gravity')) return false;
-  if (!has(body, 'rawSet') || (body as unknown as BodyWrapper).rawSet !== bodies.raw) return false;
-  if (!has(collider, 'colliderSet') || (collider as unknown as ColliderWrapper).colliderSet !== colliders) return false;
-  if (!has(collider, '_shape') || !has(collider, '_parent') || (collider as unknown as ColliderWrapper)._parent !== (body as unknown)) return false;
-  if (!isFn(collider, 'finalizeDeserialization')) return false;
-  return bodies.map.get(body.handle) === (body as unknown) && colliders.map.get(collider.handle) === (collider as unknown);
-}
-
 /**
  * 0.19: give `world` the broad phase that a world restored from its own snapshot would start
  * with, and nothing else: the broad phase alone goes through a serialization round trip (with
@@ -471,108 +316,5 @@ export function roundTripBroadPhase(R: Rapier, world: RAPIER.World, donor: RAPIE
     slotsOf(world).broadPhase.take(w.broadPhase, d, 'takeBroadPhase');
   } finally {
     d.free();
-  }
-}
-
-/** A probe world: two boxes falling onto a floor and onto each other. */
-function probeWorld(R: Rapier, made: RAPIER.World[]): { world: RAPIER.World; handles: number[]; collider: RAPIER.Collider } {
-  const world = new R.World({ x: 0, y: -9.81, z: 0 });
-  made.push(world);
-  world.createCollider(R.ColliderDesc.cuboid(5, 0.5, 5).setTranslation(0, -0.5, 0));
-  const handles: number[] = [];
-  let collider: RAPIER.Collider | undefined;
-  for (let i = 0; i < 2; i++) {
-    const body = world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(i * 0.2, 0.3 + i * 0.55, 0));
-    const c = world.createCollider(R.ColliderDesc.cuboid(0.25, 0.25, 0.25), body);
-    collider ??= c;
-    handles.push(body.handle);
-  }
-  return { world, handles, collider: collider! };
-}
-
-/** Whether the two worlds' bodies `handles` hold the same translations and velocities, bit for bit, over 30 more steps. */
-function continueAlike(a: RAPIER.World, b: RAPIER.World, handles: number[]): boolean {
-  for (let i = 0; i < 30; i++) {
-    a.step();
-    b.step();
-    for (const h of handles) {
-      const [p, q] = [a.getRigidBody(h), b.getRigidBody(h)];
-      const [tp, tq, vp, vq] = [p.translation(), q.translation(), p.linvel(), q.linvel()];
-      if (tp.x !== tq.x || tp.y !== tq.y || tp.z !== tq.z || vp.x !== vq.x || vp.y !== vq.y || vp.z !== vq.z) return false;
-    }
-  }
-  return true;
-}
-
-/**
- * Whether the broad-phase round trip works with this module: the in-place layout, and a probe
- * world whose broad phase went through it continuing bit for bit like its twin restored in
- * place from its snapshot. Any exception counts as no.
- */
-export function broadPhaseRoundTrips(R: Rapier): boolean {
-  const made: RAPIER.World[] = [];
-  try {
-    const a = probeWorld(R, made);
-    const b = probeWorld(R, made);
-    if (!hasInPlaceLayout(b.world, b.world.getRigidBody(b.handles[0]!), b.collider)) return false;
-    const donor = new R.World({ x: 0, y: 0, z: 0 });
-    made.push(donor);
-    for (let i = 0; i < 20; i++) {
-      a.world.step();
-      b.world.step();
-    }
-    restoreInPlace(R, a.world, a.world.takeSnapshot());
-    const part = b.world.broadPhase;
-    const raw = (part as unknown as Part).raw;
-    const vec = R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVector & { free(): void };
-    try {
-      roundTripBroadPhase(R, b.world, donor, vec);
-    } finally {
-      vec.free();
-    }
-    if (b.world.broadPhase !== part || (part as unknown as Part).raw === raw) return false;
-    return continueAlike(a.world, b.world, a.handles);
-  } catch {
-    return false;
-  } finally {
-    for (const w of made) w.free();
-  }
-}
-
-/**
- * Whether `world` can be restored in place with this Rapier module: the layout check, then a
- * probe (two boxes falling onto a floor and onto each other, restored from the same bytes once
- * by World.restoreSnapshot and once in place) that must continue bit for bit alike, with the
- * restored world's body wrappers kept, and whose snapshotWith bytes are takeSnapshot's. Any
- * exception counts as no.
- */
-export function inPlaceRestores(R: Rapier): boolean {
-  const made: RAPIER.World[] = [];
-  try {
-    const a = probeWorld(R, made);
-    const b = probeWorld(R, made);
-    const body = b.world.getRigidBody(b.handles[0]!);
-    if (!hasInPlaceLayout(b.world, body, b.collider)) return false;
-    for (let i = 0; i < 20; i++) a.world.step();
-    const bytes = a.world.takeSnapshot();
-    // The adapter records with snapshotWith where the world restores in place: the same bytes.
-    const vec = R.VectorOps.intoRaw({ x: 0, y: 0, z: 0 }) as unknown as RawVector & { free(): void };
-    let same: Uint8Array | undefined;
-    try {
-      same = snapshotWith(a.world, vec);
-    } finally {
-      vec.free();
-    }
-    if (same === undefined || same.length !== bytes.length || same.some((v, i) => v !== bytes[i])) return false;
-    const copy = R.World.restoreSnapshot(bytes);
-    made.push(copy);
-    b.world.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(3, 3, 3)); // not in the snapshot: must go
-    restoreInPlace(R, b.world, bytes);
-    if (b.world.getRigidBody(b.handles[0]!) !== body || b.world.bodies.len() !== 2) return false;
-    return continueAlike(copy, b.world, a.handles);
-  } catch {
-    return false;
-  } finally {
-    for (const w of made) w.free();
   }
 }

@@ -8,7 +8,8 @@ import { isSnapshotTick, type InputValues, type Values } from '../../src/index.t
 import { EngineWorld, SystemRunner } from '../../src/internals.ts';
 import { createPhysics, type Rapier } from '../../src/rapier/index.ts';
 import { capabilities } from '../../src/rapier/raw.ts';
-import { hasInPlaceLayout, inPlaceRestores, restoreInPlace, roundTripBroadPhase, snapshotWith } from '../../src/rapier/restore.ts';
+import { hasInPlaceLayout, inPlaceRestores } from '../../src/rapier/restore-probes.ts';
+import { restoreInPlace, roundTripBroadPhase, snapshotWith } from '../../src/rapier/restore.ts';
 import { boxStart, HALF, sceneProtocol, sceneSystems } from './scene.ts';
 
 await RAPIER.init();
