@@ -61,6 +61,22 @@ describe('CorrectionLog', () => {
     expect(named[0]!.ghostId).toBe(70 - 6);
   });
 
+  it('keeps naming corrections when the app put objects of its own into recent (they are dropped, not reused)', () => {
+    const { context, named, log } = setup();
+    context.reports.onPong(0, 0, 10_000 as Tick);
+    log.add(record(100, 110), 0);
+    log.resolve(0);
+    log.recent.push({ ...log.recent[0]! }); // an app keeping a copy in the public list
+    for (let i = 0; i < 70; i++) {
+      log.add({ ...record(100 + i, 110 + i), ghostId: i }, 0);
+      log.resolve(0);
+    }
+    expect(log.total).toBe(71);
+    expect(named).toHaveLength(71);
+    expect(log.recent).toHaveLength(64);
+    expect(log.recent.at(-1)!.ghostId).toBe(69);
+  });
+
   it("builds each cause's detail when read, and a spread copy keeps it", () => {
     const { context, named, log } = setup();
     context.lastSkip = { from: 102 as Tick, to: 105 as Tick };

@@ -118,6 +118,25 @@ describe('ServerOutbox', () => {
     return { log, out: new ServerOutbox(transport) };
   }
 
+  it('writes each peer once per tick in the order first queued, also when a forgotten peer id comes back within the tick', () => {
+    const { log, out } = fake();
+    for (let tick = 0; tick < 3; tick++) {
+      out.begin();
+      out.send(2, msg(MessageKind.Pong, tick), 'unreliable');
+      out.send(1, msg(MessageKind.Pong, tick), 'unreliable');
+      out.send(2, msg(MessageKind.Snapshot, tick), 'unreliable');
+      out.end();
+    }
+    expect(log).toEqual([0, 1, 2].flatMap((t) => [`send 2 unreliable ${MessageKind.Batch},2,13,${t},2,9,${t}`, `send 1 unreliable 13,${t}`]));
+    log.length = 0;
+    out.begin();
+    out.send(7, msg(MessageKind.Pong, 1), 'unreliable');
+    out.forget(7); // the peer left: its queue is dropped
+    out.send(7, msg(MessageKind.Pong, 2), 'unreliable'); // a new peer with the same id, in the same tick
+    out.end();
+    expect(log).toEqual(['send 7 unreliable 13,2']);
+  });
+
   it('during a tick queues per peer and writes once per channel at its end; outside a tick writes at once', () => {
     const { log, out } = fake();
     out.send(1, msg(MessageKind.Welcome, 1), 'reliable');
