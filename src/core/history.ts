@@ -1,4 +1,5 @@
-// HistoryBuffer: the one tick-indexed store (docs/architecture.md, house rule 4). A fixed-capacity ring
+// HistoryBuffer: the tick-indexed store (docs/architecture.md, house rule 4; a predicted ghost's own
+// history is the flat PredictedHistory, predicted-history.ts). A fixed-capacity ring
 // keyed by Tick: prediction history, confirmed history and input buffers are all
 // instances of it. Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
 
