@@ -1,7 +1,7 @@
-// HistoryBuffer: the tick-indexed store (docs/architecture.md, house rule 4; a predicted ghost's own
-// history is the flat PredictedHistory, predicted-history.ts). A fixed-capacity ring
-// keyed by Tick: prediction history, confirmed history and input buffers are all
-// instances of it. Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
+// HistoryBuffer: the tick-indexed store (docs/architecture.md, house rule 4). A fixed-capacity ring
+// keyed by Tick: confirmed history and input buffers are instances of it (a predicted ghost's own
+// history is the flat PredictedHistory of predicted-history.ts, read through the same TickHistory).
+// Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
 
 import { NetcodeError } from './errors.ts';
 import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
