@@ -1,5 +1,5 @@
-// One peer's physics: its Rapier world (rebuilt canonically in exact mode), a static
-// query world for character controllers, and the list of bodies in ghost-id order.
+// One peer's physics: its Rapier world (rebuilt canonically in exact mode), the moves of
+// kinematic bodies and characters (movers.ts), and the list of bodies in ghost-id order.
 // `tick` is the whole physics step of one simulated tick: match the world to the
 // ghosts, apply queued moves and impulses, step, read the state back.
 //
@@ -18,14 +18,14 @@
 //   same JS World, its raw parts replaced), else they build a new one (World.restoreSnapshot).
 
 import type RAPIER from '@dimforge/rapier3d-compat';
-import type { Quat, Vec3 } from '../core/field.ts';
+import type { Quat } from '../core/field.ts';
 import type { Protocol } from '../core/protocol.ts';
 import type { Tick } from '../core/clock/tick.ts';
 import type { World } from '../core/world.ts';
-import { CACHE_SIZE, canonicalRotation, handleOf, clearCommands, colliderDesc, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
+import { CACHE_SIZE, canonicalRotation, handleOf, clearCommands, comp, createBody, loadCache, newEntry, quantizeState, saveCache, type Commands, type Entry, type PhysicsGhost } from './body.ts';
 import type { BodySpec, PhysicsOptions, Rapier } from './options.ts';
 import { rawBodies, StateReader, stepWorld, toRaw, type Capabilities, type RawVec } from './raw.ts';
-import { CharacterMover } from './character.ts';
+import { Movers } from './movers.ts';
 import { recording, recordSlot, type WorldRecord } from './records.ts';
 import { restoreInPlace, restoreWorld, roundTripBroadPhase, snapshotWith } from './restore.ts';
 import { followShown, readBack, readMoveVelocity, writeAll, writeChanged } from './sync.ts';
@@ -52,10 +52,7 @@ export class Peer {
   lastTick: Tick | undefined;
   /** The protocol's snapshot ticks (set once by the adapter, so that no tick allocates a closure). */
   isSnapshotTick: (tick: Tick) => boolean = () => false;
-  #query: RAPIER.World | undefined;
-  readonly #controllers = new Map<string, RAPIER.KinematicCharacterController>();
   readonly #rot: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  readonly #next: Vec3 = { x: 0, y: 0, z: 0 };
   #gen = 0;
   /** exact mode: the serialized rebuild template and its body handles in list order; undefined when the body set changed. */
   #template: Uint8Array | undefined;
@@ -66,7 +63,7 @@ export class Peer {
   readonly #records: WorldRecord[] = [];
   /** A reused wasm vector for the world's gravity at each step. */
   #gravity: RawVec | undefined;
-  #mover: CharacterMover | undefined;
+  readonly #movers: Movers;
   /** Nothing changed in the world since the last recording, whose bytes are #lastBytes. */
   #quiet = false;
   #lastBytes: Uint8Array | undefined;
@@ -90,6 +87,7 @@ export class Peer {
     this.#types = [...specs.keys()];
     this.world = this.#build();
     this.#reader = new StateReader(caps);
+    this.#movers = new Movers(R, () => this.#build(), () => this.#rawVec(), caps.wrapless);
   }
 
   #gravityVec(): RawVec {
@@ -154,8 +152,7 @@ export class Peer {
       if (e.seen === gen) this.list[kept++] = e;
       else {
         if (e.body !== undefined) this.#remove(e);
-        if (e.proxy !== undefined) this.#query?.removeCollider(e.proxy, false);
-        e.proxy = undefined;
+        this.#movers.drop(e);
         e.listed = false;
         clearCommands(e.cmd);
       }
@@ -219,8 +216,8 @@ export class Peer {
       if (!e.simulated) {
         followShown(e);
         touched = true;
-      } else if (e.spec.options.kind === 'character') this.#moveCharacter(e);
-      else if (e.spec.options.kind === 'kinematic') this.#moveKinematic(e);
+      } else if (e.spec.options.kind === 'character') this.#movers.character(e);
+      else if (e.spec.options.kind === 'kinematic') this.#movers.kinematic(e);
       else {
         const h = handleOf(e);
         if (cmd.hasImpulse) raw.rbApplyImpulse(h, toRaw(cmd.impulse, vec), true);
@@ -337,60 +334,6 @@ export class Peer {
     e.body = undefined;
   }
 
-  #moveKinematic(e: Entry): void {
-    const body = e.body!;
-    const { cmd } = e;
-    if (cmd.hasMove) {
-      const pos = comp<Vec3>(e, e.spec.position.key);
-      const n = this.#next;
-      n.x = pos.x + cmd.move.x;
-      n.y = pos.y + cmd.move.y;
-      n.z = pos.z + cmd.move.z;
-      body.setNextKinematicTranslation(n);
-    }
-    if (cmd.hasTarget) body.setNextKinematicRotation(cmd.target);
-  }
-
-  /** Slide the desired move along the static level (query world), then move the kinematic body there in the step. */
-  #moveCharacter(e: Entry): void {
-    const { cmd } = e;
-    if (!cmd.hasMove) return;
-    const pos = comp<Vec3>(e, e.spec.position.key);
-    const proxy = this.#proxy(e);
-    proxy.setTranslation(pos);
-    if (e.spec.rotation) proxy.setRotation(comp<Quat>(e, e.spec.rotation.key));
-    const kcc = this.#controller(e.spec);
-    (this.#mover ??= new CharacterMover(this.#rawVec(), this.caps.wrapless)).move(kcc, proxy, cmd.move);
-    this.#moveKinematic(e);
-    if (e.spec.grounded) (e.ghost.components as Record<string, unknown>)[e.spec.grounded] = kcc.computedGrounded();
-  }
-
-  /** The static-only world the character controllers query; never stepped after it is built, so it never changes. */
-  #queryWorld(): RAPIER.World {
-    if (this.#query === undefined) {
-      this.#query = this.#build();
-      this.#query.step(); // fills the broad phase with the level; a freshly built world answers no query
-    }
-    return this.#query;
-  }
-
-  #proxy(e: Entry): RAPIER.Collider {
-    if (e.proxy === undefined) e.proxy = this.#queryWorld().createCollider(colliderDesc(this.R, e.spec.options.collider));
-    return e.proxy;
-  }
-
-  #controller(spec: BodySpec): RAPIER.KinematicCharacterController {
-    let kcc = this.#controllers.get(spec.type);
-    if (kcc === undefined) {
-      const o = spec.options.character ?? {};
-      kcc = this.#queryWorld().createCharacterController(o.offset ?? 0.01);
-      if (o.snapToGround !== undefined) kcc.enableSnapToGround(o.snapToGround);
-      if (o.maxSlopeClimbAngle !== undefined) kcc.setMaxSlopeClimbAngle(o.maxSlopeClimbAngle);
-      this.#controllers.set(spec.type, kcc);
-    }
-    return kcc;
-  }
-
   dispose(): void {
     this.world.free();
     this.#donor?.free();
@@ -399,14 +342,11 @@ export class Peer {
     this.#vec = undefined;
     this.#gravity?.free();
     this.#gravity = undefined;
-    this.#mover = undefined;
     this.#template = undefined;
     this.#records.length = 0;
     this.#quiet = false;
     this.#lastBytes = undefined;
-    this.#query?.free();
-    this.#query = undefined;
-    this.#controllers.clear();
+    this.#movers.dispose();
     for (const e of this.list) {
       e.body = undefined;
       e.proxy = undefined;
