@@ -31,6 +31,9 @@ type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: 
  */
 export const MAX_QUEUED_UNRELIABLE = 256;
 
+/** A session that has not had a first `receive` (the app never called `client.update(now)`) this long after connect() is reported once (SessionHost.unframed). */
+export const FRAME_WATCH_MS = 5000;
+
 /** The frame's side of the session's messages. */
 export interface SessionHost {
   /** A Snapshot that arrived at `at`, while in game. */
@@ -45,6 +48,8 @@ export interface SessionHost {
   closed(): void;
   /** `count` unreliable messages were dropped unread (MAX_QUEUED_UNRELIABLE waited). */
   droppedUnread(count: number): void;
+  /** FRAME_WATCH_MS after connect(), no frame has run; `waiting` events of the link (its open, messages) wait for one. */
+  unframed(waiting: number): void;
 }
 
 export interface SessionParts<P extends Protocol> {
@@ -70,6 +75,8 @@ export class ClientSession<P extends Protocol> {
   private readonly reader = new BitReader();
   /** Arrival time (client clock) of the message being handled. */
   private receivedAt = 0;
+  /** A frame (`receive`) ran since the last connect(). */
+  private framed = false;
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
@@ -87,6 +94,17 @@ export class ClientSession<P extends Protocol> {
     this.resumeToken = 0;
     this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false });
     this.open();
+    this.watchFrames();
+  }
+
+  /** Report once when no frame has run FRAME_WATCH_MS after connect(). */
+  private watchFrames(): void {
+    this.framed = false;
+    const generation = this.generation;
+    const timer: unknown = globalThis.setTimeout(() => {
+      if (!this.framed && generation === this.generation) this.parts.host.unframed(this.inbox.length);
+    }, FRAME_WATCH_MS);
+    (timer as { unref?: () => void }).unref?.(); // never keeps a Node process alive
   }
 
   /** Ask to join with the protocol's join payload (GoInGame). */
@@ -117,6 +135,7 @@ export class ClientSession<P extends Protocol> {
   /** Stage 1 at `now`: handle what arrived since the last frame, in order; then a resume attempt when one is due. */
   receive(now: number): void {
     this.now = now;
+    this.framed = true;
     const batch = this.inbox;
     this.clearInbox();
     for (let i = 0; i < batch.length; i++) {

@@ -9,7 +9,7 @@ import { ClientInput } from './input/client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 import { ClientClock } from './client-clock.ts';
 import { ClientSender, type ClientTraffic } from './client-send.ts';
-import { ClientSession, MAX_QUEUED_UNRELIABLE, type SessionHost } from './client-session.ts';
+import { ClientSession, FRAME_WATCH_MS, MAX_QUEUED_UNRELIABLE, type SessionHost } from './client-session.ts';
 import type { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, logs, type Logger } from './emitter.ts';
@@ -142,6 +142,10 @@ export class NetClient<P extends Protocol> {
         if (this.paused || this.warnedDroppedUnread) return; // a hidden page drops by design
         this.warnedDroppedUnread = true;
         this.log('warn', `react-netcode: more than ${MAX_QUEUED_UNRELIABLE} unreliable messages waited for the next client.update(now); the oldest ${count} were dropped unread (as if lost). Call update(now) every frame (the React provider does), or setPaused(true) while the game is not shown.`);
+      },
+      unframed: (waiting) => {
+        if (this.paused) return;
+        this.log('warn', `react-netcode: client.update(now) has not run in the ${FRAME_WATCH_MS / 1000} s since connect() (${waiting} event(s) of the link wait for it), so the client stays '${this.session.state.status}': the handshake advances only inside update(now). Call it every frame (the React provider does; a Node client calls it from a timer).`);
       },
     };
     const { sender, encoder, identity, events, log } = this;

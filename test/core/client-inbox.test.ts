@@ -3,9 +3,9 @@
 // MAX_QUEUED_UNRELIABLE unreliable messages the oldest are dropped unread (as if lost); every
 // reliable message still arrives, in order; the client stays in game and catches up.
 
-import { describe, expect, it } from 'vitest';
-import { defineProtocol, defineSystems, field, ghost, rpc, system, type Logger } from '../../src/index.ts';
-import { MAX_QUEUED_UNRELIABLE } from '../../src/core/client-session.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createClient, defineProtocol, defineSystems, field, ghost, rpc, system, type Logger } from '../../src/index.ts';
+import { FRAME_WATCH_MS, MAX_QUEUED_UNRELIABLE } from '../../src/core/client-session.ts';
 import { createStepper } from '../../src/testing/index.ts';
 
 const protocol = defineProtocol({
@@ -68,5 +68,45 @@ describe('client inbox', () => {
     expect(r.news).toHaveLength(60);
     expect(r.logs.filter((m) => m.includes('dropped unread'))).toHaveLength(0);
     expect(r.lag).toBeLessThan(0.5);
+  });
+});
+
+describe('a client whose update(now) never runs', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  function connected(frames: number, paused = false) {
+    vi.useFakeTimers();
+    const logs: string[] = [];
+    const log: Logger = (level, message) => void (level === 'warn' && logs.push(message));
+    // A link that opens at once and answers nothing: the open waits for the first frame.
+    const client = createClient({ protocol, log, transport: { connect: (h) => h.onOpen(), send: () => {}, close: () => {} } });
+    if (paused) client.setPaused(true);
+    client.connect();
+    for (let f = 0; f < frames; f++) client.update(f * 16);
+    vi.advanceTimersByTime(FRAME_WATCH_MS - 1);
+    const early = logs.length;
+    vi.advanceTimersByTime(1);
+    vi.advanceTimersByTime(60_000);
+    return { early, logs, client };
+  }
+
+  it('says once, after FRAME_WATCH_MS, that the handshake waits for update(now)', () => {
+    const r = connected(0);
+    expect(r.early).toBe(0);
+    expect(r.logs).toHaveLength(1);
+    expect(r.logs[0]).toMatch(/^react-netcode: client\.update\(now\) has not run in the 5 s since connect\(\) \(1 event\(s\) of the link wait for it\), so the client stays 'connecting'.*Call it every frame/);
+    expect(r.client.status).toBe('connecting');
+  });
+
+  it('says nothing once a frame ran, or while paused, or after leave()', () => {
+    expect(connected(1).logs).toEqual([]);
+    expect(connected(0, true).logs).toEqual([]);
+    vi.useFakeTimers();
+    const logs: string[] = [];
+    const client = createClient({ protocol, log: (_l, m) => void logs.push(m), transport: { connect: (h) => h.onOpen(), send: () => {}, close: () => {} } });
+    client.connect();
+    client.leave();
+    vi.advanceTimersByTime(60_000);
+    expect(logs.filter((m) => m.includes('has not run'))).toEqual([]);
   });
 });
