@@ -13,7 +13,8 @@ import { createPredicted, keepShown, mispredictions, record, restore, restoreFro
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
-import { frameInterpolateAtFraction, setFrameFraction, type VisualCorrection } from './smoothing/index.ts';
+import type { VisualCorrection } from './smoothing/index.ts';
+import { correct, renderPredicted, unmoved } from './prediction-view.ts';
 import type { RunFlags, SystemRunner } from './system.ts';
 import { tickAdd, tickDiff, type Tick } from './clock/tick.ts';
 import type { Ghost } from './world.ts';
@@ -26,21 +27,6 @@ export type { CorrectionRecord, Misprediction, PredictionEvents, PredictionOptio
 /** The run flags of a first-time tick and of a resimulated one (shared: no object per tick). */
 const FIRST_TIME: RunFlags = Object.freeze({ isFirstTimeFullyPredictingTick: true });
 const RESIMULATING: RunFlags = Object.freeze({ isResimulating: true });
-
-/**
- * Whether a rollback left the shown transform exactly where it was (the resimulation predicted the same): no
- * correction to make, which is what VisualCorrection.onCorrection would find (a zero error is ignored), without the call.
- */
-function unmoved(s: Predicted): boolean {
-  const components = s.rec.ghost.components as Record<string, unknown>;
-  const p = components[s.position!] as Vec3;
-  const b = s.beforePos;
-  if (p.x !== b.x || p.y !== b.y || p.z !== b.z) return false;
-  if (s.rotation === undefined) return true;
-  const r = components[s.rotation] as Quat;
-  const q = s.beforeRot;
-  return r.x === q.x && r.y === q.y && r.z === q.z && r.w === q.w;
-}
 
 export class ClientPrediction<P extends Protocol> {
   readonly events = new Emitter<PredictionEvents>();
@@ -278,15 +264,13 @@ export class ClientPrediction<P extends Protocol> {
 
   /** A resimulation or restart moved what a ghost shows: smooth it and report it (when above the correction's minimum). */
   private corrected(s: Predicted, before: Vec3, beforeRot: Quat | undefined, tick: Tick, fromTick: Tick): void {
-    const components = s.rec.ghost.components as Record<string, unknown>;
-    const after = components[s.position!] as Vec3;
-    const result = s.correction.onCorrection(before, after, beforeRot, s.rotation ? (components[s.rotation] as Quat) : undefined);
-    if (result === 'ignored') return;
+    const distance = correct(s, before, beforeRot);
+    if (distance === undefined) return;
     this.stats.corrections++;
     const g = s.rec.ghost;
-    const distance = Math.hypot(before.x - after.x, before.y - after.y, before.z - after.z);
     this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
+
 
   /** Roll back to the newest snapshot tick when it is new and (policy 'check') something differs. */
   private rollback(list: readonly Predicted[]): void {
@@ -401,28 +385,8 @@ export class ClientPrediction<P extends Protocol> {
     if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${m.field} at tick ${m.tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${m.distance}, tolerance ${m.tolerance})`);
   };
 
-  /**
-   * Per render frame: frame-interpolate each predicted ghost between its last two ticks and add its
-   * correction. The state before the last tick is read from the ghost's predicted history (the newest
-   * tick recorded before its newest one: ticks a stall skipped are not recorded), so nothing is copied
-   * per tick for it. A ghost with one recorded tick (prediction just started or restarted) shows its state.
-   */
+  /** Per render frame: each predicted ghost's view, frame-interpolated between its last two ticks plus its correction. */
   render(fraction: number, dtMs: number): void {
-    setFrameFraction(fraction); // once: a float passed per ghost would be a heap number per ghost
-    for (const s of this.states.values()) {
-      const components = s.rec.ghost.components as Values<Schema>;
-      const h = s.history;
-      const before = h.beforeNewestSlot();
-      if (before >= 0) {
-        s.kernels.load(h.data, h.other, before, s.previous);
-        frameInterpolateAtFraction(s.codec, s.previous, components, s.view);
-      } else s.codec.copy(components, s.view);
-      s.correction.update(dtMs);
-      if (s.position) {
-        const view = s.view as Record<string, unknown>;
-        const rot = s.rotation ? (view[s.rotation] as Quat) : undefined;
-        s.correction.apply(view[s.position] as Vec3, view[s.position] as Vec3, rot, rot);
-      }
-    }
+    renderPredicted(this.states.values(), fraction, dtMs);
   }
 }
