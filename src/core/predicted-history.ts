@@ -8,7 +8,7 @@
 
 import { canGenerate, compileOnce } from './codegen.ts';
 import { NetcodeError } from './errors.ts';
-import { vec2Distance, vec3Distance, type Field } from './field.ts';
+import { absDistance, quatDistance, vec2Distance, vec3Distance, type Field } from './field.ts';
 import { oldestStored, type TickHistory } from './history.ts';
 import { squaredTolerance } from './prediction-check.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
@@ -46,6 +46,8 @@ export interface HistoryKernels {
   beyond(a: Float64Array, x: unknown[], s: number, c: Values<Schema>, local: boolean): boolean;
   /** `beyond`, and when it is false `restore` (a rollback's pass per ghost, one call); true when beyond, and then nothing is written. */
   settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
+  /** On values, not a slot: how many replicated fields of `p` are beyond their tolerance from `c` (nonOwner ones not when `local`). */
+  count(p: Values<Schema>, c: Values<Schema>, local: boolean): number;
 }
 
 /** A schema's slot layout: `width` doubles (the first one the slot's tick) and `others` other values per tick, and its kernels. */
@@ -121,8 +123,50 @@ export function referenceKernels(layout: { places: readonly Place[]; width: numb
       this.restore(c, a, x, s, v);
       return false;
     },
+    count(p, c, local) {
+      let n = 0;
+      for (const q of all) {
+        if (!q.field.options.replicated || (q.field.options.sendTo === 'nonOwner' && local)) continue;
+        if (!(q.field.distance((p as Loose)[q.key], (c as Loose)[q.key]) <= q.field.options.tolerance)) n++;
+      }
+      return n;
+    },
   };
 }
+
+/**
+ * The source of one replicated field's tolerance check, `onBeyond` run when it is beyond: `at(j)` is the predicted value
+ * (component j of a vector or quaternion). The distances of vec2 / vec3 (a sum of squares against the squared tolerance),
+ * quat and integer / f32 fields are inlined, the others called: a float a call returns is a new heap number.
+ */
+function check(p: Place, i: number, at: (j: number) => string, onBeyond: string): string {
+  const d = p.field.distance as unknown;
+  const key = `[${JSON.stringify(p.key)}]`;
+  let test: string;
+  if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
+    test = `{ const q = c${key}; if (!(${p.axes.map((c, j) => `(${at(j)} - q.${c}) ** 2`).join(' + ')} <= T[${i}])) ${onBeyond} }`;
+  } else if (p.axes !== undefined && d === quatDistance && p.axes.length === 4) {
+    test = `{ const q = c${key}; const ax = ${at(0)}, ay = ${at(1)}, az = ${at(2)}, aw = ${at(3)};\n${QUAT_DISTANCE}\nif (!(d <= L[${i}])) ${onBeyond} }`;
+  } else if (p.axes !== undefined) {
+    test = `{ const q = Q[${i}]; ${p.axes.map((c, j) => `q.${c} = ${at(j)};`).join(' ')} if (!(F[${i}].distance(q, c${key}) <= L[${i}])) ${onBeyond} }`;
+  } else if (p.numeric && d === absDistance) {
+    test = `if (!(Math.abs(${at(0)} - c${key}) <= L[${i}])) ${onBeyond}`;
+  } else {
+    test = `if (!(F[${i}].distance(${at(0)}, c${key}) <= L[${i}])) ${onBeyond}`;
+  }
+  return p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test;
+}
+
+/** quatDistance(a, b) as statements (a in ax…aw, b in q, the result in d; `sg` for its `s`): the same operations in the same order. */
+const QUAT_DISTANCE = [
+  'const la = Math.sqrt(ax * ax + ay * ay + az * az + aw * aw);',
+  'const lb = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);',
+  'const sg = ax * q.x + ay * q.y + az * q.z + aw * q.w < 0 ? -1 / lb : 1 / lb;',
+  'const dx = ax / la - q.x * sg, dy = ay / la - q.y * sg, dz = az / la - q.z * sg, dw = aw / la - q.w * sg;',
+  'const sx = ax / la + q.x * sg, sy = ay / la + q.y * sg, sz = az / la + q.z * sg, sw = aw / la + q.w * sg;',
+  'const diff = 0 + dx ** 2 + dy ** 2 + dz ** 2 + dw ** 2, sum = 0 + sx ** 2 + sy ** 2 + sz ** 2 + sw ** 2;',
+  'const d = 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));',
+].join(' ');
 
 /** The kernels as straight-line code with literal property names and offsets; shared by every schema with the same source. */
 export function compileKernels(layout: { places: readonly Place[]; width: number; others: number }): HistoryKernels {
@@ -144,32 +188,26 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     if (p.axes !== undefined) return `{ const b = v${k(p)}, q = c${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c} = q.${c};`).join(' ')} }`;
     return p.numeric ? `${num(p)} = v${k(p)} = c${k(p)};` : `${oth(p)} = v${k(p)} = c${k(p)};`;
   });
-  const beyond = all.flatMap((p, i) => {
-    if (!p.field.options.replicated) return [];
-    const d = p.field.distance as unknown;
-    let test: string;
-    if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
-      test = `{ const q = c${k(p)}; if (!(${p.axes.map((c, j) => `(${num(p, j)} - q.${c}) ** 2`).join(' + ')} <= T[${i}])) return true; }`;
-    } else if (p.axes !== undefined) {
-      test = `{ const q = Q[${i}]; ${p.axes.map((c, j) => `q.${c} = ${num(p, j)};`).join(' ')} if (!(F[${i}].distance(q, c${k(p)}) <= F[${i}].options.tolerance)) return true; }`;
-    } else {
-      test = `if (!(F[${i}].distance(${p.numeric ? num(p) : oth(p)}, c${k(p)}) <= F[${i}].options.tolerance)) return true;`;
-    }
-    return [p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test];
-  });
+  const compared = all.flatMap((p, i) => (p.field.options.replicated ? [{ p, i }] : []));
+  const beyond = compared.map(({ p, i }) => check(p, i, (j) => (p.numeric ? num(p, j) : oth(p)), 'return true;'));
+  const count = compared.map(({ p, i }) => check(p, i, (j) => (p.axes !== undefined ? `p${k(p)}.${p.axes[j]!}` : `p${k(p)}`), 'n++;'));
   const source = [
     `store: (v, a, x, s) => { ${start}\n${store.join('\n')} },`,
     `load: (a, x, s, v) => { ${start}\n${load.join('\n')} },`,
     `restore: (c, a, x, s, v) => { ${start}\n${restore.join('\n')} },`,
     `beyond: (a, x, s, c, local) => { ${start}\n${beyond.join('\n')}\nreturn false; },`,
     `settle: (c, a, x, s, v, local) => { ${start}\n${beyond.join('\n')}\n${restore.join('\n')}\nreturn false; },`,
+    `count: (p, c, local) => { let n = 0;\n${count.join('\n')}\nreturn n; },`,
   ].join('\n');
-  type Make = (fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[]) => HistoryKernels;
-  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q) => ({ ${source} });`, []);
+  type Make = (
+    fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[], tolerances: readonly number[],
+  ) => HistoryKernels;
+  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q, L) => ({ ${source} });`, []);
   return shared(
     all.map((p) => p.field),
     all.map((p) => squaredTolerance(p.field.options.tolerance)),
     all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined)),
+    all.map((p) => p.field.options.tolerance),
   );
 }
 
