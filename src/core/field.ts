@@ -81,7 +81,7 @@ function integer(
     defaultValue: () => 0,
     quantize: (v) => v,
     equals: (a, b) => a === b,
-    distance: (a, b) => Math.abs(a - b),
+    distance: absDistance,
     validate: (v) => (isNum(v) && Number.isInteger(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}, got ${show(v)}`),
   });
 }
@@ -105,10 +105,36 @@ function scalar(q: number | undefined) {
 
 type Components = Record<string, number>;
 
+/** The distance of every integer and f32 field (one function: rollback's generated check recognises it and inlines it). */
+export const absDistance = (a: number, b: number): number => Math.abs(a - b);
 /** The distance of every vec2 field: one function (rollback's generated check recognises it and compares squares). */
 export const vec2Distance = (a: Vec2, b: Vec2): number => Math.sqrt((a.x - b.x) ** 2 + (a.y - b.y) ** 2);
 /** The distance of every vec3 field (as vec2Distance). */
 export const vec3Distance = (a: Vec3, b: Vec3): number => Math.sqrt((a.x - b.x) ** 2 + (a.y - b.y) ** 2 + (a.z - b.z) ** 2);
+
+/**
+ * The distance of every quat field: the rotation angle between `a` and `b` in radians (one function: rollback's generated
+ * check recognises it and inlines these operations, in this order).
+ */
+export const quatDistance = (a: Quat, b: Quat): number => {
+  const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
+  const lb = Math.sqrt(b.x * b.x + b.y * b.y + b.z * b.z + b.w * b.w);
+  const s = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0 ? -1 / lb : 1 / lb;
+  // Component by component in x, y, z, w order (unrolled: no iterator or keyed loads per call).
+  const dx = a.x / la - b.x * s;
+  const dy = a.y / la - b.y * s;
+  const dz = a.z / la - b.z * s;
+  const dw = a.w / la - b.w * s;
+  const sx = a.x / la + b.x * s;
+  const sy = a.y / la + b.y * s;
+  const sz = a.z / la + b.z * s;
+  const sw = a.w / la + b.w * s;
+  const diff = 0 + dx ** 2 + dy ** 2 + dz ** 2 + dw ** 2;
+  const sum = 0 + sx ** 2 + sy ** 2 + sz ** 2 + sw ** 2;
+  // Stable for tiny angles (acos is not): for unit a, b on the same hemisphere
+  // the angle between the 4-vectors is 2·atan2(|a−b|, |a+b|) and the rotation angle is twice that.
+  return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
+};
 
 function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions): Field<V> {
   const { quantize, ...rest } = opts;
@@ -211,7 +237,7 @@ export const field = {
       defaultValue: () => 0,
       quantize: s.quantize,
       equals: (a, b) => a === b,
-      distance: (a, b) => Math.abs(a - b),
+      distance: absDistance,
       // A predicted-only field never crosses the wire: ±Infinity is allowed there (e.g. a fuse
       // that must never run out in prediction, as in NFE's grenade sample). NaN never is.
       validate: (v) => (s.check(v) || (opts.replicated === false && isNum(v) && !Number.isNaN(v)) ? null : `must be ${badNumber(v, quantize)}`),
@@ -241,25 +267,7 @@ export const field = {
       defaultValue: () => ({ x: 0, y: 0, z: 0, w: 1 }),
       quantize: (v) => quantizeQuat(v, bits, { x: 0, y: 0, z: 0, w: 1 }),
       equals: (a, b) => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w,
-      distance: (a, b) => {
-        const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
-        const lb = Math.sqrt(b.x * b.x + b.y * b.y + b.z * b.z + b.w * b.w);
-        const s = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0 ? -1 / lb : 1 / lb;
-        // Component by component in x, y, z, w order (unrolled: no iterator or keyed loads per call).
-        const dx = a.x / la - b.x * s;
-        const dy = a.y / la - b.y * s;
-        const dz = a.z / la - b.z * s;
-        const dw = a.w / la - b.w * s;
-        const sx = a.x / la + b.x * s;
-        const sy = a.y / la + b.y * s;
-        const sz = a.z / la + b.z * s;
-        const sw = a.w / la + b.w * s;
-        const diff = 0 + dx ** 2 + dy ** 2 + dz ** 2 + dw ** 2;
-        const sum = 0 + sx ** 2 + sy ** 2 + sz ** 2 + sw ** 2;
-        // Stable for tiny angles (acos is not): for unit a, b on the same hemisphere
-        // the angle between the 4-vectors is 2·atan2(|a−b|, |a+b|) and the rotation angle is twice that.
-        return 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
-      },
+      distance: quatDistance,
       copy,
       validate: (v) => {
         if (typeof v !== 'object' || v === null) return `must be an object {x,y,z,w}, got ${show(v)}`;

@@ -10,7 +10,7 @@
 
 import { canGenerate, compileOnce } from './codegen.ts';
 import { NetcodeError } from './errors.ts';
-import { vec2Distance, vec3Distance, type Field } from './field.ts';
+import { absDistance, quatDistance, vec2Distance, vec3Distance, type Field } from './field.ts';
 import { oldestStored, type TickHistory } from './history.ts';
 import { squaredTolerance } from './prediction-check.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
@@ -54,6 +54,8 @@ export interface HistoryKernels {
   restoreAt(a: Float64Array, x: unknown[], c: number, s: number, v: Values<Schema>): void;
   /** `settle` with the confirmed state in slot `c`. */
   settleAt(a: Float64Array, x: unknown[], c: number, s: number, v: Values<Schema>, local: boolean): boolean;
+  /** On values, not a slot: how many replicated fields of `p` are beyond their tolerance from `c` (nonOwner ones not when `local`). */
+  count(p: Values<Schema>, c: Values<Schema>, local: boolean): number;
 }
 
 /** A schema's slot layout: `width` doubles (the first one the slot's tick) and `others` other values per tick, and its kernels. */
@@ -143,8 +145,57 @@ export function referenceKernels(layout: { places: readonly Place[]; width: numb
       this.load(a, x, c, confirmed);
       return this.settle(confirmed, a, x, s, v, local);
     },
+    count(p, c, local) {
+      let n = 0;
+      for (const q of all) {
+        if (!q.field.options.replicated || (q.field.options.sendTo === 'nonOwner' && local)) continue;
+        if (!(q.field.distance((p as Loose)[q.key], (c as Loose)[q.key]) <= q.field.options.tolerance)) n++;
+      }
+      return n;
+    },
   };
 }
+
+/**
+ * The source of one replicated field's tolerance check, `onBeyond` run when it is beyond: `at(j)` is the predicted value
+ * and `conf(j)` the confirmed one (component j of a vector or quaternion); `confObject`, when the confirmed value is an
+ * object, names it (else it is copied into R[i] for a called distance). The distances of vec2 / vec3 (a sum of squares
+ * against the squared tolerance), quat and integer / f32 fields are inlined, the others called: a float a call returns is a
+ * new heap number.
+ */
+function check(
+  p: Place, i: number, at: (j: number) => string, conf: (j: number) => string, confObject: string | undefined, onBeyond: string,
+): string {
+  const d = p.field.distance as unknown;
+  const axes = p.axes;
+  let test: string;
+  if (axes !== undefined && (d === vec3Distance || d === vec2Distance) && axes.length === (d === vec3Distance ? 3 : 2)) {
+    test = `if (!(${axes.map((_, j) => `(${at(j)} - ${conf(j)}) ** 2`).join(' + ')} <= T[${i}])) ${onBeyond}`;
+  } else if (axes !== undefined && d === quatDistance && axes.length === 4) {
+    const b = ['x', 'y', 'z', 'w'].map((c, j) => `b${c} = ${conf(j)}`).join(', ');
+    test = `{ const ax = ${at(0)}, ay = ${at(1)}, az = ${at(2)}, aw = ${at(3)}, ${b};\n${QUAT_DISTANCE}\nif (!(d <= L[${i}])) ${onBeyond} }`;
+  } else if (axes !== undefined) {
+    const fill = (q: string, from: (j: number) => string): string => axes.map((c, j) => `${q}.${c} = ${from(j)};`).join(' ');
+    const other = confObject ?? `R[${i}]`;
+    test = `{ const q = Q[${i}]; ${fill('q', at)} ${confObject === undefined ? fill(other, conf) : ''} if (!(F[${i}].distance(q, ${other}) <= L[${i}])) ${onBeyond} }`;
+  } else if (p.numeric && d === absDistance) {
+    test = `if (!(Math.abs(${at(0)} - ${conf(0)}) <= L[${i}])) ${onBeyond}`;
+  } else {
+    test = `if (!(F[${i}].distance(${at(0)}, ${conf(0)}) <= L[${i}])) ${onBeyond}`;
+  }
+  return p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test;
+}
+
+/** quatDistance(a, b) as statements (a in ax…aw, b in bx…bw, the result in d; `sg` for its `s`): the same operations in the same order. */
+const QUAT_DISTANCE = [
+  'const la = Math.sqrt(ax * ax + ay * ay + az * az + aw * aw);',
+  'const lb = Math.sqrt(bx * bx + by * by + bz * bz + bw * bw);',
+  'const sg = ax * bx + ay * by + az * bz + aw * bw < 0 ? -1 / lb : 1 / lb;',
+  'const dx = ax / la - bx * sg, dy = ay / la - by * sg, dz = az / la - bz * sg, dw = aw / la - bw * sg;',
+  'const sx = ax / la + bx * sg, sy = ay / la + by * sg, sz = az / la + bz * sg, sw = aw / la + bw * sg;',
+  'const diff = 0 + dx ** 2 + dy ** 2 + dz ** 2 + dw ** 2, sum = 0 + sx ** 2 + sy ** 2 + sz ** 2 + sw ** 2;',
+  'const d = 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));',
+].join(' ');
 
 /** The kernels as straight-line code with literal property names and offsets; shared by every schema with the same source. */
 export function compileKernels(layout: { places: readonly Place[]; width: number; others: number }): HistoryKernels {
@@ -169,41 +220,18 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     if (p.axes !== undefined) return `{ const b = v${k(p)}, q = c${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c} = q.${c};`).join(' ')} }`;
     return p.numeric ? `${num(p)} = v${k(p)} = c${k(p)};` : `${oth(p)} = v${k(p)} = c${k(p)};`;
   });
-  const beyond = all.flatMap((p, i) => {
-    if (!p.field.options.replicated) return [];
-    const d = p.field.distance as unknown;
-    let test: string;
-    if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
-      test = `{ const q = c${k(p)}; if (!(${p.axes.map((c, j) => `(${num(p, j)} - q.${c}) ** 2`).join(' + ')} <= T[${i}])) return true; }`;
-    } else if (p.axes !== undefined) {
-      test = `{ const q = Q[${i}]; ${p.axes.map((c, j) => `q.${c} = ${num(p, j)};`).join(' ')} if (!(F[${i}].distance(q, c${k(p)}) <= F[${i}].options.tolerance)) return true; }`;
-    } else {
-      test = `if (!(F[${i}].distance(${p.numeric ? num(p) : oth(p)}, c${k(p)}) <= F[${i}].options.tolerance)) return true;`;
-    }
-    return [p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test];
-  });
-  // The same with the confirmed state in slot c: P / R hold a vector of each slot for a distance function.
+  const compared = all.flatMap((p, i) => (p.field.options.replicated ? [{ p, i }] : []));
+  const mine = (p: Place) => (j: number): string => (p.numeric ? num(p, j) : oth(p));
+  const object = (o: string, p: Place) => (j: number): string => (p.axes !== undefined ? `${o}${k(p)}.${p.axes[j]!}` : `${o}${k(p)}`);
+  const beyond = compared.map(({ p, i }) => check(p, i, mine(p), object('c', p), `c${k(p)}`, 'return true;'));
+  const count = compared.map(({ p, i }) => check(p, i, object('p', p), object('c', p), `c${k(p)}`, 'n++;'));
+  // The same with the confirmed state in slot c (R holds a vector of each slot for a called distance).
   const restoreAt = all.map((p, i) => {
     if (!p.field.options.replicated) return load[i]!;
     if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c} = ${cnum(p, j)};`).join(' ')} }`;
     return p.numeric ? `${num(p)} = v${k(p)} = ${cnum(p)};` : `${oth(p)} = v${k(p)} = ${coth(p)};`;
   });
-  const beyondAt = all.flatMap((p, i) => {
-    if (!p.field.options.replicated) return [];
-    const d = p.field.distance as unknown;
-    let test: string;
-    if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
-      test = `if (!(${p.axes.map((_, j) => `(${num(p, j)} - ${cnum(p, j)}) ** 2`).join(' + ')} <= T[${i}])) return true;`;
-    } else if (p.axes !== undefined) {
-      const fill = (q: string, at: (j: number) => string): string => p.axes!.map((c, j) => `${q}.${c} = ${at(j)};`).join(' ');
-      test = `{ const q = Q[${i}], r = R[${i}]; ${fill('q', (j) => num(p, j))} ${fill('r', (j) => cnum(p, j))} ` +
-        `if (!(F[${i}].distance(q, r) <= F[${i}].options.tolerance)) return true; }`;
-    } else {
-      const [mine, theirs] = p.numeric ? [num(p), cnum(p)] : [oth(p), coth(p)];
-      test = `if (!(F[${i}].distance(${mine}, ${theirs}) <= F[${i}].options.tolerance)) return true;`;
-    }
-    return [p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test];
-  });
+  const beyondAt = compared.map(({ p, i }) => check(p, i, mine(p), (j) => (p.numeric ? cnum(p, j) : coth(p)), undefined, 'return true;'));
   const source = [
     `store: (v, a, x, s) => { ${start}\n${store.join('\n')} },`,
     `load: (a, x, s, v) => { ${start}\n${load.join('\n')} },`,
@@ -213,12 +241,16 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     `beyondAt: (a, x, c, s, local) => { ${startAt}\n${beyondAt.join('\n')}\nreturn false; },`,
     `restoreAt: (a, x, c, s, v) => { ${startAt}\n${restoreAt.join('\n')} },`,
     `settleAt: (a, x, c, s, v, local) => { ${startAt}\n${beyondAt.join('\n')}\n${restoreAt.join('\n')}\nreturn false; },`,
+    `count: (p, c, local) => { let n = 0;\n${count.join('\n')}\nreturn n; },`,
   ].join('\n');
   type Vectors = readonly (Loose | undefined)[];
-  type Make = (fields: readonly Field<unknown>[], squared: readonly number[], quats: Vectors, others: Vectors) => HistoryKernels;
-  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q, R) => ({ ${source} });`, []);
+  type Make = (
+    fields: readonly Field<unknown>[], squared: readonly number[], quats: Vectors, others: Vectors, tolerances: readonly number[],
+  ) => HistoryKernels;
+  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q, R, L) => ({ ${source} });`, []);
   const vectors = (): Vectors => all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined));
-  return shared(all.map((p) => p.field), all.map((p) => squaredTolerance(p.field.options.tolerance)), vectors(), vectors());
+  const squared = all.map((p) => squaredTolerance(p.field.options.tolerance));
+  return shared(all.map((p) => p.field), squared, vectors(), vectors(), all.map((p) => p.field.options.tolerance));
 }
 
 const layouts = new WeakMap<SchemaCodec<Schema>, HistoryLayout>();

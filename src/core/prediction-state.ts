@@ -103,6 +103,8 @@ export function keepShown(s: Predicted): Values<Schema> {
 export function mispredictions(
   s: Predicted, tick: Tick, predicted: Values<Schema>, confirmed: Values<Schema>, report: ((m: Misprediction) => void) | undefined,
 ): number {
+  // Without a report, counted by the history's kernel (generated where allowed): a float Field.distance returns is a new heap number.
+  if (!report) return s.kernels.count(predicted, confirmed, s.rec.ghost.isLocal);
   let count = 0;
   const fields = s.codec.schema as Record<string, Field<unknown>>;
   const p = predicted as Record<string, unknown>;
@@ -116,7 +118,7 @@ export function mispredictions(
     const distance = field.distance(p[key], c[key]);
     if (distance <= field.options.tolerance) continue;
     count++;
-    if (report) report({
+    report({
       ghostId: s.rec.ghost.id, type: s.rec.ghost.type, field: key, tick,
       predicted: field.copy(p[key], field.defaultValue()), confirmed: c[key], distance, tolerance: field.options.tolerance,
     });

@@ -1,9 +1,9 @@
 // The rollback's tolerance check, asked on the predicted history's flat storage: the generated kernel
-// (compileKernels' `beyond` and `settle`) and the reference kernel against the definition, a loop over
+// (compileKernels' `beyond`, `settle` and their *At forms, the confirmed state in a slot) and the reference kernel against the definition, a loop over
 // Field.distance on values (referenceBeyondTolerance), for every field kind, predicted-only and nonOwner
 // fields, local and remote ghosts, and values near each tolerance.
 import { describe, expect, it } from 'vitest';
-import { field } from '../../src/core/field.ts';
+import { field, type Field } from '../../src/core/field.ts';
 import { compileKernels, historyLayout, referenceKernels, type HistoryKernels } from '../../src/core/predicted-history.ts';
 import { referenceBeyondTolerance, squaredTolerance, type BeyondTolerance } from '../../src/core/prediction-check.ts';
 import { Rng } from '../../src/core/rng.ts';
@@ -23,22 +23,46 @@ const schema = {
   'odd key-1': field.f32(),
 };
 
-/** The kernels' check as a BeyondTolerance: the prediction stored in a slot of its own, then `beyond` (or `settle`, which must agree). */
-function onSlot(codec: SchemaCodec<Schema>, make: (layout: ReturnType<typeof historyLayout>) => HistoryKernels, via: 'beyond' | 'settle' = 'beyond'): BeyondTolerance {
+/**
+ * The kernels' check as a BeyondTolerance: the prediction stored in a slot of its own, then `beyond` (or `settle`, which must
+ * agree), or the confirmed state stored in a second slot and `beyondAt` / `settleAt`.
+ */
+type Via = 'beyond' | 'settle' | 'beyondAt' | 'settleAt';
+function onSlot(codec: SchemaCodec<Schema>, make: (layout: ReturnType<typeof historyLayout>) => HistoryKernels, via: Via = 'beyond'): BeyondTolerance {
   const layout = historyLayout(codec);
   const kernels = make(layout);
-  const a = new Float64Array(layout.width * 2);
-  const x = new Array<unknown>(layout.others * 2);
+  const a = new Float64Array(layout.width * 3);
+  const x = new Array<unknown>(layout.others * 3);
   const v = codec.defaults();
   return (predicted, confirmed, local) => {
     kernels.store(predicted, a, x, 1);
-    return via === 'beyond' ? kernels.beyond(a, x, 1, confirmed, local) : kernels.settle(confirmed, a, x, 1, v, local);
+    if (via === 'beyond') return kernels.beyond(a, x, 1, confirmed, local);
+    if (via === 'settle') return kernels.settle(confirmed, a, x, 1, v, local);
+    kernels.store(confirmed, a, x, 2);
+    return via === 'beyondAt' ? kernels.beyondAt(a, x, 2, 1, local) : kernels.settleAt(a, x, 2, 1, v, local);
   };
 }
 
-/** The checks that must answer as the definition: generated and reference kernels, through beyond and settle. */
+/** The checks that must answer as the definition: generated and reference kernels, through beyond, settle and their *At forms. */
 function checks(codec: SchemaCodec<Schema>): BeyondTolerance[] {
-  return [onSlot(codec, compileKernels), onSlot(codec, referenceKernels), onSlot(codec, compileKernels, 'settle'), onSlot(codec, referenceKernels, 'settle')];
+  const vias: Via[] = ['beyond', 'settle', 'beyondAt', 'settleAt'];
+  return vias.flatMap((via) => [onSlot(codec, compileKernels, via), onSlot(codec, referenceKernels, via)]);
+}
+
+/** The definition of `count`: the compared fields (replicated; nonOwner ones not when `local`) whose Field.distance exceeds the tolerance. */
+function referenceCount(codec: SchemaCodec<Schema>, p: Values<Schema>, c: Values<Schema>, local: boolean): number {
+  const fields = codec.schema as Record<string, Field<unknown>>;
+  return codec.keys.filter((key) => {
+    const o = fields[key]!.options;
+    if (!o.replicated || (o.sendTo === 'nonOwner' && local)) return false;
+    return !(fields[key]!.distance((p as Record<string, unknown>)[key], (c as Record<string, unknown>)[key]) <= o.tolerance);
+  }).length;
+}
+
+/** The kernels' `count` (generated and reference) as counts of one pair of values. */
+function counts(codec: SchemaCodec<Schema>, p: Values<Schema>, c: Values<Schema>, local: boolean): number[] {
+  const layout = historyLayout(codec);
+  return [compileKernels(layout), referenceKernels(layout)].map((k) => k.count(p, c, local));
 }
 
 /** A copy of `base` where each field, with probability 1/8, moves by up to twice its tolerance (or to NaN, rarely). */
@@ -74,6 +98,9 @@ describe('rollback tolerance check', () => {
       for (const local of [false, true]) {
         const want = reference(base as Values<Schema>, other as Values<Schema>, local);
         for (const check of kernels) expect(check(base as Values<Schema>, other as Values<Schema>, local)).toBe(want);
+        const n = referenceCount(codec, base as Values<Schema>, other as Values<Schema>, local);
+        expect(n > 0).toBe(want);
+        for (const got of counts(codec, base as Values<Schema>, other as Values<Schema>, local)) expect(got).toBe(n);
         if (want) beyond++;
       }
     }
@@ -130,6 +157,27 @@ describe('rollback tolerance check', () => {
           const want = reference(p as Values<Schema>, c as Values<Schema>, false);
           for (const check of kernels) expect(check(p as Values<Schema>, c as Values<Schema>, false), `tolerance ${tolerance}, ${dx}, ${dy}`).toBe(want);
         }
+      }
+    }
+  });
+
+  it('the generated quat and number checks agree with the definition around the tolerance, at NaN and Infinity', () => {
+    const rng = new Rng(0x9a7);
+    for (const tolerance of [0, 1e-4, 0.01, 0.1, 1]) {
+      const codec = compileSchema({ r: field.quat({ tolerance }), n: field.f32({ tolerance }), i: field.i32({ tolerance }) } as Schema);
+      const reference = referenceBeyondTolerance(codec);
+      const kernels = checks(codec);
+      for (let k = 0; k < 400; k++) {
+        const angle = rng.range(0, Math.PI);
+        // A rotation about y by `angle`, and one turned further by about the tolerance (either side of it), or by a special value.
+        const turn = [tolerance, tolerance * (1 + 1e-12), tolerance * (1 - 1e-12), rng.range(0, 2 * tolerance), Number.NaN, Infinity][k % 6]!;
+        const p = { r: { x: 0, y: Math.sin(angle / 2), z: 0, w: Math.cos(angle / 2) }, n: rng.range(-5, 5), i: rng.int(100) };
+        const b = (angle + turn) / 2;
+        const c = { r: { x: 0, y: Math.sin(b), z: 0, w: -Math.cos(b) }, n: p.n + turn, i: p.i + (k % 3) };
+        const want = reference(p as Values<Schema>, c as Values<Schema>, false);
+        for (const check of kernels) expect(check(p as Values<Schema>, c as Values<Schema>, false), `tolerance ${tolerance}, turn ${turn}`).toBe(want);
+        const n = referenceCount(codec, p as Values<Schema>, c as Values<Schema>, false);
+        for (const got of counts(codec, p as Values<Schema>, c as Values<Schema>, false)) expect(got).toBe(n);
       }
     }
   });
