@@ -7,7 +7,7 @@
 
 import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
-import type { Quat, Vec3 } from './field.ts';
+import { vec3Distance, type Quat, type Vec3 } from './field.ts';
 import type { TickHistory } from './history.ts';
 import { createPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
@@ -284,7 +284,7 @@ export class ClientPrediction<P extends Protocol> {
     if (result === 'ignored') return;
     this.stats.corrections++;
     const g = s.rec.ghost;
-    const distance = Math.hypot(before.x - after.x, before.y - after.y, before.z - after.z);
+    const distance = vec3Distance(before, after); // inlined: Math.hypot returned a new heap number per correction
     this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
 
