@@ -24,14 +24,12 @@ export function unmoved(s: Predicted): boolean {
 
 /**
  * The ghost's shown transform moved from `before` (a resimulation or a restart): hand the jump to its visual
- * correction. Returns the distance moved, or undefined when the correction ignored it (below its minimum).
+ * correction. Returns false when the correction ignored it (below its minimum).
  */
-export function correct(s: Predicted, before: Vec3, beforeRot: Quat | undefined): number | undefined {
+export function correct(s: Predicted, before: Vec3, beforeRot: Quat | undefined): boolean {
   const components = s.rec.ghost.components as Record<string, unknown>;
   const after = components[s.position!] as Vec3;
-  const result = s.correction.onCorrection(before, after, beforeRot, s.rotation ? (components[s.rotation] as Quat) : undefined);
-  if (result === 'ignored') return undefined;
-  return Math.hypot(before.x - after.x, before.y - after.y, before.z - after.z);
+  return s.correction.onCorrection(before, after, beforeRot, s.rotation ? (components[s.rotation] as Quat) : undefined) !== 'ignored';
 }
 
 /**

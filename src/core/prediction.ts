@@ -7,7 +7,7 @@
 
 import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
-import type { Quat, Vec3 } from './field.ts';
+import { vec3Distance, type Quat, type Vec3 } from './field.ts';
 import type { TickHistory } from './history.ts';
 import { createPredicted, dropPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
@@ -268,10 +268,11 @@ export class ClientPrediction<P extends Protocol> {
 
   /** A resimulation or restart moved what a ghost shows: smooth it and report it (when above the correction's minimum). */
   private corrected(s: Predicted, before: Vec3, beforeRot: Quat | undefined, tick: Tick, fromTick: Tick): void {
-    const distance = correct(s, before, beforeRot);
-    if (distance === undefined) return;
+    if (!correct(s, before, beforeRot)) return;
     this.stats.corrections++;
     const g = s.rec.ghost;
+    // vec3Distance, inlined: Math.hypot returned a new heap number per correction.
+    const distance = vec3Distance(before, (g.components as Record<string, unknown>)[s.position!] as Vec3);
     this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
 

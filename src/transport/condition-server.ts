@@ -152,8 +152,8 @@ class ConditionedServer implements ConditionedServerTransport {
     if (p === undefined || p.state !== 'open') return;
     const times = p.down.schedule(this.scheduler.now(), channel);
     if (times.length === 0) return;
-    const copy = data.slice(); // the caller may reuse `data` before the delayed send
-    for (const at of times) p.downLine.push(at, copy, channel);
+    // Held as it is until its time: the transport contract lets a transport keep `data` (the caller does not reuse it).
+    for (const at of times) p.downLine.push(at, data, channel);
   }
 
   disconnect(id: PeerId, reason: string): void {

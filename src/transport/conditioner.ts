@@ -226,8 +226,8 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
       upLine.deliverDue(); // what is due leaves now, in order, even if its timer is late (a busy page)
       const times = up.schedule(scheduler.now(), channel);
       if (times.length === 0) return;
-      const copy = data.slice(); // the caller may reuse `data` before the delayed send
-      for (let i = 0; i < times.length; i++) upLine.push(times[i]!, copy, channel);
+      // Held as it is until its time: the transport contract lets a transport keep `data` (the caller does not reuse it).
+      for (let i = 0; i < times.length; i++) upLine.push(times[i]!, data, channel);
     },
     close(reason) {
       if (conn === null || conn.closed) return;

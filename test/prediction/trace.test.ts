@@ -167,7 +167,7 @@ describe('client-visible trace', () => {
 });
 
 const PINS: Record<'always' | 'check' | 'stall', string[]> = {
-  always: ['82be3ea1', '77e7514b', 'daca1291', '5ba1cf5a', 'd4e3b548', '3a542338', '04cba14a', '80ad0159', 'b42dada7', 'd3aa1dfa', 'c33861fb', '036d4d19'],
-  check: ['8664d0d0', '8578cb57', '8ea8a021', '0bc389eb', '9d8aa8a8', '495c49ab'],
-  stall: ['52826eda', 'bc321abd', '773343f1'],
+  always: ['bd4a9b3c', 'ef00525d', '92a3c620', 'caa9ec02', 'bc10d998', '42ef226e', '420e79f0', '7d57fdd2', 'eaa7d786', 'd80a836e', '498376a8', 'dc5ac2f4'],
+  check: ['3814103b', '62429a95', '4358ef84', '8175fc43', '35ad226f', '2b522676'],
+  stall: ['2f40ebed', '687f82f2', '75a139a9'],
 };
