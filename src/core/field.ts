@@ -158,10 +158,21 @@ function vector<V extends Vec2 | Vec3>(kind: 'vec2' | 'vec3', opts: VecOptions):
         if (three) to['z'] = r.readQuantized(quantize);
         return to;
       };
+  // The writer's own calls with named loads, as readInto: through `s.write` (a closure per field, not inlined) each
+  // component was passed as a new heap number.
+  const write = quantize === undefined
+    ? (w: BitWriter, v: Components): void => {
+        w.writeF32(v['x']!);
+        w.writeF32(v['y']!);
+        if (three) w.writeF32(v['z']!);
+      }
+    : (w: BitWriter, v: Components): void => {
+        w.writeQuantized(v['x']!, quantize);
+        w.writeQuantized(v['y']!, quantize);
+        if (three) w.writeQuantized(v['z']!, quantize);
+      };
   const f = make<Components>(kind, kind + s.suffix, resolve(kind, rest, 'interpolate', s.tolerance * Math.sqrt(axes.length)), {
-    write: (w, v) => {
-      for (let i = 0; i < axes.length; i++) s.write(w, v[axes[i]!]!);
-    },
+    write,
     read: (r) => readInto(r, fresh()),
     readInto,
     defaultValue: fresh,

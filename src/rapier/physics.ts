@@ -45,8 +45,9 @@ function usage(message: string): NetcodeError {
   return new NetcodeError('usage', `react-netcode: ${message}`);
 }
 
-function finiteVec(v: Vec3, what: string): void {
-  if (typeof v !== 'object' || v === null || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw usage(`${what} needs a finite vector { x, y, z }.`);
+/** `op`: the adapter method, named in the error (its message is built only then: a string per call otherwise). */
+function finiteVec(v: Vec3, op: string): void {
+  if (typeof v !== 'object' || v === null || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw usage(`physics.${op} needs a finite vector { x, y, z }.`);
 }
 
 /** Check the body kind and vector, then add `v` to the ghost's queued impulse or move (calls in one tick add up). */
@@ -57,7 +58,7 @@ function queueCommand(
   const body = options.bodies[ghost?.type];
   if (body === undefined) throw usage(`physics.${op} got a ghost of type "${String(ghost?.type)}", which has no body; declare it in createPhysics({ bodies }).`);
   if (body.kind !== kind) throw usage(`physics.${op} needs a ${kind} body; "${ghost.type}" is ${body.kind}${hint}.`);
-  finiteVec(v, `physics.${op}`);
+  finiteVec(v, op);
   const c = commandsOf(ghost);
   const flag = slot === 'impulse' ? 'hasImpulse' : 'hasMove';
   const acc = c[slot];

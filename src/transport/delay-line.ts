@@ -6,20 +6,33 @@
 
 import type { Channel, Scheduler, TimerHandle } from '../core/transport.ts';
 
+/** An unreliable packet waiting for its timer. Reused: its callback is made once, with the record. */
+interface Waiting {
+  at: number;
+  data: Uint8Array | undefined;
+  /** Undefined once delivered or cancelled (the record is then spare). */
+  handle: TimerHandle | undefined;
+  /** Counts the record's uses: a due list taken before a delivery tells a reused record from the packet it listed. */
+  use: number;
+  readonly fire: () => void;
+}
+
 /**
  * Holds delayed packets of one direction until their time. Reliable packets go
  * through a FIFO with one timer for its head, so their order never depends on how
  * the host orders timers with fractional or equal delays; unreliable packets get a
- * timer each. `cancel()` drops everything not yet delivered; `drain(fn)` calls `fn`
- * once everything pushed so far has been delivered.
+ * timer each (a pooled record and its callback, so a packet allocates nothing here once
+ * warm). `cancel()` drops everything not yet delivered; `drain(fn)` calls `fn` once
+ * everything pushed so far has been delivered.
  */
 export class DelayLine {
   private readonly fifo: ({ at: number; data: Uint8Array } | undefined)[] = [];
   private head = 0;
   private fifoTimer: TimerHandle | null = null;
   private flushing = false;
-  /** Unreliable packets waiting, by their timer. */
-  private readonly timers = new Map<TimerHandle, { at: number; data: Uint8Array }>();
+  /** Unreliable packets waiting, in the order pushed. */
+  private readonly waiting: Waiting[] = [];
+  private readonly spare: Waiting[] = [];
   private epoch = 0;
   private onIdle: (() => void) | null = null;
 
@@ -35,8 +48,17 @@ export class DelayLine {
       if (this.fifoTimer === null && !this.flushing) this.fifoTimer = this.scheduler.setTimeout(this.flush, wait);
       return;
     }
-    const handle = this.scheduler.setTimeout(() => this.deliverUnreliable(handle), wait);
-    this.timers.set(handle, { at, data });
+    const w = this.spare.pop() ?? this.record();
+    w.at = at;
+    w.data = data;
+    w.use++;
+    w.handle = this.scheduler.setTimeout(w.fire, wait);
+    this.waiting.push(w);
+  }
+
+  private record(): Waiting {
+    const w: Waiting = { at: 0, data: undefined, handle: undefined, use: 0, fire: () => this.deliverUnreliable(w) };
+    return w;
   }
 
   /**
@@ -50,45 +72,54 @@ export class DelayLine {
       if (this.fifoTimer !== null) this.scheduler.clearTimeout(this.fifoTimer);
       this.flush();
     }
-    if (this.timers.size === 0) return;
-    // The due packets by time, in reused arrays (an insertion sort: a handful at most); a new
-    // array and an entry per packet here were most of what a link cost per frame.
-    this.dueNow = now;
-    this.dueCount = 0;
-    this.timers.forEach(this.collectDue);
-    const n = this.dueCount;
-    this.dueCount = 0;
+    const waiting = this.waiting;
+    if (waiting.length === 0) return;
+    // The due packets by time (ties in the order pushed), in reused arrays (an insertion sort: a handful at most).
+    let n = 0;
+    for (let k = 0; k < waiting.length; k++) {
+      const w = waiting[k]!;
+      if (w.at > now) continue;
+      let i = n++;
+      for (; i > 0 && this.dueAt[i - 1]! > w.at; i--) {
+        this.dueAt[i] = this.dueAt[i - 1]!;
+        this.dueRecs[i] = this.dueRecs[i - 1];
+        this.dueUses[i] = this.dueUses[i - 1]!;
+      }
+      this.dueAt[i] = w.at;
+      this.dueRecs[i] = w;
+      this.dueUses[i] = w.use;
+    }
     for (let i = 0; i < n; i++) {
-      const handle = this.dueHandles[i]!;
-      this.dueHandles[i] = undefined;
-      if (!this.timers.has(handle)) continue; // delivering one closed the link
-      this.scheduler.clearTimeout(handle);
-      this.deliverUnreliable(handle);
+      const w = this.dueRecs[i]!;
+      this.dueRecs[i] = undefined;
+      if (w.handle === undefined || w.use !== this.dueUses[i]) continue; // delivering one closed the link
+      this.scheduler.clearTimeout(w.handle);
+      this.deliverUnreliable(w);
     }
   }
 
-  private dueNow = 0;
-  private dueCount = 0;
-  private readonly dueHandles: (TimerHandle | undefined)[] = [];
+  private readonly dueRecs: (Waiting | undefined)[] = [];
   private readonly dueAt: number[] = [];
-  private readonly collectDue = (p: { at: number; data: Uint8Array }, handle: TimerHandle): void => {
-    if (p.at > this.dueNow) return;
-    let i = this.dueCount++;
-    for (; i > 0 && this.dueAt[i - 1]! > p.at; i--) {
-      this.dueAt[i] = this.dueAt[i - 1]!;
-      this.dueHandles[i] = this.dueHandles[i - 1];
-    }
-    this.dueAt[i] = p.at;
-    this.dueHandles[i] = handle;
-  };
+  private readonly dueUses: number[] = [];
 
-  private deliverUnreliable(handle: TimerHandle): void {
-    const p = this.timers.get(handle);
-    if (p === undefined) return;
-    this.timers.delete(handle);
+  private deliverUnreliable(w: Waiting): void {
+    if (w.handle === undefined) return; // delivered or cancelled
+    const waiting = this.waiting;
+    const k = waiting.indexOf(w);
+    if (k < 0) return;
+    for (let j = k + 1; j < waiting.length; j++) waiting[j - 1] = waiting[j]!; // keep the order pushed
+    waiting.pop();
+    const data = w.data!;
+    this.release(w);
     const epoch = this.epoch;
-    this.sink(p.data, 'unreliable');
+    this.sink(data, 'unreliable');
     if (this.epoch === epoch) this.checkIdle();
+  }
+
+  private release(w: Waiting): void {
+    w.data = undefined;
+    w.handle = undefined;
+    this.spare.push(w);
   }
 
   /**
@@ -114,8 +145,12 @@ export class DelayLine {
   cancel(): void {
     this.epoch++;
     this.onIdle = null;
-    for (const handle of this.timers.keys()) this.scheduler.clearTimeout(handle);
-    this.timers.clear();
+    for (let k = 0; k < this.waiting.length; k++) {
+      const w = this.waiting[k]!;
+      this.scheduler.clearTimeout(w.handle!);
+      this.release(w);
+    }
+    this.waiting.length = 0;
     if (this.fifoTimer !== null) this.scheduler.clearTimeout(this.fifoTimer);
     this.fifoTimer = null;
     this.fifo.length = 0;
@@ -129,7 +164,7 @@ export class DelayLine {
   }
 
   private checkIdle(): void {
-    if (this.onIdle === null || this.flushing || this.fifoTimer !== null || this.head < this.fifo.length || this.timers.size > 0) return;
+    if (this.onIdle === null || this.flushing || this.fifoTimer !== null || this.head < this.fifo.length || this.waiting.length > 0) return;
     const fn = this.onIdle;
     this.onIdle = null;
     fn();
