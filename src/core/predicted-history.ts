@@ -3,9 +3,7 @@
 // components of vec2 / vec3 / quat fields) sit side by side in one Float64Array, the other values
 // (bool, string, enum: primitives) in one array. Recording a tick, restoring a snapshot's tick and
 // comparing it with the confirmed state then read and write one typed array per ghost instead of a graph
-// of sample and vector objects. A slot after the ring holds a copy of the ghost's newest confirmed state
-// (written per snapshot): the rollback compares it with the prediction and restores it within that array.
-// The copies in and out and the tolerance check are generated per schema
+// of sample and vector objects. The copies in and out and the tolerance check are generated per schema
 // as straight-line code (codegen.ts), with reference versions for where `new Function` is not allowed.
 
 import { canGenerate, compileOnce } from './codegen.ts';
@@ -48,12 +46,6 @@ export interface HistoryKernels {
   beyond(a: Float64Array, x: unknown[], s: number, c: Values<Schema>, local: boolean): boolean;
   /** `beyond`, and when it is false `restore` (a rollback's pass per ghost, one call); true when beyond, and then nothing is written. */
   settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
-  /** `beyond` with the confirmed state in slot `c` of the same storage (PredictedHistory's confirmed slot). */
-  beyondAt(a: Float64Array, x: unknown[], c: number, s: number, local: boolean): boolean;
-  /** `restore` with the confirmed state in slot `c`. */
-  restoreAt(a: Float64Array, x: unknown[], c: number, s: number, v: Values<Schema>): void;
-  /** `settle` with the confirmed state in slot `c`. */
-  settleAt(a: Float64Array, x: unknown[], c: number, s: number, v: Values<Schema>, local: boolean): boolean;
 }
 
 /** A schema's slot layout: `width` doubles (the first one the slot's tick) and `others` other values per tick, and its kernels. */
@@ -86,7 +78,6 @@ function places(codec: SchemaCodec<Schema>): { places: Place[]; width: number; o
 export function referenceKernels(layout: { places: readonly Place[]; width: number; others: number }): HistoryKernels {
   const { places: all, width: W, others: X } = layout;
   const scratch = all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined));
-  const confirmed = Object.fromEntries(all.map((p) => [p.key, p.field.defaultValue()])) as Values<Schema>;
   const put = (p: Place, value: unknown, a: Float64Array, x: unknown[], s: number): void => {
     if (p.axes !== undefined) for (let k = 0; k < p.axes.length; k++) a[s * W + p.at + k] = (value as Loose)[p.axes[k]!] as number;
     else if (p.numeric) a[s * W + p.at] = value as number;
@@ -130,19 +121,6 @@ export function referenceKernels(layout: { places: readonly Place[]; width: numb
       this.restore(c, a, x, s, v);
       return false;
     },
-    // The *At kernels: the confirmed slot read into values, then the kernels above.
-    beyondAt(a, x, c, s, local) {
-      this.load(a, x, c, confirmed);
-      return this.beyond(a, x, s, confirmed, local);
-    },
-    restoreAt(a, x, c, s, v) {
-      this.load(a, x, c, confirmed);
-      this.restore(confirmed, a, x, s, v);
-    },
-    settleAt(a, x, c, s, v, local) {
-      this.load(a, x, c, confirmed);
-      return this.settle(confirmed, a, x, s, v, local);
-    },
   };
 }
 
@@ -153,9 +131,6 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
   const num = (p: Place, j = 0): string => `a[o + ${p.at + j}]`;
   const oth = (p: Place): string => `x[xo + ${p.at}]`;
   const start = `const o = s * ${W}, xo = s * ${X};`;
-  const startAt = `const o = s * ${W}, xo = s * ${X}, p = c * ${W}, px = c * ${X};`;
-  const cnum = (p: Place, j = 0): string => `a[p + ${p.at + j}]`;
-  const coth = (p: Place): string => `x[px + ${p.at}]`;
   const store = all.map((p) => {
     if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c};`).join(' ')} }`;
     return p.numeric ? `${num(p)} = v${k(p)};` : `${oth(p)} = v${k(p)};`;
@@ -182,43 +157,20 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     }
     return [p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test];
   });
-  // The same with the confirmed state in slot c: P / R hold a vector of each slot for a distance function.
-  const restoreAt = all.map((p, i) => {
-    if (!p.field.options.replicated) return load[i]!;
-    if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c} = ${cnum(p, j)};`).join(' ')} }`;
-    return p.numeric ? `${num(p)} = v${k(p)} = ${cnum(p)};` : `${oth(p)} = v${k(p)} = ${coth(p)};`;
-  });
-  const beyondAt = all.flatMap((p, i) => {
-    if (!p.field.options.replicated) return [];
-    const d = p.field.distance as unknown;
-    let test: string;
-    if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
-      test = `if (!(${p.axes.map((_, j) => `(${num(p, j)} - ${cnum(p, j)}) ** 2`).join(' + ')} <= T[${i}])) return true;`;
-    } else if (p.axes !== undefined) {
-      const fill = (q: string, at: (j: number) => string): string => p.axes!.map((c, j) => `${q}.${c} = ${at(j)};`).join(' ');
-      test = `{ const q = Q[${i}], r = R[${i}]; ${fill('q', (j) => num(p, j))} ${fill('r', (j) => cnum(p, j))} ` +
-        `if (!(F[${i}].distance(q, r) <= F[${i}].options.tolerance)) return true; }`;
-    } else {
-      const [mine, theirs] = p.numeric ? [num(p), cnum(p)] : [oth(p), coth(p)];
-      test = `if (!(F[${i}].distance(${mine}, ${theirs}) <= F[${i}].options.tolerance)) return true;`;
-    }
-    return [p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test];
-  });
   const source = [
     `store: (v, a, x, s) => { ${start}\n${store.join('\n')} },`,
     `load: (a, x, s, v) => { ${start}\n${load.join('\n')} },`,
     `restore: (c, a, x, s, v) => { ${start}\n${restore.join('\n')} },`,
     `beyond: (a, x, s, c, local) => { ${start}\n${beyond.join('\n')}\nreturn false; },`,
     `settle: (c, a, x, s, v, local) => { ${start}\n${beyond.join('\n')}\n${restore.join('\n')}\nreturn false; },`,
-    `beyondAt: (a, x, c, s, local) => { ${startAt}\n${beyondAt.join('\n')}\nreturn false; },`,
-    `restoreAt: (a, x, c, s, v) => { ${startAt}\n${restoreAt.join('\n')} },`,
-    `settleAt: (a, x, c, s, v, local) => { ${startAt}\n${beyondAt.join('\n')}\n${restoreAt.join('\n')}\nreturn false; },`,
   ].join('\n');
-  type Vectors = readonly (Loose | undefined)[];
-  type Make = (fields: readonly Field<unknown>[], squared: readonly number[], quats: Vectors, others: Vectors) => HistoryKernels;
-  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q, R) => ({ ${source} });`, []);
-  const vectors = (): Vectors => all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined));
-  return shared(all.map((p) => p.field), all.map((p) => squaredTolerance(p.field.options.tolerance)), vectors(), vectors());
+  type Make = (fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[]) => HistoryKernels;
+  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q) => ({ ${source} });`, []);
+  return shared(
+    all.map((p) => p.field),
+    all.map((p) => squaredTolerance(p.field.options.tolerance)),
+    all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined)),
+  );
 }
 
 const layouts = new WeakMap<SchemaCodec<Schema>, HistoryLayout>();
@@ -246,12 +198,10 @@ export function historyLayout(codec: SchemaCodec<Schema>): HistoryLayout {
 export class PredictedHistory implements TickHistory<Values<Schema>> {
   readonly capacity: number;
   readonly layout: HistoryLayout;
-  /** Per slot, `layout.width` doubles: its tick (−1 when empty), then its numeric values; the ring's slots, then the confirmed slot. */
+  /** Per slot, `layout.width` doubles: its tick (−1 when empty), then its numeric values. */
   readonly data: Float64Array;
   /** The other values, `layout.others` per slot. */
   readonly other: unknown[];
-  /** The slot after the ring (index `capacity`): the ghost's newest confirmed state, see `confirm`. */
-  readonly confirmedAt: number;
   private readonly mask: number;
   private readonly width: number;
   private newest: Tick | undefined;
@@ -269,10 +219,8 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     this.mask = this.capacity - 1;
     this.layout = historyLayout(codec);
     this.width = this.layout.width;
-    this.confirmedAt = this.capacity;
-    this.data = new Float64Array((this.capacity + 1) * this.width);
-    this.other = new Array<unknown>((this.capacity + 1) * this.layout.others).fill(undefined);
-    this.data[this.confirmedAt * this.width] = -1;
+    this.data = new Float64Array(this.capacity * this.width);
+    this.other = new Array<unknown>(this.capacity * this.layout.others).fill(undefined);
     this.clear();
   }
 
@@ -318,23 +266,6 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     if (this.data[at] === -1) this.count++;
     this.data[at] = tick;
     return s;
-  }
-
-  /**
-   * Keep `values` as the ghost's confirmed state of `tick` in the confirmed slot (ClientGhosts writes each newest
-   * confirmed sample here while the ghost is predicted), so the rollback compares and restores within `data`. Returns the slot.
-   */
-  confirm(values: Values<Schema>, tick: Tick): number {
-    const c = this.confirmedAt;
-    this.layout.kernels.store(values, this.data, this.other, c);
-    this.data[c * this.width] = tick >>> 0;
-    return c;
-  }
-
-  /** The confirmed slot when it holds the confirmed state of `tick`, else −1. */
-  confirmedSlot(tick: Tick): number {
-    const c = this.confirmedAt;
-    return this.data[c * this.width] === tick >>> 0 ? c : -1;
   }
 
   /** Record `values` as the state of `tick` (false: older than the window, nothing stored). */
@@ -384,11 +315,9 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     }
   }
 
-  /** Forget the predicted ticks (the confirmed slot stays: it is not a prediction). */
   clear(): void {
-    const ring = this.capacity * this.width;
-    for (let at = 0; at < ring; at += this.width) this.data[at] = -1;
-    if (this.other.length > 0) this.other.fill(undefined, 0, this.capacity * this.layout.others);
+    for (let at = 0; at < this.data.length; at += this.width) this.data[at] = -1;
+    if (this.other.length > 0) this.other.fill(undefined);
     this.newest = undefined;
     this.count = 0;
   }

@@ -36,9 +36,6 @@ export interface Predicted {
 export function createPredicted(rec: GhostRecord, capacity: number, correction: CorrectionOptions | undefined): Predicted {
   const f = rec.codec.schema as Record<string, Field<unknown>>;
   const history = new PredictedHistory(rec.codec, capacity);
-  // The confirmed state from now on also goes into the history's confirmed slot (ClientGhosts writes it per snapshot).
-  rec.confirmedCopy = history;
-  if (rec.latest) history.confirm(rec.latest, rec.confirmedTick);
   return {
     rec,
     codec: rec.codec,
@@ -53,11 +50,6 @@ export function createPredicted(rec: GhostRecord, capacity: number, correction: 
     beforePos: { x: 0, y: 0, z: 0 },
     beforeRot: { x: 0, y: 0, z: 0, w: 1 },
   };
-}
-
-/** The ghost stops being predicted (or prediction is reset): its confirmed state is no longer copied into its history. */
-export function dropPredicted(s: Predicted): void {
-  if (s.rec.confirmedCopy === s.history) s.rec.confirmedCopy = undefined;
 }
 
 /** Record the ghost's state as the prediction of `tick` (a resimulated tick overwrites its slot). */
