@@ -140,7 +140,6 @@ export function driver(count: number) {
         rec.history.set(snapTick, slot);
         rec.confirmedTick = snapTick;
         rec.latest = slot;
-        rec.confirmedCopy?.confirm(slot, snapTick); // as ClientGhosts does for a predicted ghost
         predicted.read(last, scratch[i]!);
         expectX[i] = (scratch[i]!.position as { x: number }).x;
       });

@@ -46,8 +46,6 @@ export interface GhostRecord {
   confirmedTick: Tick;
   /** The confirmed state of `confirmedTick` (`history.get(confirmedTick)`, one read for the rollback), undefined when none. */
   latest: Values<Schema> | undefined;
-  /** While the ghost is predicted, its predicted history, which keeps a flat copy of `latest` for the rollback (prediction sets it). */
-  confirmedCopy: { confirm(values: Values<Schema>, tick: Tick): void } | undefined;
   /** No confirmed state for `staleAfterMs`: shown frozen, flagged for the app. */
   stale: boolean;
 }
@@ -255,7 +253,6 @@ export class ClientGhosts<P extends Protocol> {
       history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
       confirmedTick: ghost.spawnTick,
       latest: undefined,
-      confirmedCopy: undefined,
       stale: false,
     };
     this.records.set(ghost.id, rec);
@@ -281,7 +278,6 @@ export class ClientGhosts<P extends Protocol> {
       history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
       confirmedTick: tick,
       latest: undefined,
-      confirmedCopy: undefined,
       stale: false,
     };
     this.records.set(id, rec);
@@ -296,7 +292,6 @@ export class ClientGhosts<P extends Protocol> {
     if (tickDiff(tick, rec.confirmedTick) >= 0) {
       rec.confirmedTick = tick;
       rec.latest = slot;
-      rec.confirmedCopy?.confirm(slot, tick);
     }
     rec.stale = false;
     this.events.emit('update', typed<P>(rec.ghost), tick);

@@ -31,7 +31,10 @@ type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: 
  */
 export const MAX_QUEUED_UNRELIABLE = 256;
 
-/** A session that has not had a first `receive` (the app never called `client.update(now)`) this long after connect() is reported once (SessionHost.unframed). */
+/**
+ * A session that has not had a first `receive` (the app never called `client.update(now)`) this long after connect() is
+ * reported once (SessionHost.unframed).
+ */
 export const FRAME_WATCH_MS = 5000;
 
 /** The frame's side of the session's messages. */

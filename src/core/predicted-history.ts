@@ -3,9 +3,7 @@
 // components of vec2 / vec3 / quat fields) sit side by side in one Float64Array, the other values
 // (bool, string, enum: primitives) in one array. Recording a tick, restoring a snapshot's tick and
 // comparing it with the confirmed state then read and write one typed array per ghost instead of a graph
-// of sample and vector objects. A slot after the ring holds a copy of the ghost's newest confirmed state
-// (written per snapshot): the rollback compares it with the prediction and restores it within that array.
-// The copies in and out and the tolerance check are generated per schema
+// of sample and vector objects. The copies in and out and the tolerance check are generated per schema
 // as straight-line code (codegen.ts), with reference versions for where `new Function` is not allowed.
 
 import { canGenerate, compileOnce } from './codegen.ts';
@@ -48,12 +46,6 @@ export interface HistoryKernels {
   beyond(a: Float64Array, x: unknown[], s: number, c: Values<Schema>, local: boolean): boolean;
   /** `beyond`, and when it is false `restore` (a rollback's pass per ghost, one call); true when beyond, and then nothing is written. */
   settle(c: Values<Schema>, a: Float64Array, x: unknown[], s: number, v: Values<Schema>, local: boolean): boolean;
-  /** `beyond` with the confirmed state in slot `c` of the same storage (PredictedHistory's confirmed slot). */
-  beyondAt(a: Float64Array, x: unknown[], c: number, s: number, local: boolean): boolean;
-  /** `restore` with the confirmed state in slot `c`. */
-  restoreAt(a: Float64Array, x: unknown[], c: number, s: number, v: Values<Schema>): void;
-  /** `settle` with the confirmed state in slot `c`. */
-  settleAt(a: Float64Array, x: unknown[], c: number, s: number, v: Values<Schema>, local: boolean): boolean;
   /** On values, not a slot: how many replicated fields of `p` are beyond their tolerance from `c` (nonOwner ones not when `local`). */
   count(p: Values<Schema>, c: Values<Schema>, local: boolean): number;
 }
@@ -88,7 +80,6 @@ function places(codec: SchemaCodec<Schema>): { places: Place[]; width: number; o
 export function referenceKernels(layout: { places: readonly Place[]; width: number; others: number }): HistoryKernels {
   const { places: all, width: W, others: X } = layout;
   const scratch = all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined));
-  const confirmed = Object.fromEntries(all.map((p) => [p.key, p.field.defaultValue()])) as Values<Schema>;
   const put = (p: Place, value: unknown, a: Float64Array, x: unknown[], s: number): void => {
     if (p.axes !== undefined) for (let k = 0; k < p.axes.length; k++) a[s * W + p.at + k] = (value as Loose)[p.axes[k]!] as number;
     else if (p.numeric) a[s * W + p.at] = value as number;
@@ -132,19 +123,6 @@ export function referenceKernels(layout: { places: readonly Place[]; width: numb
       this.restore(c, a, x, s, v);
       return false;
     },
-    // The *At kernels: the confirmed slot read into values, then the kernels above.
-    beyondAt(a, x, c, s, local) {
-      this.load(a, x, c, confirmed);
-      return this.beyond(a, x, s, confirmed, local);
-    },
-    restoreAt(a, x, c, s, v) {
-      this.load(a, x, c, confirmed);
-      this.restore(confirmed, a, x, s, v);
-    },
-    settleAt(a, x, c, s, v, local) {
-      this.load(a, x, c, confirmed);
-      return this.settle(confirmed, a, x, s, v, local);
-    },
     count(p, c, local) {
       let n = 0;
       for (const q of all) {
@@ -158,41 +136,34 @@ export function referenceKernels(layout: { places: readonly Place[]; width: numb
 
 /**
  * The source of one replicated field's tolerance check, `onBeyond` run when it is beyond: `at(j)` is the predicted value
- * and `conf(j)` the confirmed one (component j of a vector or quaternion); `confObject`, when the confirmed value is an
- * object, names it (else it is copied into R[i] for a called distance). The distances of vec2 / vec3 (a sum of squares
- * against the squared tolerance), quat and integer / f32 fields are inlined, the others called: a float a call returns is a
- * new heap number.
+ * (component j of a vector or quaternion). The distances of vec2 / vec3 (a sum of squares against the squared tolerance),
+ * quat and integer / f32 fields are inlined, the others called: a float a call returns is a new heap number.
  */
-function check(
-  p: Place, i: number, at: (j: number) => string, conf: (j: number) => string, confObject: string | undefined, onBeyond: string,
-): string {
+function check(p: Place, i: number, at: (j: number) => string, onBeyond: string): string {
   const d = p.field.distance as unknown;
-  const axes = p.axes;
+  const key = `[${JSON.stringify(p.key)}]`;
   let test: string;
-  if (axes !== undefined && (d === vec3Distance || d === vec2Distance) && axes.length === (d === vec3Distance ? 3 : 2)) {
-    test = `if (!(${axes.map((_, j) => `(${at(j)} - ${conf(j)}) ** 2`).join(' + ')} <= T[${i}])) ${onBeyond}`;
-  } else if (axes !== undefined && d === quatDistance && axes.length === 4) {
-    const b = ['x', 'y', 'z', 'w'].map((c, j) => `b${c} = ${conf(j)}`).join(', ');
-    test = `{ const ax = ${at(0)}, ay = ${at(1)}, az = ${at(2)}, aw = ${at(3)}, ${b};\n${QUAT_DISTANCE}\nif (!(d <= L[${i}])) ${onBeyond} }`;
-  } else if (axes !== undefined) {
-    const fill = (q: string, from: (j: number) => string): string => axes.map((c, j) => `${q}.${c} = ${from(j)};`).join(' ');
-    const other = confObject ?? `R[${i}]`;
-    test = `{ const q = Q[${i}]; ${fill('q', at)} ${confObject === undefined ? fill(other, conf) : ''} if (!(F[${i}].distance(q, ${other}) <= L[${i}])) ${onBeyond} }`;
+  if (p.axes !== undefined && (d === vec3Distance || d === vec2Distance) && p.axes.length === (d === vec3Distance ? 3 : 2)) {
+    test = `{ const q = c${key}; if (!(${p.axes.map((c, j) => `(${at(j)} - q.${c}) ** 2`).join(' + ')} <= T[${i}])) ${onBeyond} }`;
+  } else if (p.axes !== undefined && d === quatDistance && p.axes.length === 4) {
+    test = `{ const q = c${key}; const ax = ${at(0)}, ay = ${at(1)}, az = ${at(2)}, aw = ${at(3)};\n${QUAT_DISTANCE}\nif (!(d <= L[${i}])) ${onBeyond} }`;
+  } else if (p.axes !== undefined) {
+    test = `{ const q = Q[${i}]; ${p.axes.map((c, j) => `q.${c} = ${at(j)};`).join(' ')} if (!(F[${i}].distance(q, c${key}) <= L[${i}])) ${onBeyond} }`;
   } else if (p.numeric && d === absDistance) {
-    test = `if (!(Math.abs(${at(0)} - ${conf(0)}) <= L[${i}])) ${onBeyond}`;
+    test = `if (!(Math.abs(${at(0)} - c${key}) <= L[${i}])) ${onBeyond}`;
   } else {
-    test = `if (!(F[${i}].distance(${at(0)}, ${conf(0)}) <= L[${i}])) ${onBeyond}`;
+    test = `if (!(F[${i}].distance(${at(0)}, c${key}) <= L[${i}])) ${onBeyond}`;
   }
   return p.field.options.sendTo === 'nonOwner' ? `if (!local) ${test}` : test;
 }
 
-/** quatDistance(a, b) as statements (a in ax…aw, b in bx…bw, the result in d; `sg` for its `s`): the same operations in the same order. */
+/** quatDistance(a, b) as statements (a in ax…aw, b in q, the result in d; `sg` for its `s`): the same operations in the same order. */
 const QUAT_DISTANCE = [
   'const la = Math.sqrt(ax * ax + ay * ay + az * az + aw * aw);',
-  'const lb = Math.sqrt(bx * bx + by * by + bz * bz + bw * bw);',
-  'const sg = ax * bx + ay * by + az * bz + aw * bw < 0 ? -1 / lb : 1 / lb;',
-  'const dx = ax / la - bx * sg, dy = ay / la - by * sg, dz = az / la - bz * sg, dw = aw / la - bw * sg;',
-  'const sx = ax / la + bx * sg, sy = ay / la + by * sg, sz = az / la + bz * sg, sw = aw / la + bw * sg;',
+  'const lb = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);',
+  'const sg = ax * q.x + ay * q.y + az * q.z + aw * q.w < 0 ? -1 / lb : 1 / lb;',
+  'const dx = ax / la - q.x * sg, dy = ay / la - q.y * sg, dz = az / la - q.z * sg, dw = aw / la - q.w * sg;',
+  'const sx = ax / la + q.x * sg, sy = ay / la + q.y * sg, sz = az / la + q.z * sg, sw = aw / la + q.w * sg;',
   'const diff = 0 + dx ** 2 + dy ** 2 + dz ** 2 + dw ** 2, sum = 0 + sx ** 2 + sy ** 2 + sz ** 2 + sw ** 2;',
   'const d = 4 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));',
 ].join(' ');
@@ -204,9 +175,6 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
   const num = (p: Place, j = 0): string => `a[o + ${p.at + j}]`;
   const oth = (p: Place): string => `x[xo + ${p.at}]`;
   const start = `const o = s * ${W}, xo = s * ${X};`;
-  const startAt = `const o = s * ${W}, xo = s * ${X}, p = c * ${W}, px = c * ${X};`;
-  const cnum = (p: Place, j = 0): string => `a[p + ${p.at + j}]`;
-  const coth = (p: Place): string => `x[px + ${p.at}]`;
   const store = all.map((p) => {
     if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c};`).join(' ')} }`;
     return p.numeric ? `${num(p)} = v${k(p)};` : `${oth(p)} = v${k(p)};`;
@@ -221,36 +189,26 @@ export function compileKernels(layout: { places: readonly Place[]; width: number
     return p.numeric ? `${num(p)} = v${k(p)} = c${k(p)};` : `${oth(p)} = v${k(p)} = c${k(p)};`;
   });
   const compared = all.flatMap((p, i) => (p.field.options.replicated ? [{ p, i }] : []));
-  const mine = (p: Place) => (j: number): string => (p.numeric ? num(p, j) : oth(p));
-  const object = (o: string, p: Place) => (j: number): string => (p.axes !== undefined ? `${o}${k(p)}.${p.axes[j]!}` : `${o}${k(p)}`);
-  const beyond = compared.map(({ p, i }) => check(p, i, mine(p), object('c', p), `c${k(p)}`, 'return true;'));
-  const count = compared.map(({ p, i }) => check(p, i, object('p', p), object('c', p), `c${k(p)}`, 'n++;'));
-  // The same with the confirmed state in slot c (R holds a vector of each slot for a called distance).
-  const restoreAt = all.map((p, i) => {
-    if (!p.field.options.replicated) return load[i]!;
-    if (p.axes !== undefined) return `{ const b = v${k(p)}; ${p.axes.map((c, j) => `${num(p, j)} = b.${c} = ${cnum(p, j)};`).join(' ')} }`;
-    return p.numeric ? `${num(p)} = v${k(p)} = ${cnum(p)};` : `${oth(p)} = v${k(p)} = ${coth(p)};`;
-  });
-  const beyondAt = compared.map(({ p, i }) => check(p, i, mine(p), (j) => (p.numeric ? cnum(p, j) : coth(p)), undefined, 'return true;'));
+  const beyond = compared.map(({ p, i }) => check(p, i, (j) => (p.numeric ? num(p, j) : oth(p)), 'return true;'));
+  const count = compared.map(({ p, i }) => check(p, i, (j) => (p.axes !== undefined ? `p${k(p)}.${p.axes[j]!}` : `p${k(p)}`), 'n++;'));
   const source = [
     `store: (v, a, x, s) => { ${start}\n${store.join('\n')} },`,
     `load: (a, x, s, v) => { ${start}\n${load.join('\n')} },`,
     `restore: (c, a, x, s, v) => { ${start}\n${restore.join('\n')} },`,
     `beyond: (a, x, s, c, local) => { ${start}\n${beyond.join('\n')}\nreturn false; },`,
     `settle: (c, a, x, s, v, local) => { ${start}\n${beyond.join('\n')}\n${restore.join('\n')}\nreturn false; },`,
-    `beyondAt: (a, x, c, s, local) => { ${startAt}\n${beyondAt.join('\n')}\nreturn false; },`,
-    `restoreAt: (a, x, c, s, v) => { ${startAt}\n${restoreAt.join('\n')} },`,
-    `settleAt: (a, x, c, s, v, local) => { ${startAt}\n${beyondAt.join('\n')}\n${restoreAt.join('\n')}\nreturn false; },`,
     `count: (p, c, local) => { let n = 0;\n${count.join('\n')}\nreturn n; },`,
   ].join('\n');
-  type Vectors = readonly (Loose | undefined)[];
   type Make = (
-    fields: readonly Field<unknown>[], squared: readonly number[], quats: Vectors, others: Vectors, tolerances: readonly number[],
+    fields: readonly Field<unknown>[], squared: readonly number[], quats: readonly (Loose | undefined)[], tolerances: readonly number[],
   ) => HistoryKernels;
-  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q, R, L) => ({ ${source} });`, []);
-  const vectors = (): Vectors => all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined));
-  const squared = all.map((p) => squaredTolerance(p.field.options.tolerance));
-  return shared(all.map((p) => p.field), squared, vectors(), vectors(), all.map((p) => p.field.options.tolerance));
+  const shared = compileOnce<Make>(`history\0${source}`, [], `return (F, T, Q, L) => ({ ${source} });`, []);
+  return shared(
+    all.map((p) => p.field),
+    all.map((p) => squaredTolerance(p.field.options.tolerance)),
+    all.map((p) => (p.axes !== undefined ? (p.field.defaultValue() as Loose) : undefined)),
+    all.map((p) => p.field.options.tolerance),
+  );
 }
 
 const layouts = new WeakMap<SchemaCodec<Schema>, HistoryLayout>();
@@ -278,12 +236,10 @@ export function historyLayout(codec: SchemaCodec<Schema>): HistoryLayout {
 export class PredictedHistory implements TickHistory<Values<Schema>> {
   readonly capacity: number;
   readonly layout: HistoryLayout;
-  /** Per slot, `layout.width` doubles: its tick (−1 when empty), then its numeric values; the ring's slots, then the confirmed slot. */
+  /** Per slot, `layout.width` doubles: its tick (−1 when empty), then its numeric values. */
   readonly data: Float64Array;
   /** The other values, `layout.others` per slot. */
   readonly other: unknown[];
-  /** The slot after the ring (index `capacity`): the ghost's newest confirmed state, see `confirm`. */
-  readonly confirmedAt: number;
   private readonly mask: number;
   private readonly width: number;
   private newest: Tick | undefined;
@@ -301,10 +257,8 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     this.mask = this.capacity - 1;
     this.layout = historyLayout(codec);
     this.width = this.layout.width;
-    this.confirmedAt = this.capacity;
-    this.data = new Float64Array((this.capacity + 1) * this.width);
-    this.other = new Array<unknown>((this.capacity + 1) * this.layout.others).fill(undefined);
-    this.data[this.confirmedAt * this.width] = -1;
+    this.data = new Float64Array(this.capacity * this.width);
+    this.other = new Array<unknown>(this.capacity * this.layout.others).fill(undefined);
     this.clear();
   }
 
@@ -350,23 +304,6 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     if (this.data[at] === -1) this.count++;
     this.data[at] = tick;
     return s;
-  }
-
-  /**
-   * Keep `values` as the ghost's confirmed state of `tick` in the confirmed slot (ClientGhosts writes each newest
-   * confirmed sample here while the ghost is predicted), so the rollback compares and restores within `data`. Returns the slot.
-   */
-  confirm(values: Values<Schema>, tick: Tick): number {
-    const c = this.confirmedAt;
-    this.layout.kernels.store(values, this.data, this.other, c);
-    this.data[c * this.width] = tick >>> 0;
-    return c;
-  }
-
-  /** The confirmed slot when it holds the confirmed state of `tick`, else −1. */
-  confirmedSlot(tick: Tick): number {
-    const c = this.confirmedAt;
-    return this.data[c * this.width] === tick >>> 0 ? c : -1;
   }
 
   /** Record `values` as the state of `tick` (false: older than the window, nothing stored). */
@@ -416,11 +353,9 @@ export class PredictedHistory implements TickHistory<Values<Schema>> {
     }
   }
 
-  /** Forget the predicted ticks (the confirmed slot stays: it is not a prediction). */
   clear(): void {
-    const ring = this.capacity * this.width;
-    for (let at = 0; at < ring; at += this.width) this.data[at] = -1;
-    if (this.other.length > 0) this.other.fill(undefined, 0, this.capacity * this.layout.others);
+    for (let at = 0; at < this.data.length; at += this.width) this.data[at] = -1;
+    if (this.other.length > 0) this.other.fill(undefined);
     this.newest = undefined;
     this.count = 0;
   }

@@ -3,7 +3,7 @@
 // shown transform moved and, when it did, the correction that smooths the jump.
 
 import type { Quat, Vec3 } from './field.ts';
-import type { Predicted } from './prediction-state.ts';
+import type { Predicted, Shown } from './prediction-state.ts';
 import type { Schema, Values } from './schema.ts';
 import { frameInterpolateAtFraction, setFrameFraction } from './smoothing/index.ts';
 
@@ -12,12 +12,12 @@ import { frameInterpolateAtFraction, setFrameFraction } from './smoothing/index.
  * correction to make, which is what VisualCorrection.onCorrection would find (a zero error is ignored), without the call.
  */
 export function unmoved(s: Predicted): boolean {
-  const components = s.rec.ghost.components as Record<string, unknown>;
-  const p = components[s.position!] as Vec3;
+  const shown = s.rec.ghost.components as unknown as Shown;
+  const p = shown.position;
   const b = s.beforePos;
   if (p.x !== b.x || p.y !== b.y || p.z !== b.z) return false;
   if (s.rotation === undefined) return true;
-  const r = components[s.rotation] as Quat;
+  const r = shown.rotation;
   const q = s.beforeRot;
   return r.x === q.x && r.y === q.y && r.z === q.z && r.w === q.w;
 }

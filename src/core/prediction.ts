@@ -9,7 +9,7 @@ import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import { vec3Distance, type Quat, type Vec3 } from './field.ts';
 import type { TickHistory } from './history.ts';
-import { createPredicted, dropPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
+import { createPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
@@ -84,7 +84,6 @@ export class ClientPrediction<P extends Protocol> {
 
   /** Forget everything (new session). */
   reset(): void {
-    for (const s of this.states.values()) dropPredicted(s);
     this.states.clear();
     this.list.length = 0;
     this.collectedVersion = -1;
@@ -117,7 +116,6 @@ export class ClientPrediction<P extends Protocol> {
   private state(rec: GhostRecord): Predicted {
     let s = this.states.get(rec.ghost.handle);
     if (s && s.rec !== rec) {
-      dropPredicted(s);
       this.states.delete(rec.ghost.handle);
       s = undefined;
     }
@@ -134,9 +132,7 @@ export class ClientPrediction<P extends Protocol> {
     // Keyed by ghost.handle, which never changes.
     for (const s of this.states.values()) {
       const rec = this.ghosts.record(s.rec.ghost.id);
-      if (rec && rec === s.rec && rec.ghost.mode === 'predicted') continue;
-      dropPredicted(s);
-      this.states.delete(s.rec.ghost.handle);
+      if (!rec || rec !== s.rec || rec.ghost.mode !== 'predicted') this.states.delete(s.rec.ghost.handle);
     }
     // Overwritten in place, then cut to length: `length = 0` would drop the array's storage every time.
     let n = 0;
@@ -331,26 +327,24 @@ export class ClientPrediction<P extends Protocol> {
     let catchUp = false;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      const rec = s.rec;
+      const confirmed = s.rec.confirmedTick === snapTick ? s.rec.latest : undefined;
+      const slot = s.history.slot(snapTick);
       const h = s.history;
-      const slot = h.slot(snapTick);
-      const confirmed = rec.confirmedTick === snapTick ? rec.latest : undefined;
-      if (confirmed && slot >= 0) {
-        // Compared with the copy of the confirmed state in the history (ClientGhosts writes it per snapshot), within one array.
-        let c = h.confirmedSlot(snapTick);
-        if (c < 0) c = h.confirm(confirmed, snapTick); // `latest` set without the copy (a predicted spawn adopted)
-        const local = s.readsLocal && rec.ghost.isLocal;
-        if (andRestore) {
-          // One call compares and, when nothing is beyond its tolerance, restores; else report, then restore.
-          const components = keepShown(s);
-          if (s.kernels.settleAt(h.data, h.other, c, slot, components, local)) {
-            if (this.differs(s, snapTick, confirmed)) differs = true;
-            s.kernels.restoreAt(h.data, h.other, c, slot, components);
-          }
-        } else if (s.kernels.beyondAt(h.data, h.other, c, slot, local) && this.differs(s, snapTick, confirmed)) differs = true;
+      if (confirmed && slot >= 0 && andRestore) {
+        // One call compares and, when nothing is beyond its tolerance, restores; else report, then restore.
+        const components = keepShown(s);
+        if (s.kernels.settle(confirmed, h.data, h.other, slot, components, s.readsLocal && s.rec.ghost.isLocal)) {
+          if (this.differs(s, snapTick, confirmed)) differs = true;
+          s.kernels.restore(confirmed, h.data, h.other, slot, components);
+        }
         continue;
       }
-      if (confirmed) catchUp = true; // no prediction of its own for snapTick
+      if (confirmed) {
+        if (slot < 0) catchUp = true;
+        else if (s.kernels.beyond(h.data, h.other, slot, confirmed, s.readsLocal && s.rec.ghost.isLocal)) {
+          if (this.differs(s, snapTick, confirmed)) differs = true;
+        }
+      }
       if (andRestore) restoreFrom(s, snapTick, slot, confirmed);
     }
     return differs ? 'differs' : catchUp ? 'catchUp' : 'same';

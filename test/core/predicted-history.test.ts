@@ -1,6 +1,6 @@
 // A predicted ghost's history in flat storage (PredictedHistory): the ring's window, eviction and wrap,
 // values of every field kind stored and read back exactly, the restore of a snapshot's tick (confirmed
-// fields in, predicted-only fields kept), the confirmed slot beside the ring and the generated kernels against the reference ones.
+// fields in, predicted-only fields kept) and the generated kernels against the reference ones.
 import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
 import { compileKernels, historyLayout, PredictedHistory, referenceKernels } from '../../src/core/predicted-history.ts';
@@ -159,56 +159,6 @@ describe('PredictedHistory', () => {
       expect(out[0]).toEqual(v);
       expect(out[1]).toEqual(v);
     }
-  });
-
-  it('the *At kernels, with the confirmed state in a slot, do what the reference ones do and what the value kernels do', () => {
-    const layout = historyLayout(codec);
-    const rng = new Rng(0xc0f1);
-    const generated = compileKernels(layout);
-    const reference = referenceKernels(layout);
-    for (let i = 0; i < 60; i++) {
-      const predicted = sample(rng) as Loose;
-      // Half the time the confirmed state is the prediction with some fields moved (within or beyond tolerance, nonOwner included).
-      const confirmed = (i % 2 === 0 ? sample(rng) : { ...structuredClone(predicted), heading: 9, ammo: 7, hp: i % 4 === 1 ? 3 : predicted['hp'] }) as Loose;
-      const local = i % 3 === 0;
-      const runs = [generated, reference].map((kernels) => {
-        const h = new PredictedHistory(codec, 4);
-        h.record(predicted as Values<Schema>, 9);
-        const c = h.confirm(confirmed as Values<Schema>, 9);
-        const beyond = kernels.beyondAt(h.data, h.other, c, h.slot(9), local);
-        const v = sample(new Rng(i)) as Values<Schema>;
-        const settled = kernels.settleAt(h.data, h.other, c, h.slot(9), v, local);
-        const afterSettle = [structuredClone(v), h.get(9)];
-        kernels.restoreAt(h.data, h.other, c, h.slot(9), v);
-        return { beyond, settled, afterSettle, v, slot: h.get(9) };
-      });
-      expect(runs[0]).toEqual(runs[1]);
-      // Against the value kernels with `confirmed` as an object.
-      const h = new PredictedHistory(codec, 4);
-      h.record(predicted as Values<Schema>, 9);
-      const v = sample(new Rng(i)) as Values<Schema>;
-      expect(runs[0]!.beyond).toBe(reference.beyond(h.data, h.other, h.slot(9), confirmed as Values<Schema>, local));
-      reference.restore(confirmed as Values<Schema>, h.data, h.other, h.slot(9), v);
-      expect(runs[0]!.v).toEqual(v);
-      expect(runs[0]!.slot).toEqual(h.get(9));
-    }
-  });
-
-  it('keeps a confirmed state beside the ring: by its tick, across clear()', () => {
-    const h = new PredictedHistory(codec, 4);
-    const confirmed = sample(new Rng(5));
-    expect(h.confirmedSlot(20)).toBe(-1);
-    const c = h.confirm(confirmed, 20);
-    expect(c).toBe(h.confirmedAt);
-    expect(h.confirmedSlot(20)).toBe(c);
-    expect(h.confirmedSlot(21)).toBe(-1);
-    for (let t = 10; t < 30; t++) h.record(sample(new Rng(t)), t); // the ring wraps: the confirmed slot is not in it
-    h.clear();
-    expect(h.size).toBe(0);
-    expect(h.confirmedSlot(20)).toBe(c);
-    const out = codec.defaults();
-    h.layout.kernels.load(h.data, h.other, c, out);
-    expect(out).toEqual(confirmed);
   });
 
   it('refuses a capacity that is not a positive integer', () => {
