@@ -87,7 +87,8 @@ export class ClientSender {
       this.lastPingAt = now;
       // Stamped as late as possible: the time this write leaves, not the start of the frame.
       const stamp = this.options.now?.() ?? now;
-      this.send(this.encoder.ping(stamp >= now ? stamp : now), 'unreliable');
+      const w = this.encoder.pingInto(stamp >= now ? stamp : now);
+      this.send(w.buffer(), 'unreliable', w.byteLength); // copied into the outbox at once
     }
     this.flush();
   }

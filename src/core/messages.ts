@@ -92,9 +92,14 @@ export class MessageEncoder {
   }
 
   ping(clientMs: number): Uint8Array {
+    return this.pingInto(clientMs).toBytes();
+  }
+
+  /** The Ping in the encoder's own writer, valid until the next message: for a sender that copies it at once (no copy of its own). */
+  pingInto(clientMs: number): BitWriter {
     const w = this.begin(MessageKind.Ping);
     w.writeBits(Math.round(clientMs) >>> 0, 32);
-    return w.toBytes();
+    return w;
   }
 
   pong(m: Pong): Uint8Array {
