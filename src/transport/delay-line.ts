@@ -90,9 +90,10 @@ export class DelayLine {
       this.dueUses[i] = w.use;
     }
     for (let i = 0; i < n; i++) {
-      const w = this.dueRecs[i]!;
+      const w = this.dueRecs[i];
       this.dueRecs[i] = undefined;
-      if (w.handle === undefined || w.use !== this.dueUses[i]) continue; // delivering one closed the link
+      // Delivering one closed the link (or a sink's own deliverDue took over these lists and delivered the rest).
+      if (w === undefined || w.handle === undefined || w.use !== this.dueUses[i]) continue;
       this.scheduler.clearTimeout(w.handle);
       this.deliverUnreliable(w);
     }

@@ -110,3 +110,49 @@ describe('a client whose update(now) never runs', () => {
     expect(logs.filter((m) => m.includes('has not run'))).toEqual([]);
   });
 });
+
+describe('the frame watch across connections', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  function client() {
+    vi.useFakeTimers();
+    const logs: string[] = [];
+    const c = createClient({
+      protocol, log: (level, m) => void (level === 'warn' && m.includes('has not run') && logs.push(m)),
+      transport: { connect: (h) => h.onOpen(), send: () => {}, close: () => {} },
+    });
+    return { c, logs };
+  }
+
+  it('leave() then connect(): only the new connect() is watched, from its own start', () => {
+    const { c, logs } = client();
+    c.connect();
+    vi.advanceTimersByTime(3000);
+    c.leave();
+    c.connect();
+    vi.advanceTimersByTime(FRAME_WATCH_MS - 1); // the first watch (due at 5 s) is past: it says nothing
+    expect(logs).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(logs).toHaveLength(1);
+    vi.advanceTimersByTime(60_000);
+    expect(logs).toHaveLength(1);
+  });
+
+  it('a frame after the second connect() silences it; one before it does not count', () => {
+    const { c, logs } = client();
+    c.connect();
+    c.update(0);
+    c.leave();
+    c.connect();
+    vi.advanceTimersByTime(60_000);
+    expect(logs).toHaveLength(1);
+    const second = client();
+    second.c.connect();
+    second.c.leave();
+    second.c.connect();
+    vi.advanceTimersByTime(100);
+    second.c.update(100);
+    vi.advanceTimersByTime(60_000);
+    expect(second.logs).toEqual([]);
+  });
+});
