@@ -80,6 +80,8 @@ export class ClientSession<P extends Protocol> {
   private receivedAt = 0;
   /** A frame (`receive`) ran since the last connect(). */
   private framed = false;
+  /** The frame watch's timer (watchFrames), cleared when the session ends. */
+  private frameWatch: unknown;
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
@@ -104,10 +106,17 @@ export class ClientSession<P extends Protocol> {
   private watchFrames(): void {
     this.framed = false;
     const generation = this.generation;
-    const timer: unknown = globalThis.setTimeout(() => {
+    this.stopFrameWatch();
+    this.frameWatch = globalThis.setTimeout(() => {
+      this.frameWatch = undefined;
       if (!this.framed && generation === this.generation) this.parts.host.unframed(this.inbox.length);
     }, FRAME_WATCH_MS);
-    (timer as { unref?: () => void }).unref?.(); // never keeps a Node process alive
+    (this.frameWatch as { unref?: () => void }).unref?.(); // never keeps a Node process alive
+  }
+
+  private stopFrameWatch(): void {
+    if (this.frameWatch !== undefined) globalThis.clearTimeout(this.frameWatch as Parameters<typeof clearTimeout>[0]);
+    this.frameWatch = undefined;
   }
 
   /** Ask to join with the protocol's join payload (GoInGame). */
@@ -138,7 +147,10 @@ export class ClientSession<P extends Protocol> {
   /** Stage 1 at `now`: handle what arrived since the last frame, in order; then a resume attempt when one is due. */
   receive(now: number): void {
     this.now = now;
-    this.framed = true;
+    if (!this.framed) {
+      this.framed = true;
+      this.stopFrameWatch();
+    }
     const batch = this.inbox;
     this.clearInbox();
     for (let i = 0; i < batch.length; i++) {
@@ -298,6 +310,7 @@ export class ClientSession<P extends Protocol> {
   }
 
   private finish(reason: string): void {
+    this.stopFrameWatch();
     if (this.current.status === 'closed') return;
     this.parts.host.closed();
     this.generation++;

@@ -145,7 +145,7 @@ export class NetClient<P extends Protocol> {
       },
       unframed: (waiting) => {
         if (this.paused) return;
-        this.log('warn', `react-netcode: client.update(now) has not run in the ${FRAME_WATCH_MS / 1000} s since connect() (${waiting} event(s) of the link wait for it), so the client stays '${this.session.state.status}': the handshake advances only inside update(now). Call it every frame (the React provider does; a Node client calls it from a timer).`);
+        this.log('warn', `react-netcode: client.update(now) has not run in the ${FRAME_WATCH_MS / 1000} s since connect() (${waiting} event(s) of the link wait for it), so the client stays '${this.session.state.status}': the handshake advances only inside update(now). Call it every frame (the React provider does, once per animation frame; a Node client calls it from a timer).`);
       },
     };
     const { sender, encoder, identity, events, log } = this;

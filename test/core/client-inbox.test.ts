@@ -83,6 +83,7 @@ describe('a client whose update(now) never runs', () => {
     if (paused) client.setPaused(true);
     client.connect();
     for (let f = 0; f < frames; f++) client.update(f * 16);
+    if (frames > 0) expect(vi.getTimerCount()).toBe(0); // the first frame clears the watch
     vi.advanceTimersByTime(FRAME_WATCH_MS - 1);
     const early = logs.length;
     vi.advanceTimersByTime(1);
@@ -105,7 +106,9 @@ describe('a client whose update(now) never runs', () => {
     const logs: string[] = [];
     const client = createClient({ protocol, log: (_l, m) => void logs.push(m), transport: { connect: (h) => h.onOpen(), send: () => {}, close: () => {} } });
     client.connect();
+    expect(vi.getTimerCount()).toBe(1);
     client.leave();
+    expect(vi.getTimerCount()).toBe(0); // the watch is cleared: nothing keeps the client reachable
     vi.advanceTimersByTime(60_000);
     expect(logs.filter((m) => m.includes('has not run'))).toEqual([]);
   });
