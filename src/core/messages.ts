@@ -103,6 +103,11 @@ export class MessageEncoder {
   }
 
   pong(m: Pong): Uint8Array {
+    return this.pongInto(m).toBytes();
+  }
+
+  /** The Pong in the encoder's own writer, valid until the next message: for a sender that copies it at once (no copy of its own). */
+  pongInto(m: Pong): BitWriter {
     const w = this.begin(MessageKind.Pong);
     w.writeBits(m.echoMs >>> 0, 32);
     w.writeBits(m.serverTick >>> 0, 32);
@@ -110,7 +115,7 @@ export class MessageEncoder {
     w.writeInt(Math.max(-32768, Math.min(32767, Math.round(m.inputMarginTicks * 16))), 16);
     w.writeBits(m.inputsLate & 0xffff, 16);
     w.writeBits(m.inputsMissing & 0xffff, 16);
-    return w.toBytes();
+    return w;
   }
 
   joined(): Uint8Array {

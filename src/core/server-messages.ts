@@ -40,7 +40,8 @@ export interface MessageContext<P extends Protocol> {
   tick(): Tick;
   timeMs(): number;
   fraction(): number;
-  sendRaw(connection: Conn<P>, bytes: Uint8Array, channel: Channel): void;
+  /** `length`: the first bytes of `bytes` only (a writer's buffer, copied at once); default all. */
+  sendRaw(connection: Conn<P>, bytes: Uint8Array, channel: Channel, length?: number): void;
   report(error: NetcodeError, connection?: Conn<P>): void;
 }
 
@@ -113,7 +114,8 @@ export class ServerMessages<P extends Protocol> {
       pong.inputMarginTicks = this.x.inputs.margin(connection.networkId);
       pong.inputsLate = stats?.late ?? 0;
       pong.inputsMissing = stats?.missing ?? 0;
-      this.x.sendRaw(connection, this.x.encoder.pong(pong), 'unreliable');
+      const w = this.x.encoder.pongInto(pong); // copied once, into the outbox
+      this.x.sendRaw(connection, w.buffer(), 'unreliable', w.byteLength);
     } else if (kind === MessageKind.SnapshotAck) {
       const { tick, mask } = decodeAck(this.reader);
       this.reader.expectEnd();

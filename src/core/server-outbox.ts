@@ -43,11 +43,11 @@ export class ServerOutbox {
     this.dirtyCount = 0;
   }
 
-  /** Queue (or, outside a tick, write) a copy of `bytes` for `peer`: the caller may reuse its buffer. */
-  send(peer: PeerId, bytes: Uint8Array, channel: Channel): void {
+  /** Queue (or, outside a tick, write) a copy of the first `length` bytes of `bytes` for `peer`: the caller may reuse its buffer. */
+  send(peer: PeerId, bytes: Uint8Array, channel: Channel, length = bytes.byteLength): void {
     let queue = this.boxes.get(peer);
     if (queue === undefined) this.boxes.set(peer, (queue = { box: new Outbox(), listed: false }));
-    queue.box.push(bytes, channel);
+    queue.box.push(bytes, channel, length);
     if (!this.batching) this.write(peer);
     else if (!queue.listed) {
       queue.listed = true;

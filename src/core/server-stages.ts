@@ -44,7 +44,7 @@ export interface StageHost<P extends Protocol> {
   fraction(): number;
   /** The inbox's clock: the scheduler's, else the last `update(now)`, else server time. */
   now(): number;
-  sendRaw(connection: Conn<P>, bytes: Uint8Array, channel: Channel): void;
+  sendRaw(connection: Conn<P>, bytes: Uint8Array, channel: Channel, length?: number): void;
   report(error: NetcodeError, connection?: Conn<P>): void;
 }
 

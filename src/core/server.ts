@@ -99,7 +99,7 @@ export class NetServer<P extends Protocol> {
       tokens: options.randomUint32 ? { nextUint32: options.randomUint32 } : this.rng,
       tick: () => this.currentTick, timeMs: () => this.timeMs, fraction: () => this.acc.fraction,
       now: () => this.options.scheduler?.now() ?? this.lastUpdateAt ?? this.timeMs,
-      sendRaw: (c, bytes, channel) => this.sendRaw(c, bytes, channel), report: (e, c) => this.report(e, c),
+      sendRaw: (c, bytes, channel, length) => this.sendRaw(c, bytes, channel, length), report: (e, c) => this.report(e, c),
     };
   }
 
@@ -335,11 +335,11 @@ export class NetServer<P extends Protocol> {
     this.events.emit('error', error, connection);
   }
 
-  private sendRaw(connection: Connection<JoinPayload<P>>, bytes: Uint8Array, channel: Channel): void {
+  private sendRaw(connection: Connection<JoinPayload<P>>, bytes: Uint8Array, channel: Channel, length = bytes.byteLength): void {
     if (connection.state === 'closed' || connection.state === 'suspended') return;
     connection.stats.messagesOut++;
-    connection.stats.bytesOut += bytes.byteLength;
-    this.out.send(connection.peer, bytes, channel);
+    connection.stats.bytesOut += length;
+    this.out.send(connection.peer, bytes, channel, length);
   }
 
   private sendSnapshots(): void {
