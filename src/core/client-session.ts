@@ -105,11 +105,11 @@ export class ClientSession<P extends Protocol> {
   /** Report once when no frame has run FRAME_WATCH_MS after connect(). */
   private watchFrames(): void {
     this.framed = false;
-    const generation = this.generation;
     this.stopFrameWatch();
+    // The first frame and the session's end clear it: when it fires, no frame has run since this connect().
     this.frameWatch = globalThis.setTimeout(() => {
       this.frameWatch = undefined;
-      if (!this.framed && generation === this.generation) this.parts.host.unframed(this.inbox.length);
+      this.parts.host.unframed(this.inbox.length);
     }, FRAME_WATCH_MS);
     (this.frameWatch as { unref?: () => void }).unref?.(); // never keeps a Node process alive
   }

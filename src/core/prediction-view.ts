@@ -27,9 +27,8 @@ export function unmoved(s: Predicted): boolean {
  * correction. Returns false when the correction ignored it (below its minimum).
  */
 export function correct(s: Predicted, before: Vec3, beforeRot: Quat | undefined): boolean {
-  const components = s.rec.ghost.components as Record<string, unknown>;
-  const after = components[s.position!] as Vec3;
-  return s.correction.onCorrection(before, after, beforeRot, s.rotation ? (components[s.rotation] as Quat) : undefined) !== 'ignored';
+  const shown = s.rec.ghost.components as unknown as Shown;
+  return s.correction.onCorrection(before, shown.position, beforeRot, s.rotation ? shown.rotation : undefined) !== 'ignored';
 }
 
 /**
@@ -50,9 +49,9 @@ export function renderPredicted(states: Iterable<Predicted>, fraction: number, d
     } else s.codec.copy(components, s.view);
     s.correction.update(dtMs);
     if (s.position) {
-      const view = s.view as Record<string, unknown>;
-      const rot = s.rotation ? (view[s.rotation] as Quat) : undefined;
-      s.correction.apply(view[s.position] as Vec3, view[s.position] as Vec3, rot, rot);
+      const view = s.view as unknown as Shown;
+      const rot = s.rotation ? view.rotation : undefined;
+      s.correction.apply(view.position, view.position, rot, rot);
     }
   }
 }

@@ -9,7 +9,7 @@ import { Emitter } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import { vec3Distance, type Quat, type Vec3 } from './field.ts';
 import type { TickHistory } from './history.ts';
-import { createPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted } from './prediction-state.ts';
+import { createPredicted, keepShown, mispredictions, record, restore, restoreFrom, type Predicted, type Shown } from './prediction-state.ts';
 import type { ClientGhosts, GhostRecord } from './client-ghosts.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, Values } from './schema.ts';
@@ -267,11 +267,10 @@ export class ClientPrediction<P extends Protocol> {
     if (!correct(s, before, beforeRot)) return;
     this.stats.corrections++;
     const g = s.rec.ghost;
-    // vec3Distance, inlined: Math.hypot returned a new heap number per correction.
-    const distance = vec3Distance(before, (g.components as Record<string, unknown>)[s.position!] as Vec3);
+    // Not Math.hypot: it returned a new heap number per correction.
+    const distance = vec3Distance(before, (g.components as unknown as Shown).position);
     this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
-
 
   /** Roll back to the newest snapshot tick when it is new and (policy 'check') something differs. */
   private rollback(list: readonly Predicted[]): void {

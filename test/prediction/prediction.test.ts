@@ -111,6 +111,26 @@ describe('prediction details', () => {
     expect(me.components.steps - startSteps).toBe(client.prediction!.lastTick! - startTick);
   });
 
+  it('counts the same mispredictions with no listener (the history kernel) as with one (a report per field)', () => {
+    const push = defineSystems(runnerProtocol, [
+      ...runnerSystems,
+      system.server('push', (world, ctx) => {
+        if (ctx.tick % 120 !== 60) return;
+        for (const r of world.query('runner')) r.components.position.z -= 0.25;
+      }),
+    ]);
+    const counted = (listen: boolean): number => {
+      const { s, client } = setup(push, { latencyMs: 50, jitterMs: 0, loss: 0 });
+      if (listen) client.prediction!.events.on('misprediction', () => {});
+      const before = client.prediction!.stats.mispredictions;
+      s.advance(5000);
+      return client.prediction!.stats.mispredictions - before;
+    };
+    const heard = counted(true);
+    expect(heard).toBeGreaterThanOrEqual(2); // a push every 2 s
+    expect(counted(false)).toBe(heard);
+  });
+
   it('exposes NetworkTime: predictedTick ahead of serverTick ahead of interpolationTick', () => {
     const { s, client } = setup(runnerSystems, { latencyMs: 75, jitterMs: 0, loss: 0 });
     s.advance(1000);
