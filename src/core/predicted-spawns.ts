@@ -9,6 +9,7 @@ import type { ClientPrediction } from './prediction.ts';
 import type { Protocol } from './protocol.ts';
 import { tickWindowClassifier, type PredictedSpawnInfo, type SpawnCandidate, type SpawnClassifier } from './spawning.ts';
 import { tickDiff, type Tick } from './clock/tick.ts';
+import { InputReports } from './input/reports.ts';
 import type { Ghost } from './world.ts';
 import { typed } from './typed-ghosts.ts';
 
@@ -22,7 +23,8 @@ export interface PredictedSpawnOptions {
   /** Default classification window: spawn ticks less than this apart match (default 5). */
   windowTicks?: number;
   /**
-   * An unmatched predicted spawn is destroyed once the interpolation tick passes its spawn tick plus this (default 4 snapshot intervals).
+   * An unmatched predicted spawn is destroyed once the interpolation tick and the newest snapshot pass the tick the server
+   * ran its press at (its spawn tick, or later by the input reports) plus this (default 4 snapshot intervals).
    */
   graceTicks?: number;
 }
@@ -49,6 +51,8 @@ export class PredictedSpawns<P extends Protocol> {
     private readonly ghosts: ClientGhosts<P>,
     options: PredictedSpawnOptions = {},
     private readonly onListenerError: (e: unknown) => void = () => {},
+    /** The server's reports on our inputs: when they missed their ticks, a press ran later than predicted. */
+    private readonly reports: InputReports = new InputReports(),
   ) {
     this.fallback = tickWindowClassifier(options.windowTicks ?? 5);
     const protocol = ghosts.world.protocol;
@@ -213,16 +217,19 @@ export class PredictedSpawns<P extends Protocol> {
   /**
    * Per frame: destroy predicted spawns whose twin is overdue; forget matched ones too old
    * to be resimulated. Overdue = both the interpolation tick and the newest snapshot received
-   * are more than graceTicks past the spawn tick: the server's word has moved on without
-   * the twin. The snapshot condition keeps a stalled page (timers and deliveries late, the
-   * clock already ahead) or a burst of lost snapshots from rejecting spawns whose twin
-   * simply has not been received yet.
+   * are more than graceTicks past the tick by which the server ran the press (the spawn tick,
+   * or later when the server's input reports say our inputs missed their ticks around it: a
+   * jitter spike on the uplink, a server stall); the server's word has moved on without the
+   * twin. The snapshot condition keeps a stalled page (timers and deliveries late, the clock
+   * already ahead) or a burst of lost snapshots from rejecting spawns whose twin simply has
+   * not been received yet. Reports that do not tell (no Pong since) hold a spawn for at most
+   * maxRollbackTicks more.
    */
   expire(interpolationTick: Tick, newestSnapshotTick: Tick | undefined, predictedTick: Tick, maxRollbackTicks: number): void {
     if (newestSnapshotTick === undefined) return;
     const horizon = tickDiff(newestSnapshotTick, interpolationTick) < 0 ? newestSnapshotTick : interpolationTick;
     // Copied only when there is any (reject() takes entries out): no array per frame otherwise.
-    if (this.pending.length > 0) for (const e of [...this.pending]) if (tickDiff(horizon, e.spawnTick) > this.graceTicks) this.reject(e);
+    if (this.pending.length > 0) for (const e of [...this.pending]) if (this.overdue(e, horizon, maxRollbackTicks)) this.reject(e);
     for (let i = this.matched.length - 1; i >= 0; i--) {
       if (tickDiff(predictedTick, this.matched[i]!.spawnTick) > maxRollbackTicks) this.matched.splice(i, 1);
     }
@@ -230,6 +237,14 @@ export class PredictedSpawns<P extends Protocol> {
       const o = this.orphans[i]!;
       if (tickDiff(predictedTick, o.spawnTick) > maxRollbackTicks || !this.ghosts.record(o.id)) this.orphans.splice(i, 1);
     }
+  }
+
+  private overdue(e: Entry, horizon: Tick, maxRollbackTicks: number): boolean {
+    const age = tickDiff(horizon, e.spawnTick);
+    if (age <= this.graceTicks) return false;
+    if (age > this.graceTicks + maxRollbackTicks) return true;
+    const applied = this.reports.appliedBy(e.spawnTick);
+    return applied !== undefined && tickDiff(horizon, applied) > this.graceTicks;
   }
 
   /**

@@ -53,6 +53,24 @@ export class InputReports {
     return this.newestTick !== undefined && isNewer(this.newestTick, tick);
   }
 
+  /**
+   * A server tick by which our input of `tick` had run, or a later input of ours carrying its presses (an InputEvent
+   * counts presses, and the server counts a late input's presses at the next input it received in time), as far as the
+   * reports tell; undefined while they do not tell yet. A report window without missing inputs ran every tick with its
+   * own input (a late input is one whose tick was counted missing, in its window or an earlier one). One with any may
+   * have run `tick` without it, and its following ticks too: the bound moves to that window's end, then through every
+   * window with missing inputs right after it, and holds once a report without them covers it.
+   */
+  appliedBy(tick: Tick): Tick | undefined {
+    let by = tick;
+    for (let i = 0; i < this.problems.length; i++) {
+      const p = this.problems[i]!;
+      // Report i's problems happened in [start, end): a window holding `by` with missing inputs may have run it without ours.
+      if (p.missing > 0 && isNewer(p.beforeTick, by) && !isNewer(this.problemStart[i]!, by)) by = p.beforeTick;
+    }
+    return this.covers(by) ? by : undefined;
+  }
+
   /** The problems reported for server ticks in [from, to] (inclusive), summed; undefined if none. */
   within(from: Tick, to: Tick): { late: number; missing: number } | undefined {
     let late = 0;
