@@ -16,6 +16,29 @@ const MIN_P99_SAMPLES = 100;
 /** A stall that begins this soon after start() is blamed on startup work. */
 const STARTUP_MS = 1000;
 
+/** A server that has not begun to run (no start(), tick() or update(now) that ticked) this long after it was created warns once. */
+export const RUN_WATCH_MS = 5000;
+
+/**
+ * Warns once, RUN_WATCH_MS after the call, unless the returned function (the server began to run, or closed) is
+ * called first. The timer never keeps a Node process alive.
+ */
+export function watchFirstRun(warn: (message: string) => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined = globalThis.setTimeout(() => {
+    timer = undefined;
+    warn(
+      `react-netcode: this server was created ${RUN_WATCH_MS / 1000} s ago and has not run: until it does, its transport refuses ` +
+        "(socket.io) or holds every client, which stays 'connecting'. Call server.start() (created with { scheduler: realTimeScheduler }), " +
+        'or drive server.update(now) or server.tick() yourself.',
+    );
+  }, RUN_WATCH_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return () => {
+    if (timer !== undefined) globalThis.clearTimeout(timer);
+    timer = undefined;
+  };
+}
+
 export class ServerLoop {
   private handle: TimerHandle | undefined;
   private stopped = true;

@@ -17,7 +17,7 @@ import { Rng } from './rng.ts';
 import { RpcRegistry } from './rpc-dispatch.ts';
 import { SystemError } from './system.ts';
 import { TickTimer, type TickStats } from './stats.ts';
-import { BehindWarning, ServerLoop } from './server-loop.ts';
+import { BehindWarning, ServerLoop, watchFirstRun } from './server-loop.ts';
 import { createStages, type StageHost } from './server-stages.ts';
 import type { ServerGhosts } from './server-ghosts.ts';
 import type { ServerInbox } from './server-inbox.ts';
@@ -30,12 +30,10 @@ import type { Ghost, GhostNames, GhostValues, SpawnArgs, World } from './world.t
 
 export type { JoinDecision } from './server-sessions.ts';
 import type { ServerEvents, ServerOptions } from './server-options.ts';
-
 export type { ServerEvents, ServerOptions } from './server-options.ts';
 
 /** Most ticks one loop turn runs while catching up (the rest stays due for the next turns, 1 ms later). */
 const CATCH_UP_BURST = 8;
-
 
 export class NetServer<P extends Protocol> {
   readonly protocol: P;
@@ -65,6 +63,8 @@ export class NetServer<P extends Protocol> {
   private lastUpdateAt: number | undefined;
   private readonly behind: BehindWarning;
   private listening = false;
+  /** Clears the warning that the server has not begun to run (its first listen() or close()). */
+  private readonly ran: () => void;
   /** The tick the next `tick()` simulates. */
   currentTick: Tick;
   /** Server time in ms, advanced by one step per tick (deterministic). */
@@ -76,6 +76,7 @@ export class NetServer<P extends Protocol> {
     this.transport = options.transport;
     this.out = new ServerOutbox(options.transport);
     this.log = options.log ?? consoleLogger;
+    this.ran = watchFirstRun((m) => this.log('warn', m));
     this.limitedLog = new LogLimiter(this.log);
     this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
@@ -151,6 +152,7 @@ export class NetServer<P extends Protocol> {
   listen(): this {
     if (this.listening) return this;
     this.listening = true;
+    this.ran();
     this.transport.listen(this.inbox.handler);
     return this;
   }
@@ -183,6 +185,7 @@ export class NetServer<P extends Protocol> {
   /** Stop the loop, tell every client why, close the transport and emit `leave` for everyone. */
   close(reason = 'server shutting down'): void {
     this.stop();
+    this.ran();
     for (const c of [...this.connections.values()]) this.sessions.close(c, reason, true, this.timeMs);
     this.transport.close();
     this.receive();
@@ -263,9 +266,8 @@ export class NetServer<P extends Protocol> {
    * tick being simulated — what `ctx.interpolationView` gives a system); before any input, the view its
    * newest packet carried. Lag compensation rewinds to this.
    */
-  interpolationViewOf(connection: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
-    const view = this.inputs.viewAt(connection.networkId, tick);
-    return view ?? { tick: connection.interpolationTick, fraction: connection.interpolationFraction };
+  interpolationViewOf(c: Connection<JoinPayload<P>>, tick: Tick = this.currentTick): { tick: Tick; fraction: number } {
+    return this.inputs.viewAt(c.networkId, tick) ?? { tick: c.interpolationTick, fraction: c.interpolationFraction };
   }
 
   /**
