@@ -14,6 +14,8 @@ import type { Ghost } from './world.ts';
 import { typed } from './typed-ghosts.ts';
 
 interface Entry extends PredictedSpawnInfo {
+  /** Set before each classification (the reports move on). */
+  ranBy: Tick | undefined;
   readonly ordinal: number;
   seen: boolean;
   readonly reverts: (() => void)[];
@@ -135,7 +137,9 @@ export class PredictedSpawns<P extends Protocol> {
     if (this.orphans.length > 0 && this.bindToOrphan(ghost, tick)) return 'discard';
     ghost.mode = 'predicted';
     ghost.origin = 'predicted';
-    this.pending.push({ ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [] });
+    this.pending.push({
+      ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ranBy: undefined, ordinal: this.lastOrdinal, seen: true, reverts: [],
+    });
     this.ghosts.addLocal(ghost);
     this.stats.predicted++;
   }
@@ -143,7 +147,8 @@ export class PredictedSpawns<P extends Protocol> {
   /** A first-time predicted spawn whose twin already arrived: the twin counts as matched, the new ghost never joins. */
   private bindToOrphan(ghost: Ghost, tick: Tick): boolean {
     const entry: Entry = {
-      ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ordinal: this.lastOrdinal, seen: true, reverts: [],
+      ghost, type: ghost.type, owner: ghost.owner, spawnTick: tick, ranBy: this.reports.appliedBy(tick),
+      ordinal: this.lastOrdinal, seen: true, reverts: [],
     };
     for (let i = 0; i < this.orphans.length; i++) {
       const o = this.orphans[i]!;
@@ -187,6 +192,7 @@ export class PredictedSpawns<P extends Protocol> {
   /** A new ghost arrived in a snapshot: our predicted spawn to adopt it with, if any. */
   classify(candidate: SpawnCandidate, localNetworkId: number): Ghost | undefined {
     const ofType = this.pending.filter((e) => e.type === candidate.type && e.ghost.alive);
+    for (const e of ofType) e.ranBy = this.reports.appliedBy(e.spawnTick);
     const result = ofType.length === 0 ? undefined : this.pick(candidate, ofType, localNetworkId);
     const entry = result === undefined ? undefined : this.pending.find((e) => e.ghost === result.ghost);
     if (!entry) {

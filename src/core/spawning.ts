@@ -51,6 +51,12 @@ export interface PredictedSpawnInfo {
   readonly type: string;
   readonly owner: number;
   readonly spawnTick: Tick;
+  /**
+   * When classifying: the server tick by which the press that spawned it had run, by the server's input reports (its
+   * spawn tick when our input arrived in time; later when it missed its tick, and the server ran the press with a
+   * later input); undefined while the reports do not tell yet.
+   */
+  readonly ranBy?: Tick | undefined;
 }
 
 /**
@@ -63,6 +69,8 @@ export type SpawnClassifier = (candidate: SpawnCandidate, predicted: readonly Pr
 /**
  * The default: same type (the caller filters) and owner, spawn ticks less than
  * `windowTicks` apart (default 5); the closest tick wins, the older spawn on a tie.
+ * A server spawn later than that still matches while the press may have run late: up
+ * to `windowTicks` past `ranBy`, or at any later tick while the reports do not tell.
  * Two spawns of one type in one tick are indistinguishable to it: use spawnIdClassifier.
  */
 export function tickWindowClassifier(windowTicks = 5): SpawnClassifier {
@@ -71,8 +79,10 @@ export function tickWindowClassifier(windowTicks = 5): SpawnClassifier {
     let bestDistance = Infinity;
     for (const p of predicted) {
       if (p.owner !== candidate.owner) continue;
-      const d = Math.abs(tickDiff(candidate.spawnTick, p.spawnTick));
-      if (d < windowTicks && d < bestDistance) {
+      const signed = tickDiff(candidate.spawnTick, p.spawnTick);
+      const d = Math.abs(signed);
+      const late = signed > 0 && (p.ranBy === undefined || signed < tickDiff(p.ranBy, p.spawnTick) + windowTicks);
+      if ((d < windowTicks || late) && d < bestDistance) {
         best = p;
         bestDistance = d;
       }

@@ -6,13 +6,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tickDiff, type Logger } from '../../src/index.ts';
 import { createStepper } from '../../src/testing/index.ts';
-import { effects, grenadeSystems, withSpawnId } from '../helpers/grenades.ts';
+import { effects, grenadeProtocol, grenadeSystems, withSpawnId, type GrenadeProtocol } from '../helpers/grenades.ts';
 
 const quiet: Logger = () => {};
 const fast = { latencyMs: 10 };
 
-function setup(engine = {}) {
-  const protocol = withSpawnId();
+function setup(engine = {}, protocol: GrenadeProtocol = withSpawnId()) {
   const s = createStepper({ protocol, systems: grenadeSystems(protocol), seed: 4, log: quiet, clients: [{ link: { up: fast, down: fast }, engine }] });
   s.server.events.on('join', (c) => s.server.spawn('player', {}, { owner: c.networkId }));
   s.joinAll({ name: 'p' });
@@ -45,6 +44,26 @@ describe('a press the server runs late', () => {
     expect(effects.reverted).toBe(0);
     expect([...client.world.query('grenade')]).toEqual([grenade]); // no second grenade from the snapshot
     expect(client.inputReports.missing).toBeGreaterThan(12); // the server said its ticks ran without our input
+  });
+
+  it('the default tick-window classifier too: the twin spawned 25+ ticks late adopts the predicted grenade, and no second grenade shows', () => {
+    const { s, client, link, serverGrenades } = setup({}, grenadeProtocol());
+    link.setOptions({ up: { latencyMs: 600 }, down: fast });
+    client.input.press('fire');
+    s.tick(1);
+    const grenade = [...client.world.query('grenade')][0]!;
+    s.advance(500);
+    link.setOptions({ up: fast, down: fast });
+    let most = 0;
+    for (let i = 0; i < 120 && grenade.origin === 'predicted' && grenade.alive; i++) {
+      s.tick(1);
+      most = Math.max(most, [...client.world.query('grenade')].length);
+    }
+    expect(tickDiff(serverGrenades()[0]!.spawnTick, grenade.spawnTick)).toBeGreaterThan(25);
+    expect(grenade.origin).toBe('matched');
+    expect(grenade.alive).toBe(true);
+    expect(most).toBe(1); // never the predicted grenade and its twin side by side
+    expect(client.spawns.stats).toMatchObject({ predicted: 1, matched: 1, rejected: 0 });
   });
 
   it('spawns the server refuses during the spike are destroyed once the reports tell when the presses ran, a few ticks after the twins', () => {
