@@ -108,15 +108,21 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   return { io, readyPromise };
 }
 
+const NOT_LISTENING = 'react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())';
+
 /**
  * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused
  * (HTTP 403) unless the server engine's `canConnect` takes it, counting the engine.io connections
  * admitted that have not reached socket.io's `connection` yet. Wraps an `allowRequest` the app set.
+ * Before the engine listens, a connection is refused in socket.io's middleware instead, whose
+ * message the client receives (a refused WebSocket upgrade tells it only "websocket error").
  */
 function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { connected(socket: Socket): void; release(): void } {
   const opening = new Set<object>();
   const engine = io.engine as EngineLike | undefined;
   const previous = engine?.opts.allowRequest;
+  let released = false;
+  io.use((_socket, next) => next(!released && handlerOf() === null ? new Error(NOT_LISTENING) : undefined));
   const onEngineConnection = (raw: { once(event: 'close', fn: () => void): void }): void => {
     opening.add(raw);
     raw.once('close', () => opening.delete(raw));
@@ -124,8 +130,7 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   if (engine !== undefined) {
     engine.opts.allowRequest = (req, fn) => {
       const handler = handlerOf();
-      if (handler === null) return fn('react-netcode: the server is not accepting connections yet (its engine has not called listen(): start it with server.start())', false);
-      if (handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
+      if (handler !== null && handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
       if (previous !== undefined) previous(req, fn);
       else fn(null, true);
     };
@@ -134,6 +139,7 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   return {
     connected: (socket) => void opening.delete(socket.conn),
     release: () => {
+      released = true;
       if (engine === undefined) return;
       engine.off('connection', onEngineConnection);
       if (previous !== undefined) engine.opts.allowRequest = previous;

@@ -362,6 +362,20 @@ describe('socket.io transports', () => {
     expect(() => createSocketIoClientTransport(3000 as never)).toThrow("react-netcode: createSocketIoClientTransport needs the server's URL, e.g. 'http://localhost:3000'; got 3000.");
   });
 
+  it('a server whose engine has not begun to run: the client is told so, and connects once it listens', async () => {
+    const transport = createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
+    const { port } = await transport.ready();
+    cleanups.push(() => { transport.close(); return closeIo(transport.io); });
+    const refused = startClient(`http://127.0.0.1:${port}`, { retry: false });
+    const closed = await refused.events.waitFor((e) => e.kind === 'close', 'the refusal');
+    expect(closed.kind === 'close' && closed.reason).toMatch(/in one attempt: react-netcode: the game server is not accepting connections yet: its engine has not begun to run \(call server\.start\(\)/);
+    const events = new Recorder<ServerEvent>();
+    transport.listen({ onConnect: (peer) => events.push({ kind: 'connect', peer }), onMessage: () => {}, onDisconnect: () => {} });
+    const client = startClient(`http://127.0.0.1:${port}`, { retry: false });
+    await client.events.waitFor((e) => e.kind === 'open', 'open once listening');
+    await events.waitFor((e) => e.kind === 'connect', 'the server sees it');
+  });
+
   it('retries a connection that cannot be opened, then reports the attempts', async () => {
     const port = await deadPort();
     const started = performance.now();
