@@ -108,8 +108,6 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   return { io, readyPromise };
 }
 
-const NOT_LISTENING = 'react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())';
-
 /**
  * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused
  * (HTTP 403) unless the server engine's `canConnect` takes it, counting the engine.io connections
@@ -122,7 +120,10 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   const engine = io.engine as EngineLike | undefined;
   const previous = engine?.opts.allowRequest;
   let released = false;
-  io.use((_socket, next) => next(!released && handlerOf() === null ? new Error(NOT_LISTENING) : undefined));
+  io.use((_socket, next) => {
+    if (released || handlerOf() !== null) return next();
+    next(new Error('react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())'));
+  });
   const onEngineConnection = (raw: { once(event: 'close', fn: () => void): void }): void => {
     opening.add(raw);
     raw.once('close', () => opening.delete(raw));
