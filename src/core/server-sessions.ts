@@ -86,7 +86,7 @@ export class Sessions<P extends Protocol> {
       return;
     }
     const mismatch = buildMismatch('server', this.options.identity, hello);
-    if (mismatch !== null) return this.refuse(peer, mismatch, now);
+    if (mismatch !== null) return this.refuseHello(peer, mismatch, now);
     const old = hello.resumeId !== 0 ? this.connections.get(hello.resumeId) : undefined;
     if (old && old.state === 'suspended' && old.resumeToken === hello.resumeToken) {
       this.pending.delete(peer);

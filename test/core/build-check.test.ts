@@ -64,6 +64,15 @@ describe('systems fingerprint and build id at the handshake', () => {
     expect(s.server.connections.size).toBe(0);
   });
 
+  it('logs each refused build on the server too, as it does a protocol mismatch (a stale client after a deploy shows there)', () => {
+    const systems = connect([fall, move]);
+    expect(systems.serverLines.filter((m) => m.includes('refused the handshake'))).toEqual([
+      `react-netcode: refused the handshake of peer 1: ${systems.client.state.closeReason!.replace(/^react-netcode: /, '')}`,
+    ]);
+    const build = connect([move, fall], { client: 'abc123', server: 'def456' });
+    expect(build.serverLines.some((m) => /^react-netcode: refused the handshake of peer 1: build mismatch \(client build "abc123"/.test(m))).toBe(true);
+  });
+
   it('refuses a client that lacks a shared system, or whose list is empty', () => {
     expect(connect([move]).client.state.closeReason).toMatch(/shared systems mismatch/);
     expect(connect([]).client.state.closeReason).toMatch(/shared systems mismatch/);
