@@ -50,7 +50,7 @@ export class Connection<JoinData = unknown> {
 
   constructor(
     readonly networkId: number,
-    /** @internal transport peer (changes when the client resumes on a new link) */
+    /** The transport's PeerId of the current link (a resume brings a new one): what `conditionServer`'s `setOptions` and `link` take. */
     public peer: PeerId,
     /** Secret a client presents to resume this connection after a drop. */
     readonly resumeToken: number,

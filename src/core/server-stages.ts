@@ -136,10 +136,10 @@ function createSessions<P extends Protocol>(
       host.events.emit('suspend', c, reason);
     },
     closed: (c, reason) => {
-      inputs.close(c.networkId);
       ghosts.detach(c);
       ghosts.destroyOwnedBy(c.networkId);
       host.events.emit('leave', c, reason);
+      inputs.close(c.networkId); // after: a leave listener can still read the connection's inputStats
     },
     refused: (peer, reason) =>
       host.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, host.timeMs()),

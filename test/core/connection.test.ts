@@ -279,6 +279,23 @@ describe('leaving', () => {
     expect(left).toEqual(['1']);
     expect(s.server.connections.size).toBe(0);
   });
+
+  it('a leave listener can still read the connection\'s input statistics; after it, they are gone', () => {
+    const s = createStepper({ protocol: chatProtocol, clients: 1, log: quiet });
+    s.joinAll({ name: 'p', token: '' });
+    s.tick(30);
+    let during: ReturnType<typeof s.server.inputStats> | 'unread' = 'unread';
+    let leaving: Parameters<typeof s.server.inputStats>[0] | undefined;
+    s.server.events.on('leave', (c) => {
+      leaving = c;
+      during = s.server.inputStats(c);
+    });
+    s.clients[0]!.client.leave('gotta go');
+    s.tick(3);
+    expect(during).toMatchObject({ received: expect.any(Number), missing: expect.any(Number) });
+    expect((during as unknown as { received: number }).received).toBeGreaterThan(10);
+    expect(s.server.inputStats(leaving!)).toBeUndefined();
+  });
 });
 
 describe('server.connections and server.connectionsInGame', () => {
