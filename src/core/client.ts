@@ -125,7 +125,8 @@ export class NetClient<P extends Protocol> {
       },
     );
     prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
-    this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError, this.inputReports);
+    const pingTicks = Math.ceil((options.pingIntervalMs ?? 100) / options.protocol.stepMs);
+    this.spawns = new PredictedSpawns(this.ghosts, options.spawning ?? {}, onListenerError, this.inputReports, pingTicks);
     this.spawns.attach(this.prediction, () => this.session.state.networkId ?? 0);
     const shown = (ghost: Ghost): Values<Schema> => this.view(typed<P>(ghost), false) as Values<Schema>;
     this.switcher = new ModeSwitcher(this.ghosts, shown, () => this.prediction?.invalidate());

@@ -55,6 +55,8 @@ export class PredictedSpawns<P extends Protocol> {
     private readonly onListenerError: (e: unknown) => void = () => {},
     /** The server's reports on our inputs: when they missed their ticks, a press ran later than predicted. */
     private readonly reports: InputReports = new InputReports(),
+    /** Ticks between two Pings (the reports' cadence). */
+    private readonly pingTicks = 6,
   ) {
     this.fallback = tickWindowClassifier(options.windowTicks ?? 5);
     const protocol = ghosts.world.protocol;
@@ -192,7 +194,7 @@ export class PredictedSpawns<P extends Protocol> {
   /** A new ghost arrived in a snapshot: our predicted spawn to adopt it with, if any. */
   classify(candidate: SpawnCandidate, localNetworkId: number): Ghost | undefined {
     const ofType = this.pending.filter((e) => e.type === candidate.type && e.ghost.alive);
-    for (const e of ofType) e.ranBy = this.reports.appliedBy(e.spawnTick);
+    for (const e of ofType) e.ranBy = this.ranBy(e.spawnTick, candidate.spawnTick);
     const result = ofType.length === 0 ? undefined : this.pick(candidate, ofType, localNetworkId);
     const entry = result === undefined ? undefined : this.pending.find((e) => e.ghost === result.ghost);
     if (!entry) {
@@ -206,6 +208,19 @@ export class PredictedSpawns<P extends Protocol> {
     this.matched.push(entry);
     this.stats.matched++;
     return entry.ghost;
+  }
+
+  /**
+   * `ranBy` of a spawn at `spawnTick`, seen when a ghost spawned at `now` arrives: the reports' bound; while they do not
+   * tell, undefined (the press may have run late) only when they are overdue, their newest more than a Ping period and
+   * graceTicks older than `now` (an uplink spike delays the Pings too), and else the spawn tick: a later ghost is then
+   * no late twin.
+   */
+  private ranBy(spawnTick: Tick, now: Tick): Tick | undefined {
+    const by = this.reports.appliedBy(spawnTick);
+    if (by !== undefined) return by;
+    const newest = this.reports.newestTick;
+    return newest === undefined || tickDiff(now, newest) > this.pingTicks + this.graceTicks ? undefined : spawnTick;
   }
 
   /** The classifier's choice for `candidate` among `predicted` (a throwing classifier is reported and matches nothing). */

@@ -54,7 +54,8 @@ export interface PredictedSpawnInfo {
   /**
    * When classifying: the server tick by which the press that spawned it had run, by the server's input reports (its
    * spawn tick when our input arrived in time; later when it missed its tick, and the server ran the press with a
-   * later input); undefined while the reports do not tell yet.
+   * later input); undefined while the reports do not tell and are overdue (none written in the Ping period and
+   * graceTicks before the arriving ghost's spawn tick: the press may have run late).
    */
   readonly ranBy?: Tick | undefined;
 }

@@ -22,14 +22,34 @@ describe('InputReports.appliedBy', () => {
     expect(new InputReports().appliedBy(t(5))).toBeUndefined();
   });
 
-  it('moves to the end of a problem window holding the tick, through the problem windows right after it, and holds after a clean report', () => {
-    // Windows: [100,106) clean, [106,112) 3 missing, [112,118) 2 late + 4 missing, [118,124) clean, [124,130) 1 missing.
-    const r = reports([[100, 0, 0], [106, 0, 0], [112, 0, 3], [118, 2, 7], [124, 2, 7], [130, 2, 8]]);
+  it('moves to the end of a window whose ticks from the bound on may all have missed, through the windows right after it', () => {
+    // Windows: [100,106) clean, [106,112) 6 of 6 missing, [112,118) 2 late + 6 of 6 missing, [118,124) clean, [124,130) 1 missing.
+    const r = reports([[100, 0, 0], [106, 0, 0], [112, 0, 6], [118, 2, 12], [124, 2, 12], [130, 2, 13]]);
     expect(r.appliedBy(t(104))).toBe(104); // its window was clean
     expect(r.appliedBy(t(108))).toBe(118); // [106,112) then [112,118), then a clean window
     expect(r.appliedBy(t(112))).toBe(118);
     expect(r.appliedBy(t(120))).toBe(120);
-    expect(r.appliedBy(t(126))).toBeUndefined(); // its window is the newest one and had a problem: not known yet
+    // 1 missing among the 4 ticks from 126 to 130: one of them ran with our input, so the press ran by 130.
+    expect(r.appliedBy(t(126))).toBe(130);
+  });
+
+  it('stops at a window with fewer missing inputs than ticks from the bound on: steady losses still give a bound', () => {
+    const pongs: [number, number, number][] = [[294, 0, 0]];
+    for (let k = 1; k <= 20; k++) pongs.push([294 + 6 * k, 0, k]); // one missing input in every window of 6 ticks
+    const r = reports(pongs);
+    expect(r.appliedBy(t(300))).toBe(306);
+    expect(r.appliedBy(t(390))).toBe(396);
+    expect(r.appliedBy(t(404))).toBe(408); // in the window [402, 408)
+    const allMissing = reports([[100, 0, 0], [106, 0, 6], [112, 0, 12]]); // every tick missed, up to the newest report
+    expect(allMissing.appliedBy(t(101))).toBeUndefined();
+  });
+
+  it('undefined once the window of the tick has left the 32 reports kept', () => {
+    const pongs: [number, number, number][] = [[100, 0, 0], [106, 0, 6]];
+    for (let k = 1; k <= 32; k++) pongs.push([106 + 6 * k, 0, 6 + k]);
+    const r = reports(pongs);
+    expect(r.appliedBy(t(102))).toBeUndefined(); // its window [100,106) was dropped from the ring
+    expect(r.appliedBy(t(290))).toBe(292); // 1 missing in [286, 292): one of 290, 291 ran with our input
   });
 
   it('late inputs alone do not move it: the tick of each was counted missing, in its window or an earlier one', () => {

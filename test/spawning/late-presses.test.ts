@@ -66,6 +66,22 @@ describe('a press the server runs late', () => {
     expect(client.spawns.stats).toMatchObject({ predicted: 1, matched: 1, rejected: 0 });
   });
 
+  it('reports on time, though not yet covering the press: a later server-only ghost of ours is no late twin (default classifier)', () => {
+    // Pings a second apart: when the extra ghost arrives, no Pong has covered the presses' tick yet, and none is overdue.
+    const { s, client } = setup({ pingIntervalMs: 1000 }, grenadeProtocol());
+    client.input.press('fire', 6); // the server keeps 5
+    s.tick(1);
+    const predicted = [...client.world.query('grenade')];
+    expect(predicted).toHaveLength(6);
+    s.tick(8); // then the server spawns a grenade of ours on its own, 8 ticks after the presses
+    const owner = client.networkId!;
+    const extra = s.server.spawn('grenade', { position: { x: 50, y: 1, z: 0 }, spawnId: 0, fuse: 3 }, { owner });
+    s.until(() => client.ghosts.record(extra.id) !== undefined || client.spawns.stats.matched > 5, 2000, 'the extra grenade to arrive');
+    s.advance(1000);
+    expect(client.spawns.stats).toMatchObject({ predicted: 6, matched: 5, rejected: 1 });
+    expect(client.ghosts.record(extra.id)!.ghost.origin).toBe('snapshot'); // created as itself, not adopting the refused spawn
+  });
+
   it('spawns the server refuses during the spike are destroyed once the reports tell when the presses ran, a few ticks after the twins', () => {
     const { s, client, link, serverGrenades } = setup();
     link.setOptions({ up: { latencyMs: 600 }, down: fast });

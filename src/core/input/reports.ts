@@ -4,7 +4,7 @@
 // unwraps them into totals, keeps when they last grew (for explaining corrections)
 // and feeds the per-second figures of useNetStats / NetGraph.
 
-import { isNewer, type Tick } from '../clock/tick.ts';
+import { isNewer, tickDiff, type Tick } from '../clock/tick.ts';
 
 /** One report that showed new problems: the server tick it covers up to, and what grew. */
 export interface InputProblem {
@@ -57,16 +57,21 @@ export class InputReports {
    * A server tick by which our input of `tick` had run, or a later input of ours carrying its presses (an InputEvent
    * counts presses, and the server counts a late input's presses at the next input it received in time), as far as the
    * reports tell; undefined while they do not tell yet. A report window without missing inputs ran every tick with its
-   * own input (a late input is one whose tick was counted missing, in its window or an earlier one). One with any may
-   * have run `tick` without it, and its following ticks too: the bound moves to that window's end, then through every
-   * window with missing inputs right after it, and holds once a report without them covers it.
+   * own input (a late input is one whose tick was counted missing, in its window or an earlier one). One with fewer
+   * missing inputs than it has ticks from the bound on ran one of them with its input, so by the window's end. One with
+   * as many may have run them all without: the bound moves to its end, and on through the windows right after it, and
+   * holds once a report without missing inputs covers it. Undefined too when the window of `tick` left the reports kept.
    */
   appliedBy(tick: Tick): Tick | undefined {
+    if (this.problems.length >= KEEP && isNewer(this.problemStart[0]!, tick)) return undefined;
     let by = tick;
     for (let i = 0; i < this.problems.length; i++) {
       const p = this.problems[i]!;
-      // Report i's problems happened in [start, end): a window holding `by` with missing inputs may have run it without ours.
-      if (p.missing > 0 && isNewer(p.beforeTick, by) && !isNewer(this.problemStart[i]!, by)) by = p.beforeTick;
+      // Report i's problems happened in [start, end): does the window hold `by`, with missing inputs?
+      if (p.missing === 0 || !isNewer(p.beforeTick, by) || isNewer(this.problemStart[i]!, by)) continue;
+      const ticks = tickDiff(p.beforeTick, by);
+      by = p.beforeTick;
+      if (p.missing < ticks) return by;
     }
     return this.covers(by) ? by : undefined;
   }
