@@ -63,7 +63,7 @@ export class NetServer<P extends Protocol> {
   private lastUpdateAt: number | undefined;
   private readonly behind: BehindWarning;
   private listening = false;
-  /** Clears the warning that the server has not begun to run (its first listen() or close()). */
+  /** Clears the warning that the server has not begun to run (its first tick() or close()). */
   private readonly ran: () => void;
   /** The tick the next `tick()` simulates. */
   currentTick: Tick;
@@ -152,7 +152,6 @@ export class NetServer<P extends Protocol> {
   listen(): this {
     if (this.listening) return this;
     this.listening = true;
-    this.ran();
     this.transport.listen(this.inbox.handler);
     return this;
   }
@@ -216,6 +215,7 @@ export class NetServer<P extends Protocol> {
   tick(): void {
     const clock = this.options.scheduler;
     const started = clock ? clock.now() : 0;
+    this.ran();
     this.listen();
     this.out.begin();
     // Every stage is contained: whatever one raises is reported (`error` event) and the tick

@@ -5,7 +5,8 @@
 // Either way an unreliable message is dropped (and counted) only under backpressure
 // (backpressure.ts).
 // New connections are admitted in engine.io's `allowRequest`, before any socket exists,
-// when the server engine says it takes one (pending handshakes and rate under their caps).
+// when the server engine says it takes one (pending handshakes and rate under their caps);
+// before the engine listens, a few are let through to be told why in socket.io's middleware.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
@@ -108,22 +109,34 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   return { io, readyPromise };
 }
 
+/** Before the engine listens: connections admitted at most at once, each to be refused with a message; the rest get HTTP 403. */
+const MAX_OPENING_UNLISTENED = 16;
+
+/** The gate socket.io's middleware asks, one per io (middleware cannot be removed: a transport that closes empties it). */
+const gates = new WeakMap<Server, { check: (() => Error | undefined) | undefined }>();
+
 /**
  * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused
  * (HTTP 403) unless the server engine's `canConnect` takes it, counting the engine.io connections
  * admitted that have not reached socket.io's `connection` yet. Wraps an `allowRequest` the app set.
- * Before the engine listens, a connection is refused in socket.io's middleware instead, whose
- * message the client receives (a refused WebSocket upgrade tells it only "websocket error").
+ * Before the engine listens, up to MAX_OPENING_UNLISTENED connections are admitted and refused in
+ * socket.io's middleware of the default namespace, whose message the client receives (a refused
+ * WebSocket upgrade tells it only "websocket error").
  */
 function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { connected(socket: Socket): void; release(): void } {
   const opening = new Set<object>();
   const engine = io.engine as EngineLike | undefined;
   const previous = engine?.opts.allowRequest;
-  let released = false;
-  io.use((_socket, next) => {
-    if (released || handlerOf() !== null) return next();
-    next(new Error('react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())'));
-  });
+  let gate = gates.get(io);
+  if (gate === undefined) {
+    const created: { check: (() => Error | undefined) | undefined } = { check: undefined };
+    gates.set(io, (gate = created));
+    io.use((_socket, next) => next(created.check?.()));
+  }
+  const check = (): Error | undefined => (handlerOf() !== null ? undefined : new Error(
+    'react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())',
+  ));
+  gate.check = check;
   const onEngineConnection = (raw: { once(event: 'close', fn: () => void): void }): void => {
     opening.add(raw);
     raw.once('close', () => opening.delete(raw));
@@ -131,6 +144,7 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   if (engine !== undefined) {
     engine.opts.allowRequest = (req, fn) => {
       const handler = handlerOf();
+      if (handler === null && opening.size >= MAX_OPENING_UNLISTENED) return fn('react-netcode: the game server is not accepting connections yet', false);
       if (handler !== null && handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
       if (previous !== undefined) previous(req, fn);
       else fn(null, true);
@@ -140,7 +154,7 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   return {
     connected: (socket) => void opening.delete(socket.conn),
     release: () => {
-      released = true;
+      if (gate.check === check) gate.check = undefined;
       if (engine === undefined) return;
       engine.off('connection', onEngineConnection);
       if (previous !== undefined) engine.opts.allowRequest = previous;

@@ -306,6 +306,18 @@ describe('socket.io transports', () => {
     expect(raw.connected).toBe(true);
   });
 
+  it('transports attached to one io one after another leave one middleware on it, passing everything once they closed', async () => {
+    const http = createServer();
+    const io = new Server(http, { path: '/netcode', serveClient: false });
+    await bounded(new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve)), 'http listen');
+    cleanups.push(() => closeIo(io));
+    for (let i = 0; i < 3; i++) createSocketIoServerTransport({ io }).close();
+    expect((io.of('/') as unknown as { _fns: unknown[] })._fns).toHaveLength(1);
+    const appConnection = new Promise<void>((resolve) => io.once('connection', () => resolve()));
+    rawSocket(`http://127.0.0.1:${(http.address() as AddressInfo).port}`);
+    await bounded(appConnection, 'the app\'s own connection, past the closed transports\' gate');
+  });
+
   it('reconnects after close, with a new PeerId', async () => {
     const server = await startServer();
     const client = await connected(server);
