@@ -18,6 +18,7 @@ import type { JoinPayload, Protocol } from './protocol.ts';
 import { Reconnector } from './reconnect.ts';
 import type { Channel } from './transport.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
+import { watchOnce } from './watch.ts';
 
 /** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
 type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string };
@@ -80,8 +81,8 @@ export class ClientSession<P extends Protocol> {
   private receivedAt = 0;
   /** A frame (`receive`) ran since the last connect(). */
   private framed = false;
-  /** The frame watch's timer (watchFrames), cleared when the session ends. */
-  private frameWatch: unknown;
+  /** Cancels the frame watch (watchFrames); called by the first frame and when the session ends. */
+  private stopFrameWatch: () => void = () => {};
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
@@ -106,17 +107,8 @@ export class ClientSession<P extends Protocol> {
   private watchFrames(): void {
     this.framed = false;
     this.stopFrameWatch();
-    // The first frame and the session's end clear it: when it fires, no frame has run since this connect().
-    this.frameWatch = globalThis.setTimeout(() => {
-      this.frameWatch = undefined;
-      this.parts.host.unframed(this.inbox.length);
-    }, FRAME_WATCH_MS);
-    (this.frameWatch as { unref?: () => void }).unref?.(); // never keeps a Node process alive
-  }
-
-  private stopFrameWatch(): void {
-    if (this.frameWatch !== undefined) globalThis.clearTimeout(this.frameWatch as Parameters<typeof clearTimeout>[0]);
-    this.frameWatch = undefined;
+    // The first frame and the session's end cancel it: when it fires, no frame has run since this connect().
+    this.stopFrameWatch = watchOnce(FRAME_WATCH_MS, () => this.parts.host.unframed(this.inbox.length));
   }
 
   /** Ask to join with the protocol's join payload (GoInGame). */

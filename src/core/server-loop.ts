@@ -6,6 +6,7 @@
 import type { FixedStepAccumulator } from './clock/accumulator.ts';
 import type { TickStats } from './stats.ts';
 import type { Scheduler, TimerHandle } from './transport.ts';
+import { watchOnce } from './watch.ts';
 
 /** A loop turn this late after the previous one yields once to the transport before ticking. */
 const STALL_YIELD_MS = 50;
@@ -19,24 +20,14 @@ const STARTUP_MS = 1000;
 /** A server that has not begun to run (no start(), tick() or update(now) that ticked) this long after it was created warns once. */
 export const RUN_WATCH_MS = 5000;
 
-/**
- * Warns once, RUN_WATCH_MS after the call, unless the returned function (the server began to run, or closed) is
- * called first. The timer never keeps a Node process alive.
- */
+/** Warns once, RUN_WATCH_MS after the call, unless the returned function (the server began to run, or closed) is called first. */
 export function watchFirstRun(warn: (message: string) => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined = globalThis.setTimeout(() => {
-    timer = undefined;
+  return watchOnce(RUN_WATCH_MS, () =>
     warn(
       `react-netcode: this server was created ${RUN_WATCH_MS / 1000} s ago and has not run: until it does, its transport refuses ` +
         "(socket.io) or holds every client, which stays 'connecting'. Call server.start() (created with { scheduler: realTimeScheduler }), " +
         'or drive server.update(now) or server.tick() yourself.',
-    );
-  }, RUN_WATCH_MS);
-  (timer as { unref?: () => void }).unref?.();
-  return () => {
-    if (timer !== undefined) globalThis.clearTimeout(timer);
-    timer = undefined;
-  };
+    ));
 }
 
 export class ServerLoop {

@@ -84,16 +84,18 @@ describe('prediction', () => {
   });
 });
 
+/** The runner's systems, and the server alone pushing every runner 0.25 m back every 2 s: a misprediction each time. */
+const pushBack = defineSystems(runnerProtocol, [
+  ...runnerSystems,
+  system.server('push', (world, ctx) => {
+    if (ctx.tick % 120 !== 60) return;
+    for (const r of world.query('runner')) r.components.position.z -= 0.25;
+  }),
+]);
+
 describe('prediction details', () => {
   it('reports mispredictions per field and restores predicted-only fields from local history', () => {
-    const push = defineSystems(runnerProtocol, [
-      ...runnerSystems,
-      system.server('push', (world, ctx) => {
-        if (ctx.tick % 120 !== 60) return;
-        for (const r of world.query('runner')) r.components.position.z -= 0.25;
-      }),
-    ]);
-    const { s, client, me } = setup(push, { latencyMs: 50, jitterMs: 0, loss: 0 });
+    const { s, client, me } = setup(pushBack, { latencyMs: 50, jitterMs: 0, loss: 0 });
     const reports: { field: string; distance: number; tolerance: number }[] = [];
     client.prediction!.events.on('misprediction', (m) => reports.push({ field: m.field, distance: m.distance, tolerance: m.tolerance }));
     const startSteps = me.components.steps;
@@ -112,15 +114,8 @@ describe('prediction details', () => {
   });
 
   it('counts the same mispredictions with no listener (the history kernel) as with one (a report per field)', () => {
-    const push = defineSystems(runnerProtocol, [
-      ...runnerSystems,
-      system.server('push', (world, ctx) => {
-        if (ctx.tick % 120 !== 60) return;
-        for (const r of world.query('runner')) r.components.position.z -= 0.25;
-      }),
-    ]);
     const counted = (listen: boolean): number => {
-      const { s, client } = setup(push, { latencyMs: 50, jitterMs: 0, loss: 0 });
+      const { s, client } = setup(pushBack, { latencyMs: 50, jitterMs: 0, loss: 0 });
       if (listen) client.prediction!.events.on('misprediction', () => {});
       const before = client.prediction!.stats.mispredictions;
       s.advance(5000);

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import { io as rawClient } from 'socket.io-client';
+import { Manager, io as rawClient } from 'socket.io-client';
 import type { Socket as RawClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Channel, PeerId } from '../../src/core/transport.ts';
@@ -304,6 +304,25 @@ describe('socket.io transports', () => {
     await bounded(new Promise<void>((resolve) => raw.on('connect', () => resolve())), 'raw connect after close');
     await bounded(appConnection, 'app connection');
     expect(raw.connected).toBe(true);
+  });
+
+  it('before its engine listens, the transport admits at most 16 connections at a time (to be told why); the next gets HTTP 403', async () => {
+    const transport = createSocketIoServerTransport({ port: 0, host: '127.0.0.1' });
+    const { port } = await transport.ready();
+    cleanups.push(() => { transport.close(); return closeIo(transport.io); });
+    // A Manager opened without a namespace holds an engine.io connection that never reaches socket.io's middleware.
+    const managers: Manager[] = [];
+    const open = () => new Promise<boolean>((resolve) => {
+      const m = new Manager(`http://127.0.0.1:${port}`, { path: '/netcode', transports: ['websocket'], reconnection: false, autoConnect: false });
+      managers.push(m);
+      m.open((err) => resolve(err === undefined));
+    });
+    cleanups.push(() => { for (const m of managers) m.engine?.close(); });
+    for (let i = 0; i < 16; i++) expect(await bounded(open(), `connection ${i + 1}`)).toBe(true);
+    expect(await bounded(open(), 'the 17th')).toBe(false); // refused in allowRequest
+    managers[0]!.engine.close();
+    await waitUntil(() => transport.io.engine.clientsCount < 16, 'the server to see one close');
+    expect(await bounded(open(), 'one more after a close')).toBe(true);
   });
 
   it('transports attached to one io one after another leave one middleware on it, passing everything once they closed', async () => {
