@@ -135,13 +135,31 @@ export class RoomServer {
   }
 
 
-  /** The rooms running in this process, in creation order. */
+  /** The rooms running in this process, in creation order (of every type: see roomsOf for one type's, typed). */
   get rooms(): readonly Room[] {
     return this.order;
   }
 
-  room(roomId: string): Room | undefined {
-    return this.live.get(roomId);
+  /** The running rooms of one type (a defineRoom given in `rooms`), in creation order, typed by its protocol. */
+  roomsOf<P extends Protocol>(type: RoomType<P>): readonly Room<P>[] {
+    this.runs(type);
+    return this.order.filter((room) => room.type === type.name) as unknown as readonly Room<P>[];
+  }
+
+  /** The running room with this id; with its `type`, typed by that type's protocol (undefined when the room is of another type). */
+  room(roomId: string): Room | undefined;
+  room<P extends Protocol>(roomId: string, type: RoomType<P>): Room<P> | undefined;
+  room<P extends Protocol>(roomId: string, type?: RoomType<P>): Room | Room<P> | undefined {
+    if (type === undefined) return this.live.get(roomId);
+    this.runs(type);
+    const room = this.live.get(roomId);
+    return room?.type === type.name ? (room as unknown as Room<P>) : undefined;
+  }
+
+  /** A typed view is only true of the very room type this server was given (a same-named one may differ). */
+  private runs(type: { readonly name: string }): void {
+    if (this.types.get(type.name) === type) return;
+    throw new NetcodeError('usage', `react-netcode: room type "${type.name}" is not one this room server was given; pass the defineRoom(...) value from its rooms option.`);
   }
 
   /** Run every room and the sweep on the scheduler: one loop, rooms in rotating order. */
