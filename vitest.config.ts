@@ -17,6 +17,7 @@ export const TIMING_SENSITIVE = [
   'test/rooms/cluster.test.ts',
   'test/rooms/redis.test.ts',
   'test/rooms/workers.test.ts',
+  'test/rooms/killed-room.test.ts',
   'test/webrtc/fallback.test.ts',
   'test/webrtc/node.test.ts',
   'test/webrtc/chromium.test.ts',

@@ -21,7 +21,7 @@ import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 import { watchOnce } from './watch.ts';
 
 /** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
-type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string };
+type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string; at: number };
 
 /**
  * Most unreliable messages (snapshots, Pongs) that wait for the next `receive`: about 4 s of a
@@ -37,6 +37,13 @@ export const MAX_QUEUED_UNRELIABLE = 256;
  * reported once (SessionHost.unframed).
  */
 export const FRAME_WATCH_MS = 5000;
+
+/**
+ * A dropped session is resumed only inside `receive` (frames). With no frame for `resumeGraceMs` after the
+ * drop (a hidden page gets no animation frames; an app that stopped its loop) it is closed on the real clock;
+ * while frames do run, the grace is theirs (retry()) and the drop watch only looks again this often.
+ */
+export const DROP_WATCH_RECHECK_MS = 500;
 
 /** The frame's side of the session's messages. */
 export interface SessionHost {
@@ -83,6 +90,10 @@ export class ClientSession<P extends Protocol> {
   private framed = false;
   /** Cancels the frame watch (watchFrames); called by the first frame and when the session ends. */
   private stopFrameWatch: () => void = () => {};
+  /** Frames (`receive`) run so far: the drop watch tells from it whether frames stopped. */
+  private frames = 0;
+  /** Cancels the drop watch (watchDrop); undefined when none is armed. */
+  private stopDropWatch: (() => void) | undefined;
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
@@ -139,6 +150,7 @@ export class ClientSession<P extends Protocol> {
   /** Stage 1 at `now`: handle what arrived since the last frame, in order; then a resume attempt when one is due. */
   receive(now: number): void {
     this.now = now;
+    this.frames++;
     if (!this.framed) {
       this.framed = true;
       this.stopFrameWatch();
@@ -149,7 +161,7 @@ export class ClientSession<P extends Protocol> {
       const event = batch[i]!;
       if (this.current.status === 'closed') break;
       if (event.kind === 'open') this.hello();
-      else if (event.kind === 'close') this.dropped(event.reason);
+      else if (event.kind === 'close') this.dropped(event.reason, event.at <= now ? event.at : now);
       else {
         // Arrival time: from the transport callback when the app gave a clock; never after this frame.
         this.receivedAt = event.at <= now ? event.at : now;
@@ -175,8 +187,40 @@ export class ClientSession<P extends Protocol> {
     this.parts.options.transport.connect({
       onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
       onMessage: (data, channel) => generation === this.generation && this.queue(data, channel, now?.() ?? Number.NaN),
-      onClose: (reason) => generation === this.generation && this.inbox.push({ kind: 'close', reason }),
+      onClose: (reason) => {
+        if (generation !== this.generation) return;
+        this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });
+        if (this.resumeToken !== 0 && this.reconnect.enabled) this.watchDrop(reason);
+      },
     });
+  }
+
+  /**
+   * The link of a session dropped (on the transport's callback, frames or not): unless a frame runs
+   * within the grace (resuming or closing it on the app's clock), close the session when the grace is over.
+   * Armed once per drop: the failed attempts of a resume do not restart it.
+   */
+  private watchDrop(reason: string): void {
+    if (this.stopDropWatch !== undefined) return;
+    let seen = this.frames;
+    const check = (): void => {
+      if (this.current.status === 'closed') return;
+      if (this.frames !== seen) {
+        seen = this.frames;
+        this.stopDropWatch = watchOnce(DROP_WATCH_RECHECK_MS, check);
+        return;
+      }
+      this.end(
+        `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${reason}): client.update(now) stopped running, and a resume is tried only inside it ` +
+          '(a hidden page gets no animation frames; a Node client calls it from a timer); call connect() to start a new session.',
+      );
+    };
+    this.stopDropWatch = watchOnce(this.reconnect.graceMs, check);
+  }
+
+  private cancelDropWatch(): void {
+    this.stopDropWatch?.();
+    this.stopDropWatch = undefined;
   }
 
   private clearInbox(): void {
@@ -196,7 +240,7 @@ export class ClientSession<P extends Protocol> {
   }
 
   /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
-  private dropped(reason: string): void {
+  private dropped(reason: string, at: number): void {
     const status = this.current.status;
     if (status === 'reconnecting') {
       this.reconnect.scheduleNext(this.now);
@@ -210,7 +254,7 @@ export class ClientSession<P extends Protocol> {
     }
     this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
     this.generation++;
-    this.reconnect.start(this.now);
+    this.reconnect.start(at); // the grace counts from the drop, not from the frame that saw it
     this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
   }
 
@@ -286,6 +330,7 @@ export class ClientSession<P extends Protocol> {
       return this.end(mismatch);
     }
     const reconnecting = this.current.status === 'reconnecting';
+    this.cancelDropWatch();
     this.resumeToken = welcome.resumeToken;
     this.parts.host.welcome(welcome, this.now);
     if (reconnecting && welcome.resumed) {
@@ -303,6 +348,7 @@ export class ClientSession<P extends Protocol> {
 
   private finish(reason: string): void {
     this.stopFrameWatch();
+    this.cancelDropWatch();
     if (this.current.status === 'closed') return;
     this.parts.host.closed();
     this.generation++;

@@ -2,7 +2,8 @@
 // (same networkId, ghosts and handles kept, baselines reset, world resynced); after
 // the grace the server destroys its ghosts and the client must join again.
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DROP_WATCH_RECHECK_MS } from '../../src/core/client-session.ts';
 import type { ClientTransport, ClientTransportHandler, Logger } from '../../src/index.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { defineSystems } from '../../src/index.ts';
@@ -122,5 +123,83 @@ describe('reconnection over loopback', () => {
     s.advance(3500);
     expect(c.status).toBe('closed');
     expect(c.state.closeReason).toMatch(/could not resume within 3000 ms/);
+  });
+});
+
+describe('a dropped client whose frames stop (a hidden page, a stopped loop)', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  /** No frames for `client` (as in a hidden page: the transport's callbacks still run); returns the function that shows it again. */
+  function hide(c: { update(now: number): void }): () => void {
+    const update = c.update.bind(c);
+    c.update = () => {};
+    return () => void (c.update = update);
+  }
+
+  it('closes when the grace is over on the real clock, although no frame saw the drop', () => {
+    vi.useFakeTimers();
+    const { s } = setup(10_000, 2000);
+    const c = s.clients[0]!.client;
+    const statuses: string[] = [];
+    c.events.on('status', (st) => statuses.push(st.status));
+    const show = hide(c);
+    cut(s, 0);
+    s.advance(100); // the drop reaches the transport's callback; no frame runs
+    vi.advanceTimersByTime(1999);
+    expect(c.status).toBe('in-game');
+    vi.advanceTimersByTime(1);
+    expect(c.status).toBe('closed');
+    expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(network down\): client\.update\(now\) stopped running.*call connect\(\) to start a new session\.$/);
+    expect(statuses).toEqual(['closed']);
+    show();
+    s.advance(100);
+    expect(c.status).toBe('closed');
+  });
+
+  it('closes when frames stop after the drop was seen (reconnecting), within the grace and one recheck', () => {
+    vi.useFakeTimers();
+    const { s } = setup(10_000, 2000);
+    const c = s.clients[0]!.client;
+    cut(s, 0);
+    s.advance(100);
+    expect(c.status).toBe('reconnecting');
+    hide(c);
+    vi.advanceTimersByTime(2000); // frames ran since the drop: the watch looks again later
+    expect(c.status).toBe('reconnecting');
+    vi.advanceTimersByTime(DROP_WATCH_RECHECK_MS);
+    expect(c.status).toBe('closed');
+    expect(c.state.closeReason).toMatch(/could not resume within 2000 ms .*stopped running/);
+  });
+
+  it('while frames run, the grace is on the client\'s clock: real time alone never closes it while frames run, and a resume ends the watch', () => {
+    vi.useFakeTimers();
+    const { s } = setup(10_000, 2000);
+    const c = s.clients[0]!.client;
+    const net = cut(s, 0);
+    for (let i = 0; i < 80; i++) {
+      s.advance(12); // under 1 s of the client's clock, in frames …
+      vi.advanceTimersByTime(DROP_WATCH_RECHECK_MS / 2); // … spread over 20 s of real time
+    }
+    expect(c.status).toBe('reconnecting');
+    net.restore();
+    s.until(() => c.status === 'in-game', 2000, 'resume');
+    vi.advanceTimersByTime(60_000);
+    s.advance(100);
+    expect(c.status).toBe('in-game');
+  });
+
+  it('the grace counts from the drop, not from the first frame that sees it', () => {
+    const { s } = setup(10_000, 2000);
+    const c = s.clients[0]!.client;
+    const show = hide(c);
+    const droppedAt = s.now;
+    cut(s, 0);
+    s.advance(1500); // hidden for 1.5 s: the drop waits for a frame
+    show();
+    s.advance(20);
+    expect(c.status).toBe('reconnecting');
+    s.until(() => c.status === 'closed', 5000, 'closed');
+    expect(s.now - droppedAt).toBeLessThanOrEqual(2000 + 20);
+    expect(c.state.closeReason).toMatch(/could not resume within 2000 ms \(network down\); call connect/);
   });
 });
