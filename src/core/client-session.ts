@@ -45,6 +45,12 @@ export const FRAME_WATCH_MS = 5000;
  */
 export const DROP_WATCH_RECHECK_MS = 500;
 
+/**
+ * A client paused through a drop (a hidden page) is not closed when its grace runs out: back, it tries once more
+ * (the server, its own grace over, starts a fresh session: `resumeFailed`), for at most this long.
+ */
+export const LAST_ATTEMPT_MS = 5000;
+
 /** The frame's side of the session's messages. */
 export interface SessionHost {
   /** A Snapshot that arrived at `at`, while in game. */
@@ -61,6 +67,8 @@ export interface SessionHost {
   droppedUnread(count: number): void;
   /** FRAME_WATCH_MS after connect(), no frame has run; `waiting` events of the link (its open, messages) wait for one. */
   unframed(waiting: number): void;
+  /** Whether the app paused the client (setPaused: a hidden page). */
+  paused(): boolean;
 }
 
 export interface SessionParts<P extends Protocol> {
@@ -94,6 +102,10 @@ export class ClientSession<P extends Protocol> {
   private frames = 0;
   /** Cancels the drop watch (watchDrop); undefined when none is armed. */
   private stopDropWatch: (() => void) | undefined;
+  /** The client was paused (a hidden page) at some time since the link dropped. */
+  private pausedInDrop = false;
+  /** After the grace of a paused drop: until when its last attempt may take (undefined: none made). */
+  private lastAttemptUntil: number | undefined;
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
@@ -168,7 +180,10 @@ export class ClientSession<P extends Protocol> {
         this.onMessage(event.data);
       }
     }
-    if (this.current.status === 'reconnecting') this.retry();
+    if (this.current.status === 'reconnecting') {
+      if (this.parts.host.paused()) this.pausedInDrop = true;
+      this.retry();
+    }
   }
 
   private hello(): void {
@@ -205,6 +220,11 @@ export class ClientSession<P extends Protocol> {
     let seen = this.frames;
     const check = (): void => {
       if (this.current.status === 'closed') return;
+      if (this.parts.host.paused() || this.pausedInDrop) {
+        this.pausedInDrop = true; // paused (a hidden page): left to the frames when it is back (retry())
+        this.stopDropWatch = undefined;
+        return;
+      }
       if (this.frames !== seen) {
         seen = this.frames;
         this.stopDropWatch = watchOnce(DROP_WATCH_RECHECK_MS, check);
@@ -218,9 +238,12 @@ export class ClientSession<P extends Protocol> {
     this.stopDropWatch = watchOnce(this.reconnect.graceMs, check);
   }
 
-  private cancelDropWatch(): void {
+  /** The drop is over (a Welcome, or the session ended): no watch, no paused drop's last attempt. */
+  private dropOver(): void {
     this.stopDropWatch?.();
     this.stopDropWatch = undefined;
+    this.pausedInDrop = false;
+    this.lastAttemptUntil = undefined;
   }
 
   private clearInbox(): void {
@@ -243,6 +266,7 @@ export class ClientSession<P extends Protocol> {
   private dropped(reason: string, at: number): void {
     const status = this.current.status;
     if (status === 'reconnecting') {
+      if (this.lastAttemptUntil !== undefined) return this.expired(); // the last attempt of a paused drop failed too
       this.reconnect.scheduleNext(this.now);
       this.generation++; // ignore anything more from the dead link until the next attempt opens
       return;
@@ -255,15 +279,25 @@ export class ClientSession<P extends Protocol> {
     this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
     this.generation++;
     this.reconnect.start(at); // the grace counts from the drop, not from the frame that saw it
+    if (this.parts.host.paused()) this.pausedInDrop = true; // (or the drop watch saw it paused: reset when the drop is over)
     this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
   }
 
   private retry(): void {
     const next = this.reconnect.poll(this.now);
     if (next === 'expired') {
-      const reason = `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`;
-      this.end(reason); // an attempt still under way (a transport retrying to open) stops here
+      if (this.pausedInDrop && this.lastAttemptUntil === undefined) {
+        // Paused through the drop (a hidden page), now back: one more attempt, which a server whose own grace is
+        // over answers with a fresh session (resumeFailed: join again; the React provider does with its join prop).
+        this.lastAttemptUntil = this.now + LAST_ATTEMPT_MS;
+        this.open();
+      } else if (this.lastAttemptUntil === undefined || this.now >= this.lastAttemptUntil) this.expired();
     } else if (next === 'attempt') this.open();
+  }
+
+  /** The grace (and a paused drop's last attempt) is over: close. An attempt still under way (a transport retrying to open) stops here. */
+  private expired(): void {
+    this.end(`react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`);
   }
 
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */
@@ -330,7 +364,7 @@ export class ClientSession<P extends Protocol> {
       return this.end(mismatch);
     }
     const reconnecting = this.current.status === 'reconnecting';
-    this.cancelDropWatch();
+    this.dropOver();
     this.resumeToken = welcome.resumeToken;
     this.parts.host.welcome(welcome, this.now);
     if (reconnecting && welcome.resumed) {
@@ -348,7 +382,7 @@ export class ClientSession<P extends Protocol> {
 
   private finish(reason: string): void {
     this.stopFrameWatch();
-    this.cancelDropWatch();
+    this.dropOver();
     if (this.current.status === 'closed') return;
     this.parts.host.closed();
     this.generation++;

@@ -144,6 +144,7 @@ export class NetClient<P extends Protocol> {
         this.warnedDroppedUnread = true;
         this.log('warn', `react-netcode: more than ${MAX_QUEUED_UNRELIABLE} unreliable messages waited for the next client.update(now); the oldest ${count} were dropped unread (as if lost). Call update(now) every frame (the React provider does), or setPaused(true) while the game is not shown.`);
       },
+      paused: () => this.paused,
       unframed: (waiting) => {
         if (this.paused) return;
         this.log('warn', `react-netcode: client.update(now) has not run in the ${FRAME_WATCH_MS / 1000} s since connect() (${waiting} event(s) of the link wait for it), so the client stays '${this.session.state.status}': the handshake advances only inside update(now). Call it every frame (the React provider does, once per animation frame; a Node client calls it from a timer).`);

@@ -188,6 +188,39 @@ describe('a dropped client whose frames stop (a hidden page, a stopped loop)', (
     expect(c.status).toBe('in-game');
   });
 
+  it('a paused client (a hidden page) is not closed at the grace: back, it tries once more and gets a fresh session (resumeFailed)', () => {
+    vi.useFakeTimers();
+    const { s } = setup(2000, 2000); // the server's grace is as short: it has ended the old session meanwhile
+    const c = s.clients[0]!.client;
+    c.setPaused(true);
+    const show = hide(c);
+    const net = cut(s, 0);
+    s.advance(100);
+    vi.advanceTimersByTime(10_000); // hidden for 10 s, far past the grace: the watch leaves a paused client alone
+    s.advance(4000);
+    expect(c.status).toBe('in-game'); // no frame has seen the drop yet
+    net.restore();
+    show();
+    c.setPaused(false);
+    s.until(() => c.status === 'connected', 3000, 'a fresh session');
+    expect(c.state.resumeFailed).toBe(true); // the world was cleared: join again (the React provider does with its join prop)
+    c.join({ name: 'back' });
+    s.until(() => c.status === 'in-game', 3000, 'the join');
+  });
+
+  it('a paused client whose last attempt fails too is closed', () => {
+    const { s } = setup(2000, 2000);
+    const c = s.clients[0]!.client;
+    c.setPaused(true);
+    const show = hide(c);
+    cut(s, 0); // never restored
+    s.advance(3000);
+    show();
+    c.setPaused(false);
+    s.until(() => c.status === 'closed', 8000, 'closed');
+    expect(c.state.closeReason).toMatch(/could not resume within 2000 ms .*call connect/);
+  });
+
   it('the grace counts from the drop, not from the first frame that sees it', () => {
     const { s } = setup(10_000, 2000);
     const c = s.clients[0]!.client;
