@@ -15,7 +15,7 @@ import { type MessageEncoder, readKind, readReason, readWelcome, type Welcome } 
 import { forEachMessage } from './outbox.ts';
 import { payloadProblem } from './payload.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
-import { Reconnector } from './reconnect.ts';
+import { DROP_WATCH_RECHECK_MS, LAST_ATTEMPT_MS, Reconnector } from './reconnect.ts';
 import type { Channel } from './transport.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 import { watchOnce } from './watch.ts';
@@ -37,19 +37,6 @@ export const MAX_QUEUED_UNRELIABLE = 256;
  * reported once (SessionHost.unframed).
  */
 export const FRAME_WATCH_MS = 5000;
-
-/**
- * A dropped session is resumed only inside `receive` (frames). With no frame for `resumeGraceMs` after the
- * drop (a hidden page gets no animation frames; an app that stopped its loop) it is closed on the real clock;
- * while frames do run, the grace is theirs (retry()) and the drop watch only looks again this often.
- */
-export const DROP_WATCH_RECHECK_MS = 500;
-
-/**
- * A client paused through a drop (a hidden page) is not closed when its grace runs out: back, it tries once more
- * (the server, its own grace over, starts a fresh session: `resumeFailed`), for at most this long.
- */
-export const LAST_ATTEMPT_MS = 5000;
 
 /** The frame's side of the session's messages. */
 export interface SessionHost {
@@ -88,7 +75,7 @@ export class ClientSession<P extends Protocol> {
   private queuedUnreliable = 0;
   private generation = 0;
   private now = 0;
-  private readonly reconnect: Reconnector;
+  readonly reconnect: Reconnector;
   private statusBeforeDrop: ClientStatus = 'idle';
   private resumeToken = 0;
   private readonly reader = new BitReader();
@@ -172,15 +159,24 @@ export class ClientSession<P extends Protocol> {
     for (let i = 0; i < batch.length; i++) {
       const event = batch[i]!;
       if (this.current.status === 'closed') break;
-      if (event.kind === 'open') this.hello();
+      if (event.kind === 'open') {
+        this.reconnect.heard(now);
+        this.hello();
+      }
       else if (event.kind === 'close') this.dropped(event.reason, event.at <= now ? event.at : now);
       else {
         // Arrival time: from the transport callback when the app gave a clock; never after this frame.
         this.receivedAt = event.at <= now ? event.at : now;
+        this.reconnect.heard(this.receivedAt);
         this.onMessage(event.data);
       }
     }
-    if (this.current.status === 'reconnecting') {
+    const status = this.current.status;
+    if ((status === 'connected' || status === 'joining' || status === 'in-game') && this.reconnect.silent(now)) {
+      this.reconnect.heard(now); // once: the close below comes back as a drop (resumed as any other)
+      this.parts.options.transport.close(`react-netcode: the server sent nothing for ${this.reconnect.silenceMs} ms (a frozen or vanished host, a dead link)`);
+    }
+    if (status === 'reconnecting') {
       if (this.parts.host.paused()) this.pausedInDrop = true;
       this.retry();
     }

@@ -187,6 +187,7 @@ export class NetClient<P extends Protocol> {
       this.inputs.pause(this.session.state.status === 'in-game' ? this.prediction?.lastTick : undefined);
     } else {
       this.timing.resume(this.now);
+      this.session.reconnect.heard(this.now); // what a hidden page missed hearing is no silence of the server
       this.prediction?.skipAhead();
     }
   }

@@ -3,7 +3,7 @@
 // the grace the server destroys its ghosts and the client must join again.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DROP_WATCH_RECHECK_MS } from '../../src/core/client-session.ts';
+import { DROP_WATCH_RECHECK_MS } from '../../src/core/reconnect.ts';
 import type { ClientTransport, ClientTransportHandler, Logger } from '../../src/index.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { defineSystems } from '../../src/index.ts';
