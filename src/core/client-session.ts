@@ -195,6 +195,7 @@ export class ClientSession<P extends Protocol> {
     this.clearInbox();
     this.parts.sender.clear();
     const now = this.parts.options.now;
+    const intent = { resume: this.current.status === 'reconnecting' }; // the resume's own schedule, not the transport's retries
     this.parts.options.transport.connect({
       onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
       onMessage: (data, channel) => generation === this.generation && this.queue(data, channel, now?.() ?? Number.NaN),
@@ -203,7 +204,7 @@ export class ClientSession<P extends Protocol> {
         this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });
         if (this.resumeToken !== 0 && this.reconnect.enabled) this.watchDrop(reason);
       },
-    });
+    }, intent);
   }
 
   /**

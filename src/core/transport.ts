@@ -43,9 +43,18 @@ export interface ClientTransportHandler {
   onClose(reason: string): void;
 }
 
+/** What a `connect` is for: `resume`, an attempt to resume a dropped session (the engine retries it on its own schedule). */
+export interface ConnectIntent {
+  readonly resume: boolean;
+}
+
 export interface ClientTransport {
-  /** Open the link; the handler receives everything from now on. Calling it again after close reconnects. */
-  connect(handler: ClientTransportHandler): void;
+  /**
+   * Open the link; the handler receives everything from now on. Calling it again after close reconnects. With `intent.resume`
+   * the engine is resuming a dropped session and retries on its own schedule (`reconnectDelaysMs`): a transport that retries
+   * connections of its own tries once (a wrapper passes `intent` on).
+   */
+  connect(handler: ClientTransportHandler, intent?: ConnectIntent): void;
   /** Send a message. The transport may keep a reference to `data` until sent: pass a buffer you do not reuse. Ignored when not open. */
   send(data: Uint8Array, channel: Channel): void;
   /** Close the link. `onClose` fires with `reason`. */

@@ -42,7 +42,7 @@ function lazyTransport(source: TransportSource): ClientTransport {
   if (typeof source !== 'function') return source;
   let transport: ClientTransport | undefined;
   return {
-    connect: (handler) => (transport ??= source()).connect(handler),
+    connect: (handler, intent) => (transport ??= source()).connect(handler, intent),
     send: (data, channel) => transport?.send(data, channel),
     close: (reason) => transport?.close(reason),
     get stats() {

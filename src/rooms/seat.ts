@@ -64,7 +64,7 @@ export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'
   const token = typeof seat === 'string' ? seat : seat.token;
   const hello = encodeSeat(token);
   const wrapped: ClientTransport = {
-    connect(handler) {
+    connect(handler, intent) {
       inner.connect({
         onOpen: () => {
           inner.send(hello, 'reliable');
@@ -72,7 +72,7 @@ export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'
         },
         onMessage: (data, channel) => handler.onMessage(data, channel),
         onClose: (reason) => handler.onClose(reason),
-      });
+      }, intent);
     },
     send: (data, channel) => inner.send(data, channel),
     close: (reason) => inner.close(reason),

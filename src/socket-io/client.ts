@@ -5,11 +5,12 @@
 // 'r' (reliable) and 'u' (unreliable) as plain emits. An unreliable message is
 // dropped (and counted) only under backpressure (backpressure.ts).
 // A connection that cannot be opened is retried with growing delays (`retry`) before
-// it is reported closed; a link that was open and dropped is the engine's to resume.
+// it is reported closed; a link that was open and dropped is the engine's to resume,
+// and each of its resume attempts is tried once (the engine's schedule, within its grace).
 import { io } from 'socket.io-client';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { checkOptionNames, NetcodeError } from '../core/errors.ts';
-import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
+import type { Channel, ClientTransport, ClientTransportHandler, ConnectIntent, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { toBytes } from './bytes.ts';
 import { encodeFrame, FRAMES_QUERY, interceptFrames, type DataEmitter } from './frames.ts';
@@ -27,7 +28,8 @@ export interface SocketIoClientTransportOptions {
   maxBufferedBytes?: number;
   /**
    * How `connect()` retries a connection that cannot be opened (server down or restarting, wrong URL):
-   * default { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 } — about 30 s; `false` tries once.
+   * default { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 } — about 30 s; `false` tries once. An attempt to
+   * resume a dropped session is tried once: the engine retries it on its own schedule (`reconnectDelaysMs`).
    */
   retry?: ConnectRetryOptions | false;
 }
@@ -70,6 +72,8 @@ interface Link {
   /** The server has sent a netcode frame: it reads them, so this link sends them too. */
   frames: boolean;
   attempts: number;
+  /** Attempts to open it in all: `retry.attempts`, or 1 for the engine's attempt to resume. */
+  readonly maxAttempts: number;
   readonly startedAt: number;
   retryTimer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -132,7 +136,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
   const failed = (current: Link, err: Error): void => {
     if (link !== current || current.open) return;
     current.attempts++;
-    if (current.attempts < retry.attempts) {
+    if (current.attempts < current.maxAttempts) {
       current.retryTimer = setTimeout(() => {
         current.retryTimer = undefined;
         if (link === current) current.socket.connect();
@@ -158,7 +162,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
 
   return {
     stats,
-    connect(handler: ClientTransportHandler): void {
+    connect(handler: ClientTransportHandler, intent?: ConnectIntent): void {
       if (link !== null) throw new NetcodeError('usage', 'react-netcode: connect() called while a connection is active; call close() first.');
       const frames = options.socket?.parser === undefined;
       const socket = io(url, {
@@ -170,7 +174,9 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
         reconnection: false,
         forceNew: true,
       });
-      const current: Link = { socket, handler, open: false, frames: false, attempts: 0, startedAt: Date.now(), retryTimer: undefined };
+      const maxAttempts = intent?.resume === true ? 1 : retry.attempts;
+      const startedAt = Date.now();
+      const current: Link = { socket, handler, open: false, frames: false, attempts: 0, maxAttempts, startedAt, retryTimer: undefined };
       link = current;
       socket.on('connect', () => {
         if (link !== current || current.open) return;

@@ -195,7 +195,7 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
       if (next.up !== undefined) up.setOptions(next.up);
       if (next.down !== undefined) down.setOptions(next.down);
     },
-    connect(handler) {
+    connect(handler, intent) {
       if (conn !== null && !conn.closed) throw new NetcodeError('usage', 'react-netcode: conditioned client is already connected; close() it before connecting again.');
       const c = { open: false, closed: false, reported: false };
       conn = c;
@@ -219,7 +219,7 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
           shutdown(c);
           handler.onClose(reason);
         },
-      });
+      }, intent);
     },
     send(data, channel) {
       if (conn === null || conn.closed || !conn.open) return;

@@ -6,7 +6,7 @@
 // `openTimeoutMs`, fails, or the server refuses — unreliable messages go over socket.io:
 // the engine sees one transport either way; `stats.unreliablePath` says which path.
 import { NetcodeError } from '../core/errors.ts';
-import type { Channel, ClientTransport, ClientTransportHandler, TransportStats } from '../core/transport.ts';
+import type { Channel, ClientTransport, ClientTransportHandler, ConnectIntent, TransportStats } from '../core/transport.ts';
 import { packDatagrams } from './datagram.ts';
 import {
   DATA_CHANNEL_INIT, DATA_CHANNEL_LABEL, MAX_DATAGRAM_BYTES, frameSignal, gathered, payloadBytes, unframe,
@@ -87,7 +87,7 @@ class WebRtcClient implements WebRtcClientTransport {
     this.maxBuffered = checkMs(options.maxBufferedBytes, 64 * 1024, 'maxBufferedBytes');
   }
 
-  connect(next: ClientTransportHandler): void {
+  connect(next: ClientTransportHandler, intent?: ConnectIntent): void {
     this.handler = next;
     const a: Attempt = { pc: null, dc: null, open: false, over: false, startedAt: Date.now(), timer: undefined };
     this.attempt = a;
@@ -111,7 +111,7 @@ class WebRtcClient implements WebRtcClientTransport {
         if (current !== null) this.fallBack(current, 'the socket.io link closed', false);
         next.onClose(reason);
       },
-    });
+    }, intent);
   }
 
   send(data: Uint8Array, channel: Channel): void {

@@ -126,6 +126,31 @@ describe('reconnection over loopback', () => {
   });
 });
 
+describe('the attempts of a resume', () => {
+  it('are opened with intent { resume: true } (the transport tries each once: the schedule is the engine\'s); a connect() is not', () => {
+    const { s } = setup(10_000, 10_000);
+    const peer = s.clients[0]!;
+    const transport = peer.transport as ClientTransport;
+    const net = cut(s, 0);
+    const intents: (boolean | undefined)[] = [];
+    const connect = transport.connect.bind(transport); // cut's: refuses while the network is down
+    transport.connect = (h, intent) => {
+      intents.push(intent?.resume);
+      connect(h, intent);
+    };
+    s.advance(2000);
+    net.restore();
+    s.until(() => peer.client.status === 'in-game', 5000, 'resume');
+    expect(intents.length).toBeGreaterThanOrEqual(3);
+    expect(intents.every((r) => r === true)).toBe(true);
+    peer.client.leave();
+    s.advance(100);
+    intents.length = 0;
+    peer.client.connect();
+    expect(intents).toEqual([false]);
+  });
+});
+
 describe('a dropped client whose frames stop (a hidden page, a stopped loop)', () => {
   afterEach(() => void vi.useRealTimers());
 

@@ -418,6 +418,22 @@ describe('socket.io transports', () => {
     expect(client.events.count((e) => e.kind === 'close')).toBe(1);
   });
 
+  it("tries the engine's attempt to resume once (its own schedule within the grace), however many retries `retry` allows", async () => {
+    const refuser = await refuseConnections();
+    const transport = createSocketIoClientTransport(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 50 } });
+    cleanups.push(() => transport.close('test over'));
+    const reasons: string[] = [];
+    transport.connect({ onOpen: () => {}, onMessage: () => {}, onClose: (reason) => reasons.push(reason) }, { resume: true });
+    await waitUntil(() => reasons.length === 1, 'the one attempt to fail');
+    expect(reasons[0]).toMatch(/^react-netcode: could not connect to .* in one attempt: /);
+    expect(refuser.attempts).toBe(1);
+    // A first connection (no intent) still retries.
+    transport.connect({ onOpen: () => {}, onMessage: () => {}, onClose: (reason) => reasons.push(reason) });
+    await waitUntil(() => refuser.attempts >= 3, 'retries');
+    expect(reasons).toHaveLength(1);
+    await refuser.close();
+  });
+
   it('connects once a server that starts after the client is up', async () => {
     const refuser = await refuseConnections(); // the port, with no game server on it yet
     const client = startClient(`http://127.0.0.1:${refuser.port}`, { retry: { attempts: 50, minDelayMs: 20, maxDelayMs: 50 } });
