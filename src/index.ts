@@ -44,7 +44,7 @@ export type { TickStats } from './core/stats.ts';
 export { createClient } from './core/client.ts';
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus, NetClient } from './core/client.ts';
 export type { ClientTraffic } from './core/client-send.ts';
-export type { Emitter } from './core/emitter.ts';
+export type { Emitter, Listenable } from './core/emitter.ts';
 export type { ClientGhosts, ClientGhostOptions, GhostEvents, GhostRecord } from './core/client-ghosts.ts';
 export type { ClientPrediction, Misprediction, PredictionEvents, PredictionOptions, PredictionStats, RollbackPolicy } from './core/prediction.ts';
 export type { TickHistory } from './core/history.ts';

@@ -12,7 +12,7 @@ import { ClientSender, type ClientTraffic } from './client-send.ts';
 import { ClientSession, FRAME_WATCH_MS, MAX_QUEUED_UNRELIABLE, type SessionHost } from './client-session.ts';
 import type { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
-import { Emitter, consoleLogger, logs, type Logger } from './emitter.ts';
+import { Emitter, consoleLogger, logs, type Listenable, type Logger } from './emitter.ts';
 import { installDebugHandle } from './debug-handle.ts';
 import { asNetcodeError, checkEngineOptions, describeError, NetcodeError } from './errors.ts';
 import { InputReports, type InputBuffer } from './input/index.ts';
@@ -34,7 +34,9 @@ export type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './c
 
 export class NetClient<P extends Protocol> {
   readonly protocol: P;
-  readonly events: Emitter<ClientEvents>;
+  /** Status, error and correction events: listen with `on` (emitting is the engine's, through `emitter`). */
+  readonly events: Listenable<ClientEvents>;
+  private readonly emitter: Emitter<ClientEvents>;
   /** The replicated world, snapshots and interpolation. */
   readonly ghosts: ClientGhosts<P>;
   private readonly transport: ClientTransport;
@@ -48,9 +50,10 @@ export class NetClient<P extends Protocol> {
   private readonly session: ClientSession<P>;
   private now = 0;
   /** Server tick announced in the Welcome (clock sync refines it). */
-  welcomeTick = 0;
+  get welcomeTick(): number { return this.welcomed.serverTick; }
   /** Seed of the world's ctx.rng, from the Welcome. */
-  worldSeed = 0;
+  get worldSeed(): number { return this.welcomed.worldSeed; }
+  private readonly welcomed = { serverTick: 0, worldSeed: 0 };
   /** Shared-systems fingerprint and build id, sent in the Hello and checked against the Welcome (build-check.ts). */
   readonly identity: BuildIdentity;
   /** The local input: write `input.current` (or use `onInput`), count presses with `input.press('jump')`. */
@@ -76,8 +79,9 @@ export class NetClient<P extends Protocol> {
   private paused = false;
   /** Prediction switching (by hand with setGhostMode, or by distance with setPredictionSwitching). */
   private readonly switcher: ModeSwitcher<P>;
-  /** NetworkTime for this frame (updated in place). */
-  readonly time: NetworkTime = createNetworkTime();
+  /** NetworkTime for this frame (updated in place through `liveTime`; read-only to games). */
+  private readonly liveTime = createNetworkTime();
+  readonly time: NetworkTime = this.liveTime;
 
   constructor(private readonly options: ClientOptions<P>) {
     checkEngineOptions(options, 'createClient');
@@ -86,13 +90,13 @@ export class NetClient<P extends Protocol> {
     this.log = options.log ?? consoleLogger;
     this.identity = buildIdentity(options.systems, options.buildId);
     const onListenerError = (e: unknown) => this.log('error', `react-netcode: a client event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`);
-    this.events = new Emitter(onListenerError);
+    this.events = this.emitter = new Emitter(onListenerError);
     this.ghosts = new ClientGhosts(options.protocol, options, onListenerError, options.systems ?? []);
     this.limitedLog = new LogLimiter(this.log);
     // A throwing system is skipped for that run, reported, and the frame goes on.
     this.ghosts.onSystemError = (e) => {
       this.limitedLog.log('error', e.system, e.message, this.now);
-      this.events.emit('error', e);
+      this.emitter.emit('error', e);
     };
     this.rpcs = new RpcRegistry(options.protocol, 'toClient');
     this.sender = new ClientSender(this.transport, this.encoder, options);
@@ -121,7 +125,7 @@ export class NetClient<P extends Protocol> {
         if (logs(this.log, 'info')) {
           this.log('info', `react-netcode: corrected ${c.type}#${c.ghostId} by ${(c.distance * 1000).toFixed(1)} mm at tick ${c.tick}: ${c.cause} (${c.detail})`);
         }
-        this.events.emit('correction', c);
+        this.emitter.emit('correction', c);
       },
     );
     prediction?.events.on('correction', (r) => this.corrections.add(r, this.now));
@@ -150,7 +154,7 @@ export class NetClient<P extends Protocol> {
         this.log('warn', `react-netcode: client.update(now) has not run in the ${FRAME_WATCH_MS / 1000} s since connect() (${waiting} event(s) of the link wait for it), so the client stays '${this.session.state.status}': the handshake advances only inside update(now). Call it every frame (the React provider does, once per animation frame; a Node client calls it from a timer).`);
       },
     };
-    const { sender, encoder, identity, events, log } = this;
+    const { sender, encoder, identity, emitter: events, log } = this;
     this.session = new ClientSession({ options, sender, encoder, identity, events, log, host });
     this.removeDebugHandle = installDebugHandle(this, options.debugHandle);
   }
@@ -274,7 +278,7 @@ export class NetClient<P extends Protocol> {
       if (p?.lastTick !== undefined) this.spawns.expire(timeline.tick, timeline.newestSnapshotTick, p.lastTick, p.maxRollback);
       if (predicting) this.prediction!.render(this.clock.predictedFraction, dt);
       this.switcher.update(now);
-      updateNetworkTime(this.time, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
+      updateNetworkTime(this.liveTime, this.clock, this.ghosts.timeline, this.prediction?.lastTick, this.prediction?.resimulating ?? false);
     } finally {
       this.sender.framing = false;
       this.sender.flush(); // anything queued after the send stage (an RPC from a presentation system, a Hello)
@@ -344,8 +348,8 @@ export class NetClient<P extends Protocol> {
 
   /** A new session (not a resume) forgets the last one's ghosts, inputs, reports and predictions. */
   private onWelcome(welcome: Welcome, now: number): void {
-    this.welcomeTick = welcome.serverTick;
-    this.worldSeed = welcome.worldSeed;
+    this.welcomed.serverTick = welcome.serverTick;
+    this.welcomed.worldSeed = welcome.worldSeed;
     this.ghosts.begin(welcome.networkId, welcome.resumed, now, welcome.worldSeed);
     if (!welcome.resumed) {
       this.spawns.clear();
@@ -370,7 +374,7 @@ export class NetClient<P extends Protocol> {
       const error = asNetcodeError(thrown, 'decoding a snapshot');
       this.ghosts.rejectedSnapshots++;
       this.log('warn', `react-netcode: dropped a malformed snapshot: ${describeError(error)}`);
-      this.events.emit('error', error);
+      this.emitter.emit('error', error);
       return;
     }
     this.sender.ackDue = true; // sent in this frame's Input packet, or alone (send stage)

@@ -4,7 +4,20 @@
 
 export type EventMap = Record<string, (...args: never[]) => void>;
 
-export class Emitter<E extends EventMap> {
+/**
+ * The listening side of an Emitter: what a game may call on `client.events` and `server.events`.
+ * Emitting (and clearing) stays the engine's.
+ */
+export interface Listenable<E extends EventMap> {
+  /** Subscribe; returns the unsubscribe function. */
+  on<K extends keyof E>(event: K, listener: E[K]): () => void;
+  /** Whether the event has a listener. */
+  has(event: keyof E): boolean;
+  /** Number of listeners across all events. */
+  readonly listenerCount: number;
+}
+
+export class Emitter<E extends EventMap> implements Listenable<E> {
   /**
    * Per event its listeners in subscription order, each at most once. Copy-on-write: (un)subscribing
    * replaces the array, so an emit iterates the array it started with (a listener added during an

@@ -43,6 +43,8 @@ export class Sessions<P extends Protocol> {
   /** Live (connected, in game or suspended) connections by networkId. */
   readonly connections = new Map<number, Connection<JoinPayload<P>>>();
   readonly byPeer = new Map<PeerId, Connection<JoinPayload<P>>>();
+  /** The connections in game (joined, not suspended), in handshake order: a live view (`server.connectionsInGame`). */
+  readonly inGame: Iterable<Connection<JoinPayload<P>>> = { [Symbol.iterator]: () => inGame(this.connections.values()) };
   private readonly pending = new Map<PeerId, number>(); // peer → server time it connected
   private readonly refused = new Map<PeerId, number>(); // peer → drop at (ms)
   private readonly ids: IdAllocator;
@@ -200,4 +202,8 @@ export class Sessions<P extends Protocol> {
     this.hooks.closed(connection, reason);
     this.log('debug', `react-netcode: connection ${connection.networkId} closed: ${reason}`);
   }
+}
+
+function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Generator<C> {
+  for (const c of connections) if (c.inGame) yield c;
 }

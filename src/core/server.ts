@@ -6,7 +6,7 @@
 import { FixedStepAccumulator } from './clock/accumulator.ts';
 import { buildIdentity, type BuildIdentity } from './build-check.ts';
 import type { Connection } from './connection.ts';
-import { Emitter, consoleLogger, type Logger } from './emitter.ts';
+import { Emitter, consoleLogger, type Listenable, type Logger } from './emitter.ts';
 import { asNetcodeError, checkEngineOptions, describeError, HandlerError, NetcodeError } from './errors.ts';
 import { LogLimiter } from './log-limit.ts';
 import { MessageEncoder } from './messages.ts';
@@ -37,7 +37,9 @@ const CATCH_UP_BURST = 8;
 
 export class NetServer<P extends Protocol> {
   readonly protocol: P;
-  readonly events: Emitter<ServerEvents<P>>;
+  /** Connection, tick and error events: listen with `on` (emitting is the engine's, through `emitter`). */
+  readonly events: Listenable<ServerEvents<P>>;
+  private readonly emitter: Emitter<ServerEvents<P>>;
   private readonly sessions: Sessions<P>;
   private readonly ghosts: ServerGhosts<P>;
   private readonly inbox: ServerInbox;
@@ -66,9 +68,11 @@ export class NetServer<P extends Protocol> {
   /** Clears the warning that the server has not begun to run (its first tick() or close()). */
   private readonly ran: () => void;
   /** The tick the next `tick()` simulates. */
-  currentTick: Tick;
+  get currentTick(): Tick { return this.nextTick; }
   /** Server time in ms, advanced by one step per tick (deterministic). */
-  timeMs = 0;
+  get timeMs(): number { return this.ms; }
+  private nextTick: Tick;
+  private ms = 0;
 
   constructor(private readonly options: ServerOptions<P>) {
     checkEngineOptions(options, 'createServer');
@@ -78,7 +82,7 @@ export class NetServer<P extends Protocol> {
     this.log = options.log ?? consoleLogger;
     this.ran = watchFirstRun((m) => this.log('warn', m));
     this.limitedLog = new LogLimiter(this.log);
-    this.events = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`, this.timeMs));
+    this.events = this.emitter = new Emitter((e) => this.limitedLog.log('error', 'event listener', `react-netcode: a server event listener threw: ${String(e)}; fix the listener (the other listeners still ran).`, this.timeMs));
     this.rpcs = new RpcRegistry(options.protocol, 'toServer');
     const backlog = options.maxCatchUpTicks ?? 2 * options.protocol.tickRate;
     const burst = Math.min(CATCH_UP_BURST, backlog);
@@ -86,7 +90,7 @@ export class NetServer<P extends Protocol> {
     this.behind = new BehindWarning(this.acc, () => this.timer.summary(this.acc.overruns, this.acc.droppedSteps), options.protocol);
     this.rng = new Rng(options.seed ?? 0x5eed);
     this.worldSeed = this.rng.nextUint32();
-    this.currentTick = (options.startTick ?? 0) >>> 0;
+    this.nextTick = (options.startTick ?? 0) >>> 0;
     this.identity = buildIdentity(options.systems ?? [], options.buildId);
     const stages = createStages(options, this.stageHost(options), this.out);
     ({ inputs: this.inputs, ghosts: this.ghosts, sessions: this.sessions, inbox: this.inbox, messages: this.messages } = stages);
@@ -95,7 +99,7 @@ export class NetServer<P extends Protocol> {
   /** What the stages (server-stages.ts) read and call of this server. */
   private stageHost(options: ServerOptions<P>): StageHost<P> {
     return {
-      events: this.events, log: this.log, limitedLog: this.limitedLog, encoder: this.encoder, rpcs: this.rpcs,
+      events: this.emitter, log: this.log, limitedLog: this.limitedLog, encoder: this.encoder, rpcs: this.rpcs,
       transport: this.transport, identity: this.identity, worldSeed: this.worldSeed,
       tokens: options.randomUint32 ? { nextUint32: options.randomUint32 } : this.rng,
       tick: () => this.currentTick, timeMs: () => this.timeMs, fraction: () => this.acc.fraction,
@@ -123,12 +127,8 @@ export class NetServer<P extends Protocol> {
    * live view, to iterate (`for (const c of server.connectionsInGame)`) or count (`[...view].length`).
    */
   get connectionsInGame(): Iterable<Connection<JoinPayload<P>>> {
-    return this.inGameView;
+    return this.sessions.inGame;
   }
-
-  private readonly inGameView: Iterable<Connection<JoinPayload<P>>> = {
-    [Symbol.iterator]: () => inGame(this.sessions.connections.values()),
-  };
 
   /** Peers connected at transport level that have not completed the handshake. */
   get pendingPeers(): number {
@@ -244,15 +244,15 @@ export class NetServer<P extends Protocol> {
     } catch (error) {
       this.report(asNetcodeError(error, `expiring connections at tick ${this.currentTick}`));
     }
-    this.events.emit('tick', this.currentTick);
+    this.emitter.emit('tick', this.currentTick);
     try {
       this.out.end();
     } catch (error) {
       this.report(asNetcodeError(error, `writing the messages of tick ${this.currentTick}`));
     }
-    this.currentTick = (this.currentTick + 1) >>> 0;
-    this.ghosts.currentTick = this.currentTick;
-    this.timeMs += this.protocol.stepMs;
+    this.nextTick = (this.nextTick + 1) >>> 0;
+    this.ghosts.currentTick = this.nextTick;
+    this.ms += this.protocol.stepMs;
     this.timer.record(clock ? clock.now() - started : 0);
   }
 
@@ -334,7 +334,7 @@ export class NetServer<P extends Protocol> {
   private report(error: NetcodeError, connection?: Connection<JoinPayload<P>>): void {
     const key = error instanceof HandlerError ? error.handler : error instanceof SystemError ? `system "${error.system}"` : error.code;
     this.limitedLog.log('error', key, connection ? `${error.message} (networkId ${connection.networkId})` : error.message, this.timeMs);
-    this.events.emit('error', error, connection);
+    this.emitter.emit('error', error, connection);
   }
 
   private sendRaw(connection: Connection<JoinPayload<P>>, bytes: Uint8Array, channel: Channel, length = bytes.byteLength): void {
@@ -393,8 +393,4 @@ export class NetServer<P extends Protocol> {
   get limitTotals(): Readonly<{ droppedMessages: number; droppedBytes: number; refusedPeers: number; closedPeers: number }> {
     return this.inbox.limits.totals;
   }
-}
-
-function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Generator<C> {
-  for (const c of connections) if (c.inGame) yield c;
 }

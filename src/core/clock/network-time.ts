@@ -13,22 +13,25 @@ import type { Tick } from './tick.ts';
  * where remote ghosts are shown.
  */
 export interface NetworkTime {
-  serverTick: number;
-  predictedTick: Tick;
+  readonly serverTick: number;
+  readonly predictedTick: Tick;
   /** Progress towards the next predicted tick (frame interpolation of predicted ghosts). */
-  predictedFraction: number;
-  interpolationTick: Tick;
-  interpolationFraction: number;
+  readonly predictedFraction: number;
+  readonly interpolationTick: Tick;
+  readonly interpolationFraction: number;
   /** Outside systems: true. Inside shared systems use ctx.isFirstTimeFullyPredictingTick. */
-  isFirstTimeFullyPredictingTick: boolean;
-  isResimulating: boolean;
-  rttMs: number;
-  jitterMs: number;
-  timeScale: number;
-  inputDelayTicks: number;
+  readonly isFirstTimeFullyPredictingTick: boolean;
+  readonly isResimulating: boolean;
+  readonly rttMs: number;
+  readonly jitterMs: number;
+  readonly timeScale: number;
+  readonly inputDelayTicks: number;
 }
 
-export function createNetworkTime(): NetworkTime {
+/** NetworkTime as the client engine fills it (games get the read-only `client.time`). */
+export type MutableNetworkTime = { -readonly [K in keyof NetworkTime]: NetworkTime[K] };
+
+export function createNetworkTime(): MutableNetworkTime {
   return {
     serverTick: 0,
     predictedTick: 0,
@@ -45,7 +48,7 @@ export function createNetworkTime(): NetworkTime {
 }
 
 export function updateNetworkTime(
-  t: NetworkTime, clock: ClockSync, timeline: InterpolationTimeline, lastPredicted: Tick | undefined, resimulating: boolean,
+  t: MutableNetworkTime, clock: ClockSync, timeline: InterpolationTimeline, lastPredicted: Tick | undefined, resimulating: boolean,
 ): void {
   t.serverTick = clock.serverTick;
   t.predictedTick = lastPredicted ?? clock.predictedTick;
