@@ -22,7 +22,7 @@ export type ClientStatus = 'idle' | 'connecting' | 'connected' | 'joining' | 'in
 export interface ClientState {
   status: ClientStatus;
   networkId: number | undefined;
-  /** Why the connection closed (set when status is 'closed'). */
+  /** Why the connection closed (when status is 'closed'), or why the link dropped (while 'reconnecting'). */
   closeReason: string | undefined;
   /** Why the last join was refused, if it was. */
   joinError: string | undefined;
