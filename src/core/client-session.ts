@@ -172,7 +172,7 @@ export class ClientSession<P extends Protocol> {
       }
     }
     const status = this.current.status;
-    if ((status === 'connected' || status === 'joining' || status === 'in-game') && this.reconnect.silent(now)) {
+    if (status === 'in-game' && this.reconnect.silent(now)) { // in game the server answers Pings and sends snapshots
       this.reconnect.heard(now); // once: the close below comes back as a drop (resumed as any other)
       this.parts.options.transport.close(`react-netcode: the server sent nothing for ${this.reconnect.silenceMs} ms (a frozen or vanished host, a dead link)`);
     }

@@ -23,9 +23,10 @@ export interface ReconnectOptions {
   /** Delays between attempts (default [250, 500, 1000, 2000], the last repeats). */
   reconnectDelaysMs?: readonly number[];
   /**
-   * Nothing from the server for this long (ms) while connected — a frozen or vanished host, a link that died
+   * Nothing from the server for this long (ms) while in game — a frozen or vanished host, a link that died
    * without closing — counts as a dropped link: the client closes it and resumes (default 8000; 0: never).
-   * The server answers the client's Pings (every `pingIntervalMs`, 100) and sends snapshots, so silence is abnormal.
+   * In game the server answers the client's Pings (every `pingIntervalMs`, 100) and sends snapshots, so silence
+   * is abnormal; before the join (a lobby, an onJoin still checking) nothing need come, and nothing is checked.
    */
   silenceTimeoutMs?: number;
 }

@@ -19,7 +19,7 @@ function setup(engine: Record<string, unknown> = {}) {
   return { s, client: s.clients[0]!.client, link: s.clients[0]!.link! };
 }
 
-describe('a link that goes silent without closing', () => {
+describe("a link that goes silent without closing (in game)", () => {
   it('counts as a drop after silenceTimeoutMs (8 s): reconnecting, then resumed with the same networkId when it heals', () => {
     const { s, client, link } = setup();
     const id = client.networkId;
@@ -59,6 +59,19 @@ describe('a link that goes silent without closing', () => {
     client.setPaused(false);
     s.advance(1000);
     expect(client.status).toBe('in-game');
+  });
+
+  it('is not checked before the join: a client connected in a lobby for 20 s, hearing nothing, stays connected', () => {
+    const s = createStepper({ protocol: arena, systems: arenaSystems, log: quiet, seed: 8, clients: [{ link: { up: fast, down: fast } }] });
+    const client = s.clients[0]!.client;
+    s.until(() => client.status === 'connected', 3000, 'connected');
+    const statuses: string[] = [];
+    client.events.on('status', (st) => statuses.push(st.status));
+    s.advance(20_000);
+    expect(client.status).toBe('connected');
+    expect(statuses).toEqual([]);
+    client.join({ name: 'late' });
+    s.until(() => client.status === 'in-game', 3000, 'the join');
   });
 
   it('rejects a negative silenceTimeoutMs with a clear error', () => {
