@@ -3,7 +3,7 @@
 // timeline, and writes what remote ghosts should show into their components.
 // Lifecycle events (spawn, update, despawn) are raised here.
 
-import { Emitter } from './emitter.ts';
+import { Emitter, type Listenable } from './emitter.ts';
 import { HistoryBuffer } from './history.ts';
 import { InterpolationTimeline, sampleValuesAt, setSampleTime } from './interpolation/index.ts';
 import type { Protocol } from './protocol.ts';
@@ -50,9 +50,26 @@ export interface GhostRecord {
   stale: boolean;
 }
 
+/** Set by ClientGhosts' static block: emits on a ClientGhosts' private emitter (see `ghostSwitchedMode`). */
+let emitMode: (ghosts: ClientGhosts<Protocol>, ghost: Ghost, mode: 'predicted' | 'interpolated') => void;
+
+/**
+ * @internal A ghost switched between predicted and interpolated: the `mode` event of `ghosts.events`.
+ * The mode switcher's; a function of this module, not a member, so a game (which only listens) cannot fake it.
+ */
+export function ghostSwitchedMode<P extends Protocol>(ghosts: ClientGhosts<P>, ghost: Ghost, mode: 'predicted' | 'interpolated'): void {
+  emitMode(ghosts as unknown as ClientGhosts<Protocol>, ghost, mode);
+}
+
 export class ClientGhosts<P extends Protocol> {
+  static {
+    emitMode = (ghosts, ghost, mode) => ghosts.emitter.emit('mode', typed<Protocol>(ghost), mode);
+  }
+
   readonly world: EngineWorld<P>;
-  readonly events: Emitter<GhostEvents<P>>;
+  /** Spawn, update, despawn, matched and mode events: listen with `on` (emitting is the engine's, through `emitter`). */
+  readonly events: Listenable<GhostEvents<P>>;
+  private readonly emitter: Emitter<GhostEvents<P>>;
   readonly timeline: InterpolationTimeline;
   private readonly records = new Map<number, GhostRecord>();
   private readonly pool = new Map<number, Values<Schema>[]>(); // typeId → free value objects
@@ -107,7 +124,7 @@ export class ClientGhosts<P extends Protocol> {
       // Client-side ids (predicted spawns) have the top bit set so they never collide with server ids.
       allocateId: () => (this.nextLocalId = (((this.nextLocalId + 1) | 0x8000_0000) >>> 0)),
     });
-    this.events = new Emitter(onListenerError);
+    this.events = this.emitter = new Emitter(onListenerError);
     this.historyTicks = options.historyTicks ?? 64;
     this.staleAfterTicks = Math.ceil(((options.staleAfterMs ?? 2000) / 1000) * protocol.tickRate);
     this.maxExtrapolationTicks = options.maxExtrapolationTicks ?? 20;
@@ -181,7 +198,7 @@ export class ClientGhosts<P extends Protocol> {
         rec = this.add(s.id, s.typeId, s.owner, s.spawnTick);
         // Show the spawn state at once, never the schema defaults: 'spawn' listeners see it too.
         rec.codec.copy(s.values as Values<Schema>, rec.ghost.components as Values<Schema>, true);
-        this.events.emit('spawn', typed<P>(rec.ghost));
+        this.emitter.emit('spawn', typed<P>(rec.ghost));
       }
       this.confirm(rec, tick, s.values);
     }
@@ -239,7 +256,7 @@ export class ClientGhosts<P extends Protocol> {
     local.origin = 'matched';
     rec.confirmedTick = s.spawnTick;
     rec.latest = rec.history.get(s.spawnTick);
-    this.events.emit('matched', typed<P>(local));
+    this.emitter.emit('matched', typed<P>(local));
     return rec;
   }
 
@@ -256,7 +273,7 @@ export class ClientGhosts<P extends Protocol> {
       stale: false,
     };
     this.records.set(ghost.id, rec);
-    this.events.emit('spawn', typed<P>(ghost));
+    this.emitter.emit('spawn', typed<P>(ghost));
     return rec;
   }
 
@@ -294,7 +311,7 @@ export class ClientGhosts<P extends Protocol> {
       rec.latest = slot;
     }
     rec.stale = false;
-    this.events.emit('update', typed<P>(rec.ghost), tick);
+    this.emitter.emit('update', typed<P>(rec.ghost), tick);
   }
 
   private remove(rec: GhostRecord): void {
@@ -304,7 +321,7 @@ export class ClientGhosts<P extends Protocol> {
     if (rec.ghost.alive) this.world.remove(rec.ghost.id);
     rec.history.clear();
     rec.latest = undefined;
-    this.events.emit('despawn', typed<P>(rec.ghost));
+    this.emitter.emit('despawn', typed<P>(rec.ghost));
   }
 
   private poolFor(typeId: number): Values<Schema>[] {

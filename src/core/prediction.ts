@@ -5,7 +5,7 @@
 // when a field is off by more than its tolerance (policy 'check'). The difference a
 // resimulation makes to the shown transform becomes a decaying VisualCorrection.
 
-import { Emitter } from './emitter.ts';
+import { Emitter, type Listenable } from './emitter.ts';
 import { NetcodeError } from './errors.ts';
 import { vec3Distance, type Quat, type Vec3 } from './field.ts';
 import type { TickHistory } from './history.ts';
@@ -29,21 +29,26 @@ const FIRST_TIME: RunFlags = Object.freeze({ isFirstTimeFullyPredictingTick: tru
 const RESIMULATING: RunFlags = Object.freeze({ isResimulating: true });
 
 export class ClientPrediction<P extends Protocol> {
-  readonly events = new Emitter<PredictionEvents>();
+  private readonly emitter = new Emitter<PredictionEvents>();
+  /** Misprediction, correction and rollbackCapped events: listen with `on` (emitting is the engine's). */
+  readonly events: Listenable<PredictionEvents> = this.emitter;
   readonly stats: PredictionStats = {
     rollbacks: 0, skipped: 0, resimulatedTicks: 0, catchUpTicks: 0, corrections: 0, mispredictions: 0, skippedTicks: 0, heldFrames: 0,
   };
   /** True while resimulating (NetworkTime.isResimulating). */
-  resimulating = false;
+  get resimulating(): boolean { return this.resimulatingNow; }
+  private resimulatingNow = false;
   private readonly states = new Map<number, Predicted>();
   private readonly policy: RollbackPolicy;
   /** Deepest rollback (ticks): `maxRollbackTicks`. */
   readonly maxRollback: number;
   private readonly maxTicksPerFrame: number;
   /** The newest range of ticks skipped by the per-frame cap (inclusive), for explaining corrections. */
-  lastSkip: { from: Tick; to: Tick } | undefined;
+  get lastSkip(): { readonly from: Tick; readonly to: Tick } | undefined { return this.skipRange; }
+  private skipRange: { from: Tick; to: Tick } | undefined;
   /** Newest tick simulated for real; undefined until prediction starts. */
-  lastTick: Tick | undefined;
+  get lastTick(): Tick | undefined { return this.simulatedTo; }
+  private simulatedTo: Tick | undefined;
   /** The snapshot tick the last rollback used. */
   private rolledBackTo: Tick | undefined;
   /** The predicted ghosts, kept across frames and collected again only when the world's structure or a ghost's mode changed. */
@@ -87,9 +92,9 @@ export class ClientPrediction<P extends Protocol> {
     this.states.clear();
     this.list.length = 0;
     this.collectedVersion = -1;
-    this.lastTick = undefined;
+    this.simulatedTo = undefined;
     this.rolledBackTo = undefined;
-    this.lastSkip = undefined;
+    this.skipRange = undefined;
   }
 
   /** The values to render for a predicted ghost (frame-interpolated + correction), or undefined if it is not predicted. */
@@ -172,18 +177,18 @@ export class ClientPrediction<P extends Protocol> {
       targetTick = tickAdd(snap, this.maxRollback);
       this.stats.heldFrames++;
     }
-    if (this.skipping && this.lastTick !== undefined) {
+    if (this.skipping && this.simulatedTo !== undefined) {
       this.skipping = false;
-      this.lastTick = tickAdd(targetTick, -1);
+      this.simulatedTo = tickAdd(targetTick, -1);
       this.rolledBackTo = undefined;
       for (const s of list) {
         s.history.clear();
         s.correction.reset();
       }
     }
-    if (this.lastTick === undefined) {
-      this.lastTick = tickAdd(targetTick, -1);
-      for (const s of list) record(s, this.lastTick);
+    if (this.simulatedTo === undefined) {
+      this.simulatedTo = tickAdd(targetTick, -1);
+      for (const s of list) record(s, this.simulatedTo);
     }
     // A stall (more ticks due than a frame may run): never fall behind. First simulate the ticks whose
     // input is committed (and sent: with input delay, a few ticks ahead of prediction), so each press
@@ -191,23 +196,23 @@ export class ClientPrediction<P extends Protocol> {
     // and skip to the newest maxTicksPerFrame ticks.
     let skipAfter: Tick | undefined;
     let keep = 0;
-    const due = tickDiff(targetTick, this.lastTick);
+    const due = tickDiff(targetTick, this.simulatedTo);
     if (due > maxTicksPerFrame) {
-      keep = committedThrough === undefined ? 0 : Math.max(0, Math.min(due, tickDiff(committedThrough, this.lastTick)));
-      if (keep > 0) skipAfter = tickAdd(this.lastTick, keep);
+      keep = committedThrough === undefined ? 0 : Math.max(0, Math.min(due, tickDiff(committedThrough, this.simulatedTo)));
+      if (keep > 0) skipAfter = tickAdd(this.simulatedTo, keep);
       else this.afterStall(list, targetTick, maxTicksPerFrame);
     }
     this.rollback(this.current());
     let ran = 0;
     const budget = maxTicksPerFrame + keep;
-    while (tickDiff(targetTick, this.lastTick) > 0 && ran < budget) {
-      const t = tickAdd(this.lastTick, 1);
+    while (tickDiff(targetTick, this.simulatedTo) > 0 && ran < budget) {
+      const t = tickAdd(this.simulatedTo, 1);
       beforeTick(t);
       this.resimulationHooks.beforeTick?.(t);
       this.runner.run('prediction', t, FIRST_TIME);
       list = this.current();
       for (let i = 0; i < list.length; i++) if (list[i]!.rec.ghost.alive) record(list[i]!, t);
-      this.lastTick = t;
+      this.simulatedTo = t;
       ran++;
       if (t === skipAfter) {
         skipAfter = undefined;
@@ -220,7 +225,7 @@ export class ClientPrediction<P extends Protocol> {
   /** After a stall: restart from the newest snapshot if it is past our prediction, then skip to the newest `cap` ticks. */
   private afterStall(list: readonly Predicted[], target: Tick, cap: number): void {
     this.restartFromSnapshot(list);
-    if (tickDiff(target, this.lastTick!) > cap) this.skipTo(tickAdd(target, -cap));
+    if (tickDiff(target, this.simulatedTo!) > cap) this.skipTo(tickAdd(target, -cap));
   }
 
   /**
@@ -229,7 +234,7 @@ export class ClientPrediction<P extends Protocol> {
    * cause is 'stall'), and prediction goes on from that tick.
    */
   private restartFromSnapshot(list: readonly Predicted[]): void {
-    const last = this.lastTick!;
+    const last = this.simulatedTo!;
     const snap = this.ghosts.timeline.newestSnapshotTick;
     if (snap === undefined || tickDiff(snap, last) <= 0) return;
     for (const s of list) {
@@ -244,9 +249,9 @@ export class ClientPrediction<P extends Protocol> {
       if (before && s.position) this.corrected(s, before, beforeRot, snap, last);
     }
     this.rolledBackTo = snap;
-    this.lastSkip = { from: tickAdd(last, 1), to: snap };
+    this.skipRange = { from: tickAdd(last, 1), to: snap };
     this.stats.skippedTicks += tickDiff(snap, last);
-    this.lastTick = snap;
+    this.simulatedTo = snap;
   }
 
   /**
@@ -255,11 +260,11 @@ export class ClientPrediction<P extends Protocol> {
    * the stall is counted in the first input committed after it, and predicted there.
    */
   private skipTo(tick: Tick): void {
-    const last = this.lastTick!;
+    const last = this.simulatedTo!;
     if (tickDiff(tick, last) <= 0) return;
-    this.lastSkip = { from: this.lastSkip && tickDiff(this.lastSkip.to, last) === 0 ? this.lastSkip.from : tickAdd(last, 1), to: tick };
+    this.skipRange = { from: this.skipRange && tickDiff(this.skipRange.to, last) === 0 ? this.skipRange.from : tickAdd(last, 1), to: tick };
     this.stats.skippedTicks += tickDiff(tick, last);
-    this.lastTick = tick;
+    this.simulatedTo = tick;
   }
 
   /** A resimulation or restart moved what a ghost shows: smooth it and report it (when above the correction's minimum). */
@@ -269,13 +274,13 @@ export class ClientPrediction<P extends Protocol> {
     const g = s.rec.ghost;
     // Not Math.hypot: it returned a new heap number per correction.
     const distance = vec3Distance(before, (g.components as unknown as Shown).position);
-    this.events.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
+    this.emitter.emit('correction', { ghostId: g.id, type: g.type, local: g.isLocal, tick, fromTick, distance });
   }
 
   /** Roll back to the newest snapshot tick when it is new and (policy 'check') something differs. */
   private rollback(list: readonly Predicted[]): void {
     const snapTick = this.ghosts.timeline.newestSnapshotTick;
-    const last = this.lastTick;
+    const last = this.simulatedTo;
     if (snapTick === undefined || last === undefined || snapTick === this.rolledBackTo) return;
     const fromTick = this.rolledBackTo ?? snapTick;
     this.rolledBackTo = snapTick;
@@ -309,7 +314,7 @@ export class ClientPrediction<P extends Protocol> {
       if (s.rec.confirmedTick !== snapTick) continue;
       const confirmed = s.rec.latest;
       if (!confirmed) continue;
-      this.events.emit('rollbackCapped', s.rec.ghost.id, depth);
+      this.emitter.emit('rollbackCapped', s.rec.ghost.id, depth);
       s.codec.copy(confirmed, s.rec.ghost.components as Values<Schema>, true);
       record(s, last);
     }
@@ -351,7 +356,7 @@ export class ClientPrediction<P extends Protocol> {
 
   /** Resimulate snapTick+1 … last from the restored state, recording each tick. */
   private resimulate(list: readonly Predicted[], snapTick: Tick, last: Tick, needed: boolean): void {
-    this.resimulating = true;
+    this.resimulatingNow = true;
     this.resimulationHooks.begin?.(snapTick);
     try {
       for (let t = tickAdd(snapTick, 1); tickDiff(last, t) >= 0; t = tickAdd(t, 1)) {
@@ -362,7 +367,7 @@ export class ClientPrediction<P extends Protocol> {
         else this.stats.catchUpTicks++;
       }
     } finally {
-      this.resimulating = false;
+      this.resimulatingNow = false;
       this.resimulationHooks.end?.(snapTick, last);
     }
   }
@@ -372,7 +377,7 @@ export class ClientPrediction<P extends Protocol> {
    * With no listener and no log, only counted: no report object per field.
    */
   private differs(s: Predicted, tick: Tick, confirmed: Values<Schema>): boolean {
-    const heard = Boolean(this.options.logMispredictions) || this.events.has('misprediction');
+    const heard = Boolean(this.options.logMispredictions) || this.emitter.has('misprediction');
     s.history.read(tick, s.previous);
     const n = mispredictions(s, tick, s.previous, confirmed, heard ? this.report : undefined);
     if (!heard) this.stats.mispredictions += n;
@@ -381,7 +386,7 @@ export class ClientPrediction<P extends Protocol> {
 
   private readonly report = (m: Misprediction): void => {
     this.stats.mispredictions++;
-    this.events.emit('misprediction', m);
+    this.emitter.emit('misprediction', m);
     if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${m.field} at tick ${m.tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${m.distance}, tolerance ${m.tolerance})`);
   };
 

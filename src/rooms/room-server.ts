@@ -5,7 +5,7 @@
 // seats, rooms empty past their grace, the process heartbeat. With `workers`, the rooms run in
 // worker threads instead (room-workers.ts) and this loop keeps the links, seats and sweep.
 
-import { Emitter, consoleLogger, type Logger } from '../core/emitter.ts';
+import { Emitter, consoleLogger, type Listenable, type Logger } from '../core/emitter.ts';
 import { NetcodeError, asNetcodeError } from '../core/errors.ts';
 import type { Protocol } from '../core/protocol.ts';
 import { deriveSeed } from '../core/rng.ts';
@@ -39,7 +39,9 @@ export class RoomServer {
   readonly scheduler: Scheduler;
   readonly processId: string;
   readonly url: string | undefined;
-  readonly events = new Emitter<RoomServerEvents>();
+  private readonly emitter = new Emitter<RoomServerEvents>();
+  /** Room create and dispose events: listen with `on` (emitting is the room server's). */
+  readonly events: Listenable<RoomServerEvents> = this.emitter;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each type has its own protocol
   readonly types = new Map<string, RoomType<any>>();
   readonly log: Logger;
@@ -269,7 +271,7 @@ export class RoomServer {
       const remote = this.pool.open(type, listing, seed, this.emptyGraceMs);
       this.live.set(remote.id, remote);
       this.order = [...this.order, remote];
-      this.events.emit('create', remote);
+      this.emitter.emit('create', remote);
       return remote;
     }
     const room = new LiveRoom(type, listing, new RoomTransport(this.options.transport), this.scheduler, {
@@ -287,7 +289,7 @@ export class RoomServer {
     this.order = [...this.order, room];
     this.local.add(room);
     room.call('onCreate', () => type.definition.onCreate?.(room));
-    this.events.emit('create', room);
+    this.emitter.emit('create', room);
     return room;
   }
 
@@ -300,7 +302,7 @@ export class RoomServer {
     if (live instanceof LiveRoom) this.local.remove(live);
     live.shut(reason === 'empty' ? 'react-netcode: the room was closed; matchmake again to play on.' : reason);
     this.fire(this.directory.removeRoom(room.id), 'remove');
-    this.events.emit('dispose', live, reason);
+    this.emitter.emit('dispose', live, reason);
   }
 
   /** A room whose worker died: it leaves the directory (its players were told by the pool). */
@@ -308,7 +310,7 @@ export class RoomServer {
     if (!this.live.delete(room.id)) return;
     this.order = this.order.filter((r) => r !== room);
     this.fire(this.directory.removeRoom(room.id), 'remove');
-    this.events.emit('dispose', room, reason);
+    this.emitter.emit('dispose', room, reason);
   }
 
   /** Per-room and per-process figures (room-stats.ts; `metricsText` renders them for Prometheus). */

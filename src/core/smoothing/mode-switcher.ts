@@ -3,13 +3,12 @@
 // margin hysteresis), and a ModeTransition blends what is shown so nothing jumps.
 // Runs once per client frame, after prediction and interpolation.
 
-import type { ClientGhosts } from '../client-ghosts.ts';
+import { ghostSwitchedMode, type ClientGhosts } from '../client-ghosts.ts';
 import type { Field, Vec3 } from '../field.ts';
 import type { Protocol } from '../protocol.ts';
 import type { Schema, Values } from '../schema.ts';
 import { desiredMode, ModeTransition, type PredictionMode } from './index.ts';
 import type { Ghost } from '../world.ts';
-import { typed } from '../typed-ghosts.ts';
 import { NetcodeError } from '../errors.ts';
 
 export interface PredictionSwitchingOptions {
@@ -99,7 +98,7 @@ export class ModeSwitcher<P extends Protocol> {
     ghost.mode = mode;
     if (mode === 'predicted') this.onPredicted(ghost);
     this.switches++;
-    this.ghosts.events.emit('mode', typed<P>(ghost), mode);
+    ghostSwitchedMode(this.ghosts, ghost, mode);
     return true;
   }
 
