@@ -42,7 +42,10 @@ export class ServerInbox {
   readonly handler: ServerTransportHandler = {
     canConnect: (opening) => {
       const ok = this.limits.canConnect(this.hooks.pendingPeers() + this.queuedConnects, opening, this.hooks.now());
-      if (!ok) this.hooks.turnedAway(this.busy());
+      if (!ok) {
+        this.limits.totals.refusedPeers++; // turned away before it connects: counted here, as onConnect's refusals are
+        this.hooks.turnedAway(this.busy());
+      }
       return ok;
     },
     onConnect: (peer) => {

@@ -9,7 +9,7 @@
 // and each of its resume attempts is tried once (the engine's schedule, within its grace).
 import { io } from 'socket.io-client';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
-import { checkOptionNames, NetcodeError } from '../core/errors.ts';
+import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, ConnectIntent, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { toBytes } from './bytes.ts';
@@ -144,6 +144,8 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       return;
     }
     const tries = current.attempts === 1 ? 'in one attempt' : `in ${current.attempts} attempts over ${((Date.now() - current.startedAt) / 1000).toFixed(1)} s`;
+    // The server refused it saying why (busy, not accepting yet): that says what to do, not the URL advice.
+    if (err.message.startsWith('react-netcode: ')) return finish(current, `react-netcode: could not connect to ${where} ${tries}: ${describeError(err)}`);
     finish(
       current,
       `react-netcode: could not connect to ${where} ${tries}: ${err.message}; check the URL${schemeHint(url)} and path, that the game server is running and reachable from here, ` +
