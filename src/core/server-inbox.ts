@@ -24,6 +24,8 @@ export interface InboxHooks {
   dropped(peer: PeerId, bytes: number): void;
   /** The transport asked whether to take a new connection and was told no (it turns it away, e.g. HTTP 403): the server logs it. */
   turnedAway(reason: string): void;
+  /** The transport is closing `peer` for what it sent: the server logs it. */
+  peerError(peer: PeerId, reason: string): void;
 }
 
 export class ServerInbox {
@@ -65,6 +67,7 @@ export class ServerInbox {
       }
     },
     onDisconnect: (peer, reason) => this.events.push({ kind: 'disconnect', peer, reason }),
+    onPeerError: (peer, reason) => this.hooks.peerError(peer, reason),
   };
 
   private busy(): string {

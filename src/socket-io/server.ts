@@ -216,8 +216,22 @@ function write(p: Peer, data: Uint8Array, channel: Channel, maxBuffered: number)
 function violationOf(event: string, channel: Channel | null, data: Uint8Array | null, maxMessageBytes: number): string | null {
   if (channel === null) return `unknown event '${event}' (only 'r' and 'u' are accepted)`;
   if (data === null) return `non-binary payload on '${event}' (send a Uint8Array)`;
-  if (data.byteLength > maxMessageBytes) return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+  if (data.byteLength > maxMessageBytes) return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes}; raise that transport option if your own client sends messages this large)`;
   return null;
+}
+
+/**
+ * Why engine.io or socket.io closed a peer's socket for what it sent, from the `disconnect` reason and description
+ * (null: not for that). Over the size limit: ws closes the WebSocket ("Max payload size exceeded"), the polling
+ * transport answers HTTP 413 ("payload too large"); a packet socket.io cannot decode: `malformed` (its 'error').
+ */
+function closedForWhatItSent(reason: string, description: unknown, malformed: string | undefined, io: Server, maxMessageBytes: number, owned: boolean): string | null {
+  if (malformed !== undefined) return `react-netcode: malformed socket.io packet (${malformed}); a client must speak socket.io or netcode frames`;
+  const detail = description instanceof Error ? description.message : String(description ?? '');
+  if (reason !== 'transport error' || !/max payload size exceeded|payload too large/i.test(detail)) return null;
+  const limit = (io.engine as { opts?: { maxHttpBufferSize?: number } } | undefined)?.opts?.maxHttpBufferSize;
+  const where = owned ? `set from the transport's maxMessageBytes (${maxMessageBytes}); raise that option` : 'of your io; raise it';
+  return `react-netcode: a message over socket.io's ${limit ?? 'maxHttpBufferSize'}-byte limit (maxHttpBufferSize, ${where} if your own client sends messages this large)`;
 }
 
 /** Every option name (the type makes the list complete). */
@@ -257,7 +271,9 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     if (!peers.has(peer)) return;
     const violation = violationOf(event, channel, data, maxMessageBytes);
     if (violation !== null || channel === null || data === null) {
-      hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
+      const reason = `react-netcode: ${violation ?? 'protocol violation'}`;
+      handler?.onPeerError?.(peer, reason);
+      hangUp(drop(peer, reason));
       return;
     }
     handler?.onMessage(peer, data, channel);
@@ -277,8 +293,12 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
       deliver(peer, event, channel, args.length === 1 ? toBytes(args[0]) : null);
     });
-    socket.once('disconnect', (reason: string) => {
-      drop(peer, reason);
+    let malformed: string | undefined; // socket.io's decoder failed on a packet: 'error', then a forced close
+    socket.on('error', (err: Error) => void (malformed = err.message));
+    socket.once('disconnect', (reason: string, description: unknown) => {
+      const why = peers.has(peer) ? closedForWhatItSent(reason, description, malformed, io, maxMessageBytes, owned) : null;
+      if (why !== null) handler?.onPeerError?.(peer, why);
+      drop(peer, why ?? reason);
     });
     handler.onConnect(peer);
   };
