@@ -161,7 +161,8 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   if (engine !== undefined) {
     engine.opts.allowRequest = (req, fn) => {
       const handler = handlerOf();
-      const refusal = handler === null ? NOT_LISTENING : handler.canConnect !== undefined && !handler.canConnect(opening.size) ? BUSY : null;
+      const busy = handler !== null && handler.canConnect !== undefined && !handler.canConnect(opening.size);
+      const refusal = handler === null ? NOT_LISTENING : busy ? BUSY : null;
       if (refusal === null) {
         if (previous !== undefined) previous(req, fn);
         else fn(null, true);
@@ -216,22 +217,38 @@ function write(p: Peer, data: Uint8Array, channel: Channel, maxBuffered: number)
 function violationOf(event: string, channel: Channel | null, data: Uint8Array | null, maxMessageBytes: number): string | null {
   if (channel === null) return `unknown event '${event}' (only 'r' and 'u' are accepted)`;
   if (data === null) return `non-binary payload on '${event}' (send a Uint8Array)`;
-  if (data.byteLength > maxMessageBytes) return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes}; raise that transport option if your own client sends messages this large)`;
+  if (data.byteLength > maxMessageBytes) {
+    return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes}); raise that transport option if your own client sends messages this large`;
+  }
   return null;
 }
 
-/**
- * Why engine.io or socket.io closed a peer's socket for what it sent, from the `disconnect` reason and description
- * (null: not for that). Over the size limit: ws closes the WebSocket ("Max payload size exceeded"), the polling
- * transport answers HTTP 413 ("payload too large"); a packet socket.io cannot decode: `malformed` (its 'error').
- */
-function closedForWhatItSent(reason: string, description: unknown, malformed: string | undefined, io: Server, maxMessageBytes: number, owned: boolean): string | null {
-  if (malformed !== undefined) return `react-netcode: malformed socket.io packet (${malformed}); a client must speak socket.io or netcode frames`;
-  const detail = description instanceof Error ? description.message : String(description ?? '');
-  if (reason !== 'transport error' || !/max payload size exceeded|payload too large/i.test(detail)) return null;
+/** Why a peer over socket.io's size limit was closed (ws closes the WebSocket, the polling transport answers HTTP 413). */
+function oversizeReason(io: Server, maxMessageBytes: number, owned: boolean): string {
   const limit = (io.engine as { opts?: { maxHttpBufferSize?: number } } | undefined)?.opts?.maxHttpBufferSize;
   const where = owned ? `set from the transport's maxMessageBytes (${maxMessageBytes}); raise that option` : 'of your io; raise it';
   return `react-netcode: a message over socket.io's ${limit ?? 'maxHttpBufferSize'}-byte limit (maxHttpBufferSize, ${where} if your own client sends messages this large)`;
+}
+
+/**
+ * Calls `onClose` once `socket` disconnects, with socket.io's reason and why engine.io or socket.io closed it for what
+ * it sent (null: not for that): over the size limit ("Max payload size exceeded" from ws, "payload too large" from
+ * polling), or a packet socket.io's decoder failed on (its 'error', then a forced close).
+ */
+function watchClose(socket: Socket, oversize: string, onClose: (reason: string, why: string | null) => void): void {
+  let malformed: string | undefined;
+  socket.on('error', (err: Error) => void (malformed = err.message));
+  socket.once('disconnect', (reason: string, description: unknown) => {
+    const detail = description instanceof Error ? description.message : String(description ?? '');
+    if (malformed !== undefined) onClose(reason, `react-netcode: malformed socket.io packet (${malformed}); a client must speak socket.io or netcode frames`);
+    else onClose(reason, reason === 'transport error' && /max payload size exceeded|payload too large/i.test(detail) ? oversize : null);
+  });
+}
+
+function checkMaxMessageBytes(value: number | undefined): number {
+  const n = value ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isInteger(n) || n <= 0) throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(value)}.`);
+  return n;
 }
 
 /** Every option name (the type makes the list complete). */
@@ -241,13 +258,10 @@ const SERVER_OPTIONS: readonly string[] = Object.keys({
 
 export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
   checkOptionNames(options, SERVER_OPTIONS, 'createSocketIoServerTransport');
-  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
-    throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}.`);
-  }
+  const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes);
   const owned = options.io === undefined;
   const { io, readyPromise } = openServer(options, maxMessageBytes);
-
+  const oversize = oversizeReason(io, maxMessageBytes, owned);
   let handler: ServerTransportHandler | null = null;
   let closed = false;
   let nextPeer: PeerId = 1;
@@ -273,8 +287,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     if (violation !== null || channel === null || data === null) {
       const reason = `react-netcode: ${violation ?? 'protocol violation'}`;
       handler?.onPeerError?.(peer, reason);
-      hangUp(drop(peer, reason));
-      return;
+      return hangUp(drop(peer, reason));
     }
     handler?.onMessage(peer, data, channel);
   };
@@ -293,11 +306,8 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
       deliver(peer, event, channel, args.length === 1 ? toBytes(args[0]) : null);
     });
-    let malformed: string | undefined; // socket.io's decoder failed on a packet: 'error', then a forced close
-    socket.on('error', (err: Error) => void (malformed = err.message));
-    socket.once('disconnect', (reason: string, description: unknown) => {
-      const why = peers.has(peer) ? closedForWhatItSent(reason, description, malformed, io, maxMessageBytes, owned) : null;
-      if (why !== null) handler?.onPeerError?.(peer, why);
+    watchClose(socket, oversize, (reason, why) => {
+      if (why !== null && peers.has(peer)) handler?.onPeerError?.(peer, why);
       drop(peer, why ?? reason);
     });
     handler.onConnect(peer);
