@@ -31,14 +31,14 @@ export class DroppedUnreadWarning {
     const kind = !(since >= 0) || Number.isNaN(this.frameMs) ? 'unknown' : since > Math.max(LATE_FRAMES * this.frameMs, LATE_MIN_MS) ? 'late' : 'burst';
     if (this.said.has(kind)) return;
     this.said.add(kind);
-    const head = `react-netcode: more than ${MAX_QUEUED_UNRELIABLE} unreliable messages waited for the next client.update(now); the oldest ${count} were dropped unread (as if lost)`;
+    const head = `more than ${MAX_QUEUED_UNRELIABLE} unreliable messages waited for the next client.update(now); the oldest ${count} were dropped unread (as if lost)`;
     const advice = 'Call update(now) every frame (the React provider does), or setPaused(true) while the game is not shown.';
-    if (kind === 'late') this.warn(`${head}: update(now) last ran ${Math.round(since)} ms before, its frames came every ${Math.round(this.frameMs)} ms until then. ${advice}`);
+    if (kind === 'late') this.warn(`react-netcode: ${head}: update(now) last ran ${Math.round(since)} ms before, its frames came every ${Math.round(this.frameMs)} ms until then. ${advice}`);
     else if (kind === 'burst') {
       this.warn(
-        `${head}: they arrived at once, ${Math.round(since)} ms after a frame on time (frames every ${Math.round(this.frameMs)} ms), a burst such as a stalled link ` +
+        `react-netcode: ${head}: they arrived at once, ${Math.round(since)} ms after a frame on time (frames every ${Math.round(this.frameMs)} ms), a burst such as a stalled link ` +
           'delivers when it recovers. Nothing to do after a network outage; if it recurs on a healthy link, something on the way holds messages back and releases them together (e.g. a buffering proxy).',
       );
-    } else this.warn(`${head}. ${advice} If it already does, a burst arrived at once (e.g. a stalled link recovering); pass the client option now to tell the two apart.`);
+    } else this.warn(`react-netcode: ${head}. ${advice} If it already does, a burst arrived at once (e.g. a stalled link recovering); pass the client option now to tell the two apart.`);
   }
 }

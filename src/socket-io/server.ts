@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
-import { checkOptionNames, NetcodeError } from '../core/errors.ts';
+import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts';
 import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
@@ -150,7 +150,7 @@ function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { co
   const check = (socket: Socket): Error | undefined => {
     const why = handlerOf() === null ? NOT_LISTENING : refusals.get(socket.request);
     refusals.delete(socket.request); // told once: a retry on the same connection goes on to the engine's own checks
-    return why === undefined ? undefined : new Error(why);
+    return why === undefined ? undefined : new Error(`react-netcode: ${describeError(why)}`);
   };
   gate.check = check;
   const onEngineConnection = (raw: RawConnection): void => {
