@@ -55,6 +55,22 @@ const hex = (h: number): string => (h >>> 0).toString(16).padStart(8, '0');
 const shown = (id: string): string => (id === '' ? '(none)' : JSON.stringify(id));
 
 /**
+ * Why a server refuses a Hello of another protocol hash or wire version (the version of react-netcode's message
+ * format, WIRE_VERSION): what differs, and what to do (short enough for a Refuse reason, 256 characters).
+ */
+type WireIdentity = { readonly protocolHash: number; readonly wireVersion: number };
+
+export function protocolMismatch(client: WireIdentity, server: WireIdentity): string {
+  const reload = 'deploy them together and reload the page for the current client.';
+  if (client.wireVersion !== server.wireVersion) {
+    return `react-netcode: protocol mismatch (client protocol ${hex(client.protocolHash)} on wire format v${client.wireVersion}, server ${hex(server.protocolHash)} ` +
+      `on v${server.wireVersion}: two react-netcode versions); build both with one react-netcode version, ${reload}`;
+  }
+  return `react-netcode: protocol mismatch (client protocol ${hex(client.protocolHash)}, server ${hex(server.protocolHash)}; both wire format v${server.wireVersion}): ` +
+    `build client and server from the same defineProtocol, ${reload}`;
+}
+
+/**
  * Why a client and a server of these identities may not play together, or null when they match
  * (short enough for a Refuse reason, 256 characters, with 64-character build ids). `local` is the side that checks.
  */

@@ -50,8 +50,8 @@ export interface SessionHost {
   welcome(welcome: Welcome, now: number): void;
   /** The session closed for good: what waits for the server never comes. */
   closed(): void;
-  /** `count` unreliable messages were dropped unread (MAX_QUEUED_UNRELIABLE waited). */
-  droppedUnread(count: number): void;
+  /** `count` unreliable messages were dropped unread (MAX_QUEUED_UNRELIABLE waited), the last arriving at `at`. */
+  droppedUnread(count: number, at: number): void;
   /** FRAME_WATCH_MS after connect(), no frame has run; `waiting` events of the link (its open, messages) wait for one. */
   unframed(waiting: number): void;
   /** Whether the app paused the client (setPaused: a hidden page). */
@@ -255,7 +255,7 @@ export class ClientSession<P extends Protocol> {
     let drop = this.queuedUnreliable - MAX_QUEUED_UNRELIABLE / 2;
     this.parts.sender.traffic.droppedUnread += drop;
     this.queuedUnreliable -= drop;
-    this.parts.host.droppedUnread(drop);
+    this.parts.host.droppedUnread(drop, at);
     this.inbox = this.inbox.filter((e) => !(e.kind === 'message' && e.channel === 'unreliable' && drop-- > 0));
   }
 

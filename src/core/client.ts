@@ -9,7 +9,8 @@ import { ClientInput } from './input/client-input.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 import { ClientClock } from './client-clock.ts';
 import { ClientSender, type ClientTraffic } from './client-send.ts';
-import { ClientSession, FRAME_WATCH_MS, MAX_QUEUED_UNRELIABLE, type SessionHost } from './client-session.ts';
+import { ClientSession, FRAME_WATCH_MS, type SessionHost } from './client-session.ts';
+import { DroppedUnreadWarning } from './dropped-unread.ts';
 import type { ClockSync } from './clock/index.ts';
 import { CorrectionLog } from './corrections.ts';
 import { Emitter, consoleLogger, logs, type Listenable, type Logger } from './emitter.ts';
@@ -143,11 +144,7 @@ export class NetClient<P extends Protocol> {
       },
       welcome: (welcome, now) => this.onWelcome(welcome, now),
       closed: () => this.spawns.clear(), // no server will confirm what is still waiting: each is rejected, its reverts run
-      droppedUnread: (count) => {
-        if (this.paused || this.warnedDroppedUnread) return; // a hidden page drops by design
-        this.warnedDroppedUnread = true;
-        this.log('warn', `react-netcode: more than ${MAX_QUEUED_UNRELIABLE} unreliable messages waited for the next client.update(now); the oldest ${count} were dropped unread (as if lost). Call update(now) every frame (the React provider does), or setPaused(true) while the game is not shown.`);
-      },
+      droppedUnread: (count, at) => this.droppedUnread.dropped(count, at, this.paused),
       paused: () => this.paused,
       unframed: (waiting) => {
         if (this.paused) return;
@@ -263,6 +260,7 @@ export class NetClient<P extends Protocol> {
    */
   update(now: number): void {
     this.now = now;
+    this.droppedUnread.frame(now);
     this.sender.framing = true;
     try {
       this.session.receive(now);
@@ -295,8 +293,8 @@ export class NetClient<P extends Protocol> {
     this.prediction!.advance(c.predictedTick, this.beforeTick, undefined, this.input.newestTick);
   }
 
-  /** Whether the first drop of unread messages (client-session.ts) has been reported. */
-  private warnedDroppedUnread = false;
+  /** Reports a drop of unread messages (client-session.ts): frames that stopped, or a burst between two frames. */
+  private readonly droppedUnread = new DroppedUnreadWarning((m) => this.log('warn', m));
 
   /** The oldest tick whose input can still reach the server in time (this frame). */
   private onTimeTick: Tick = 0;

@@ -24,6 +24,8 @@ export interface InboxHooks {
   dropped(peer: PeerId, bytes: number): void;
   /** The transport asked whether to take a new connection and was told no (it turns it away, e.g. HTTP 403): the server logs it. */
   turnedAway(reason: string): void;
+  /** The transport is closing `peer` for what it sent: the server logs it. */
+  peerError(peer: PeerId, reason: string): void;
 }
 
 export class ServerInbox {
@@ -42,7 +44,10 @@ export class ServerInbox {
   readonly handler: ServerTransportHandler = {
     canConnect: (opening) => {
       const ok = this.limits.canConnect(this.hooks.pendingPeers() + this.queuedConnects, opening, this.hooks.now());
-      if (!ok) this.hooks.turnedAway(this.busy());
+      if (!ok) {
+        this.limits.totals.refusedPeers++; // turned away before it connects: counted here, as onConnect's refusals are
+        this.hooks.turnedAway(this.busy());
+      }
       return ok;
     },
     onConnect: (peer) => {
@@ -62,6 +67,7 @@ export class ServerInbox {
       }
     },
     onDisconnect: (peer, reason) => this.events.push({ kind: 'disconnect', peer, reason }),
+    onPeerError: (peer, reason) => this.hooks.peerError(peer, reason),
   };
 
   private busy(): string {

@@ -3,7 +3,7 @@
 // join decision, suspension on a dropped link, lingering closes and timeouts.
 
 import type { BitReader } from './bits.ts';
-import { buildMismatch, type BuildIdentity } from './build-check.ts';
+import { buildMismatch, protocolMismatch, type BuildIdentity } from './build-check.ts';
 import { Connection } from './connection.ts';
 import type { Logger } from './emitter.ts';
 import { IdAllocator } from './ids.ts';
@@ -84,7 +84,7 @@ export class Sessions<P extends Protocol> {
     if (!this.pending.has(peer)) return;
     const hello = readHello(r);
     if (hello.wireVersion !== WIRE_VERSION || hello.protocolHash !== this.protocol.hash) {
-      this.refuseHello(peer, `react-netcode: protocol mismatch (client ${hello.protocolHash.toString(16)} v${hello.wireVersion}, server ${this.protocol.hash.toString(16)} v${WIRE_VERSION}); client and server must be built from the same defineProtocol.`, now);
+      this.refuseHello(peer, protocolMismatch(hello, { protocolHash: this.protocol.hash, wireVersion: WIRE_VERSION }), now);
       return;
     }
     const mismatch = buildMismatch('server', this.options.identity, hello);

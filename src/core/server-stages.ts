@@ -171,6 +171,11 @@ function createInbox<P extends Protocol>(options: ServerOptions<P>, host: StageH
         if (connection) connection.stats.droppedMessages++;
       },
       turnedAway: (reason) => warnLimited('refused peer', `react-netcode: turned a new connection away before it opened: ${describeError(reason)}`),
+      peerError: (peer, reason) => {
+        const networkId = sessions.byPeer.get(peer)?.networkId;
+        const who = `peer ${peer}${networkId !== undefined ? `, networkId ${networkId}` : ''}`;
+        warnLimited('protocol error', `react-netcode: protocol error from client: ${describeError(reason).replace(/\.$/, '')} (${who}); the transport closed that connection only.`);
+      },
     },
   );
 }

@@ -389,7 +389,7 @@ export class NetServer<P extends Protocol> {
     return this.inbox.limits.stats(connection.peer);
   }
 
-  /** Totals of the per-peer limits: messages and bytes dropped, peers refused at connect, peers closed for flooding. */
+  /** Totals of the per-peer limits: messages and bytes dropped, peers refused at connect or turned away, peers closed for flooding. */
   get limitTotals(): Readonly<{ droppedMessages: number; droppedBytes: number; refusedPeers: number; closedPeers: number }> {
     return this.inbox.limits.totals;
   }

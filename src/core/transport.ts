@@ -76,6 +76,11 @@ export interface ServerTransportHandler {
   onMessage(peer: PeerId, data: Uint8Array, channel: Channel): void;
   /** Called at most once per peer. */
   onDisconnect(peer: PeerId, reason: string): void;
+  /**
+   * Optional: the transport is closing `peer` for what it sent (`reason`: a message over its size limit, a payload that is
+   * not binary, a malformed packet); the server logs it, rate-limited, as it does its own protocol errors. `onDisconnect` follows.
+   */
+  onPeerError?(peer: PeerId, reason: string): void;
 }
 
 export interface ServerTransport {

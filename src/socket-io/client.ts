@@ -9,7 +9,7 @@
 // and each of its resume attempts is tried once (the engine's schedule, within its grace).
 import { io } from 'socket.io-client';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
-import { checkOptionNames, NetcodeError } from '../core/errors.ts';
+import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts';
 import type { Channel, ClientTransport, ClientTransportHandler, ConnectIntent, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { toBytes } from './bytes.ts';
@@ -112,6 +112,16 @@ function checkClientArgs(url: unknown, options: object): void {
 const schemeHint = (url: string): string =>
   /^[a-z][\w+.-]*:\/\//i.test(url) || url.startsWith('/') ? '' : ` (the URL has no scheme, so outside a page socket.io-client tried https://${url}: write http://${url} if the server is not on TLS)`;
 
+/** Why `link` could not be opened: the server's refusal (busy, not accepting yet), which says what to do, or the URL advice. */
+function connectFailure(url: string, where: string, link: Link, err: Error): string {
+  const tries = link.attempts === 1 ? 'in one attempt' : `in ${link.attempts} attempts over ${((Date.now() - link.startedAt) / 1000).toFixed(1)} s`;
+  if (err.message.startsWith('react-netcode: ')) return `react-netcode: could not connect to ${where} ${tries}: ${describeError(err)}`;
+  return (
+    `react-netcode: could not connect to ${where} ${tries}: ${err.message}; check the URL${schemeHint(url)} and path, that the game server is running and reachable from here, ` +
+    'and that a proxy in between forwards WebSocket upgrades (the transport option retry sets how long to keep trying).'
+  );
+}
+
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
   checkClientArgs(url, options);
   const path = options.path ?? options.socket?.path ?? DEFAULT_PATH;
@@ -143,12 +153,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       }, retryDelay(retry, current.attempts));
       return;
     }
-    const tries = current.attempts === 1 ? 'in one attempt' : `in ${current.attempts} attempts over ${((Date.now() - current.startedAt) / 1000).toFixed(1)} s`;
-    finish(
-      current,
-      `react-netcode: could not connect to ${where} ${tries}: ${err.message}; check the URL${schemeHint(url)} and path, that the game server is running and reachable from here, ` +
-        'and that a proxy in between forwards WebSocket upgrades (the transport option retry sets how long to keep trying).',
-    );
+    finish(current, connectFailure(url, where, current, err));
   };
 
   const onData = (current: Link, channel: Channel, data: Uint8Array | null): void => {

@@ -6,12 +6,13 @@
 // (backpressure.ts).
 // New connections are admitted in engine.io's `allowRequest`, before any socket exists,
 // when the server engine says it takes one (pending handshakes and rate under their caps);
-// before the engine listens, a few are let through to be told why in socket.io's middleware.
+// before the engine listens, or while it is busy, a few are let through to be told why in
+// socket.io's middleware (the rest get HTTP 403).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
-import { checkOptionNames, NetcodeError } from '../core/errors.ts';
+import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts';
 import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
@@ -64,8 +65,8 @@ const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
 /** The part of engine.io's Server this transport uses. */
 interface EngineLike {
   opts: { allowRequest?: (req: IncomingMessage, fn: (err: string | null | undefined, success: boolean) => void) => void };
-  on(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
-  off(event: 'connection', fn: (raw: { once(event: 'close', fn: () => void): void }) => void): void;
+  on(event: 'connection', fn: (raw: RawConnection) => void): void;
+  off(event: 'connection', fn: (raw: RawConnection) => void): void;
 }
 
 /** A peer that does not answer the WebSocket close handshake keeps its socket this long at most (ws itself waits 30 s). */
@@ -109,45 +110,67 @@ function openServer(options: SocketIoServerTransportOptions, maxMessageBytes: nu
   return { io, readyPromise };
 }
 
-/** Before the engine listens: connections admitted at most at once, each to be refused with a message; the rest get HTTP 403. */
-const MAX_OPENING_UNLISTENED = 16;
+/**
+ * Connections admitted at most at once only to be refused with a message (before the engine listens, or while it is
+ * busy), which the client receives: a refused WebSocket upgrade (HTTP 403) tells it only "websocket error". The rest get HTTP 403.
+ */
+const MAX_TOLD_AT_ONCE = 16;
+
+const NOT_LISTENING =
+  'react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())';
+const BUSY =
+  'react-netcode: the server is busy: too many connections are opening at once (its maxPendingPeers / maxHandshakesPerSecond limits); try again in a few seconds.';
 
 /** The gate socket.io's middleware asks, one per io (middleware cannot be removed: a transport that closes empties it). */
-const gates = new WeakMap<Server, { check: (() => Error | undefined) | undefined }>();
+const gates = new WeakMap<Server, { check: ((socket: Socket) => Error | undefined) | undefined }>();
+
+/** An engine.io connection as this transport sees it: its close, and the request that opened it. */
+type RawConnection = { once(event: 'close', fn: () => void): void; request?: IncomingMessage };
 
 /**
- * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused
- * (HTTP 403) unless the server engine's `canConnect` takes it, counting the engine.io connections
- * admitted that have not reached socket.io's `connection` yet. Wraps an `allowRequest` the app set.
- * Before the engine listens, up to MAX_OPENING_UNLISTENED connections are admitted and refused in
- * socket.io's middleware of the default namespace, whose message the client receives (a refused
- * WebSocket upgrade tells it only "websocket error").
+ * Admission in engine.io's `allowRequest`, before any socket exists: a new connection is refused unless the server
+ * engine's `canConnect` takes it, counting the engine.io connections admitted that have not reached socket.io's
+ * `connection` yet. Wraps an `allowRequest` the app set. A refused connection is admitted all the same, up to
+ * MAX_TOLD_AT_ONCE at a time, to be refused in socket.io's middleware of the default namespace with a message saying
+ * why (NOT_LISTENING, BUSY); beyond that it gets HTTP 403. socket.io closes a connection that joined no namespace after
+ * its connectTimeout (10 s by default here), which frees its place among the told.
  */
 function admit(io: Server, handlerOf: () => ServerTransportHandler | null): { connected(socket: Socket): void; release(): void } {
   const opening = new Set<object>();
+  const told = new Set<object>();
+  const refusals = new WeakMap<object, string>(); // request → why it is admitted only to be told
   const engine = io.engine as EngineLike | undefined;
   const previous = engine?.opts.allowRequest;
   let gate = gates.get(io);
   if (gate === undefined) {
-    const created: { check: (() => Error | undefined) | undefined } = { check: undefined };
+    const created: { check: ((socket: Socket) => Error | undefined) | undefined } = { check: undefined };
     gates.set(io, (gate = created));
-    io.use((_socket, next) => next(created.check?.()));
+    io.use((socket, next) => next(created.check?.(socket)));
   }
-  const check = (): Error | undefined => (handlerOf() !== null ? undefined : new Error(
-    'react-netcode: the game server is not accepting connections yet: its engine has not begun to run (call server.start(), or drive server.update(now) / server.tick())',
-  ));
+  const check = (socket: Socket): Error | undefined => {
+    const why = handlerOf() === null ? NOT_LISTENING : refusals.get(socket.request);
+    refusals.delete(socket.request); // told once: a retry on the same connection goes on to the engine's own checks
+    return why === undefined ? undefined : new Error(`react-netcode: ${describeError(why)}`);
+  };
   gate.check = check;
-  const onEngineConnection = (raw: { once(event: 'close', fn: () => void): void }): void => {
-    opening.add(raw);
-    raw.once('close', () => opening.delete(raw));
+  const onEngineConnection = (raw: RawConnection): void => {
+    const set = raw.request !== undefined && refusals.has(raw.request) ? told : opening;
+    set.add(raw);
+    raw.once('close', () => set.delete(raw));
   };
   if (engine !== undefined) {
     engine.opts.allowRequest = (req, fn) => {
       const handler = handlerOf();
-      if (handler === null && opening.size >= MAX_OPENING_UNLISTENED) return fn('react-netcode: the game server is not accepting connections yet', false);
-      if (handler !== null && handler.canConnect !== undefined && !handler.canConnect(opening.size)) return fn('react-netcode: the server is busy; try again shortly', false);
-      if (previous !== undefined) previous(req, fn);
-      else fn(null, true);
+      const busy = handler !== null && handler.canConnect !== undefined && !handler.canConnect(opening.size);
+      const refusal = handler === null ? NOT_LISTENING : busy ? BUSY : null;
+      if (refusal === null) {
+        if (previous !== undefined) previous(req, fn);
+        else fn(null, true);
+      } else if (told.size >= MAX_TOLD_AT_ONCE) fn(refusal, false);
+      else {
+        refusals.set(req, refusal);
+        fn(null, true);
+      }
     };
     engine.on('connection', onEngineConnection);
   }
@@ -194,8 +217,38 @@ function write(p: Peer, data: Uint8Array, channel: Channel, maxBuffered: number)
 function violationOf(event: string, channel: Channel | null, data: Uint8Array | null, maxMessageBytes: number): string | null {
   if (channel === null) return `unknown event '${event}' (only 'r' and 'u' are accepted)`;
   if (data === null) return `non-binary payload on '${event}' (send a Uint8Array)`;
-  if (data.byteLength > maxMessageBytes) return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes})`;
+  if (data.byteLength > maxMessageBytes) {
+    return `message of ${data.byteLength} bytes exceeds maxMessageBytes (${maxMessageBytes}); raise that transport option if your own client sends messages this large`;
+  }
   return null;
+}
+
+/** Why a peer over socket.io's size limit was closed (ws closes the WebSocket, the polling transport answers HTTP 413). */
+function oversizeReason(io: Server, maxMessageBytes: number, owned: boolean): string {
+  const limit = (io.engine as { opts?: { maxHttpBufferSize?: number } } | undefined)?.opts?.maxHttpBufferSize;
+  const where = owned ? `set from the transport's maxMessageBytes (${maxMessageBytes}); raise that option` : 'of your io; raise it';
+  return `react-netcode: a message over socket.io's ${limit ?? 'maxHttpBufferSize'}-byte limit (maxHttpBufferSize, ${where} if your own client sends messages this large)`;
+}
+
+/**
+ * Calls `onClose` once `socket` disconnects, with socket.io's reason and why engine.io or socket.io closed it for what
+ * it sent (null: not for that): over the size limit ("Max payload size exceeded" from ws, "payload too large" from
+ * polling), or a packet socket.io's decoder failed on (its 'error', then a forced close).
+ */
+function watchClose(socket: Socket, oversize: string, onClose: (reason: string, why: string | null) => void): void {
+  let malformed: string | undefined;
+  socket.on('error', (err: Error) => void (malformed = err.message));
+  socket.once('disconnect', (reason: string, description: unknown) => {
+    const detail = description instanceof Error ? description.message : String(description ?? '');
+    if (malformed !== undefined) onClose(reason, `react-netcode: malformed socket.io packet (${malformed}); a client must speak socket.io or netcode frames`);
+    else onClose(reason, reason === 'transport error' && /max payload size exceeded|payload too large/i.test(detail) ? oversize : null);
+  });
+}
+
+function checkMaxMessageBytes(value: number | undefined): number {
+  const n = value ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isInteger(n) || n <= 0) throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(value)}.`);
+  return n;
 }
 
 /** Every option name (the type makes the list complete). */
@@ -205,13 +258,10 @@ const SERVER_OPTIONS: readonly string[] = Object.keys({
 
 export function createSocketIoServerTransport(options: SocketIoServerTransportOptions = {}): SocketIoServerTransport {
   checkOptionNames(options, SERVER_OPTIONS, 'createSocketIoServerTransport');
-  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes <= 0) {
-    throw new NetcodeError('usage', `react-netcode: maxMessageBytes must be a positive integer, got ${String(options.maxMessageBytes)}.`);
-  }
+  const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes);
   const owned = options.io === undefined;
   const { io, readyPromise } = openServer(options, maxMessageBytes);
-
+  const oversize = oversizeReason(io, maxMessageBytes, owned);
   let handler: ServerTransportHandler | null = null;
   let closed = false;
   let nextPeer: PeerId = 1;
@@ -235,8 +285,9 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     if (!peers.has(peer)) return;
     const violation = violationOf(event, channel, data, maxMessageBytes);
     if (violation !== null || channel === null || data === null) {
-      hangUp(drop(peer, `react-netcode: ${violation ?? 'protocol violation'}`));
-      return;
+      const reason = `react-netcode: ${violation ?? 'protocol violation'}`;
+      handler?.onPeerError?.(peer, reason);
+      return hangUp(drop(peer, reason));
     }
     handler?.onMessage(peer, data, channel);
   };
@@ -255,8 +306,9 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       const channel: Channel | null = event === 'r' ? 'reliable' : event === 'u' ? 'unreliable' : null;
       deliver(peer, event, channel, args.length === 1 ? toBytes(args[0]) : null);
     });
-    socket.once('disconnect', (reason: string) => {
-      drop(peer, reason);
+    watchClose(socket, oversize, (reason, why) => {
+      if (why !== null && peers.has(peer)) handler?.onPeerError?.(peer, why);
+      drop(peer, why ?? reason);
     });
     handler.onConnect(peer);
   };

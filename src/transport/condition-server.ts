@@ -97,6 +97,7 @@ class ConditionedServer implements ConditionedServerTransport {
         for (let i = 0; i < times.length; i++) p.upLine.push(times[i] as number, i === 0 ? data : data.slice(), channel);
       },
       onDisconnect: (id, reason) => this.onInnerDisconnect(id, reason, next),
+      ...(next.onPeerError ? { onPeerError: (id: PeerId, reason: string) => next.onPeerError!(id, reason) } : {}),
     });
   }
 

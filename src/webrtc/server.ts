@@ -88,6 +88,7 @@ class WebRtcServer implements WebRtcServerTransport {
     this.handler = next;
     this.inner.listen({
       ...(next.canConnect ? { canConnect: (opening: number) => next.canConnect!(opening) } : {}),
+      ...(next.onPeerError ? { onPeerError: (peer: PeerId, reason: string) => next.onPeerError!(peer, reason) } : {}),
       onConnect: (peer) => {
         const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
         this.peers.set(peer, { pc: null, dc: null, open: false, setups: 0, timer: undefined, stats });

@@ -7,7 +7,7 @@ import { BitReader } from '../../src/core/bits.ts';
 import { systemsFingerprint } from '../../src/core/build-check.ts';
 import { MessageEncoder, readHello, readKind, type Hello } from '../../src/core/messages.ts';
 import { forEachMessage } from '../../src/core/outbox.ts';
-import { MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
+import { MAX_REASON_LENGTH, MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
 import { createStepper } from '../../src/testing/index.ts';
 import { LoopbackNetwork } from '../../src/transport/loopback.ts';
 import { rawMessage, rawPeer } from '../helpers/raw-peer.ts';
@@ -102,7 +102,11 @@ describe('systems fingerprint and build id at the handshake', () => {
     peer.send(rawMessage((w) => (w.writeBits(MessageKind.Hello, 8), w.writeBits(protocol.hash, 32), w.writeBits(4, 8), w.writeBits(0, 32), w.writeVarUint(0))));
     s.tick(2);
     expect(peer.reasons).toHaveLength(1);
-    expect(peer.reasons[0]).toMatch(new RegExp(`^react-netcode: protocol mismatch \\(client [0-9a-f]+ v4, server [0-9a-f]+ v${WIRE_VERSION}\\)`));
+    expect(peer.reasons[0]).toMatch(new RegExp(
+      `^react-netcode: protocol mismatch \\(client protocol [0-9a-f]{8} on wire format v4, server [0-9a-f]{8} on v${WIRE_VERSION}: two react-netcode versions\\); ` +
+        'build both with one react-netcode version, deploy them together and reload the page for the current client\\.$',
+    ));
+    expect(peer.reasons[0]!.length).toBeLessThanOrEqual(MAX_REASON_LENGTH);
   });
 
   it('the client refuses a server whose Welcome names other shared systems (a server that does not check)', () => {
@@ -141,5 +145,19 @@ describe('systems fingerprint and build id at the handshake', () => {
   it('refuses a buildId longer than 64 characters at construction', () => {
     const s = createStepper({ protocol, clients: 0 });
     expect(() => createClient({ protocol, transport: s.network.createClient(), buildId: 'x'.repeat(65) })).toThrow(/^react-netcode: buildId must be a string of at most 64 characters/);
+  });
+});
+
+describe('the protocol mismatch reason', () => {
+  it('names the protocol hashes and the wire format version, and says to reload the page, within a Refuse reason', async () => {
+    const { protocolMismatch } = await import('../../src/core/build-check.ts');
+    const same = protocolMismatch({ protocolHash: 0x7dd6b189, wireVersion: 6 }, { protocolHash: 0x67538d5a, wireVersion: 6 });
+    expect(same).toBe(
+      'react-netcode: protocol mismatch (client protocol 7dd6b189, server 67538d5a; both wire format v6): build client and server from the same defineProtocol, ' +
+        'deploy them together and reload the page for the current client.',
+    );
+    const other = protocolMismatch({ protocolHash: 0xffffffff, wireVersion: 255 }, { protocolHash: 0x1, wireVersion: 6 });
+    expect(other).toMatch(/^react-netcode: protocol mismatch \(client protocol ffffffff on wire format v255, server 00000001 on v6: two react-netcode versions\); build both with one react-netcode version, deploy them together and reload the page/);
+    for (const reason of [same, other]) expect(reason.length).toBeLessThanOrEqual(MAX_REASON_LENGTH);
   });
 });

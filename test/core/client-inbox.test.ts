@@ -4,7 +4,7 @@
 // reliable message still arrives, in order; the client stays in game and catches up.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createClient, defineProtocol, defineSystems, field, ghost, rpc, system, type Logger } from '../../src/index.ts';
+import { createClient, defineProtocol, defineSystems, field, ghost, rpc, system, type ClientTransport, type ClientTransportHandler, type Logger } from '../../src/index.ts';
 import { FRAME_WATCH_MS, MAX_QUEUED_UNRELIABLE } from '../../src/core/client-session.ts';
 import { createStepper } from '../../src/testing/index.ts';
 
@@ -157,5 +157,45 @@ describe('the frame watch across connections', () => {
     second.c.update(100);
     vi.advanceTimersByTime(60_000);
     expect(second.logs).toEqual([]);
+  });
+});
+
+describe('the warning when unreliable messages were dropped unread', () => {
+  /** A client on a transport that delivers what the test says, at the client clock's time `t.now`. */
+  function client() {
+    const logs: string[] = [];
+    const t = { now: 0 };
+    let handler: ClientTransportHandler | undefined;
+    const transport: ClientTransport = { connect: (h) => void (handler = h), send: () => {}, close: () => {} };
+    const c = createClient({ protocol, transport, now: () => t.now, log: (level, m) => void (level === 'warn' && logs.push(m)) });
+    c.connect();
+    handler!.onOpen();
+    const frames = (from: number, count: number) => {
+      for (let i = 0; i < count; i++) c.update((t.now = from + i * 16));
+    };
+    /** `n` unreliable messages at once, at `at` (never read: the test ends before the next frame). */
+    const burst = (n: number, at: number) => {
+      t.now = at;
+      for (let i = 0; i < n; i++) handler!.onMessage(new Uint8Array([0xff]), 'unreliable');
+    };
+    return { c, logs, frames, burst };
+  }
+
+  it('frames on time and a burst between two of them (a stalled link recovering): says a burst came, not to call update every frame', () => {
+    const { logs, frames, burst } = client();
+    frames(0, 10); // the last at 144 ms, every 16 ms
+    burst(MAX_QUEUED_UNRELIABLE + 1, 150);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^react-netcode: more than 256 unreliable messages waited for the next client\.update\(now\); the oldest 129 were dropped unread \(as if lost\): they arrived at once, 6 ms after a frame on time \(frames every 16 ms\), a burst such as a stalled link delivers when it recovers\. Nothing to do after a network outage/);
+    expect(logs[0]).not.toMatch(/every frame/);
+  });
+
+  it('frames that stopped: says when update(now) last ran and to call it every frame, once', () => {
+    const { logs, frames, burst } = client();
+    frames(0, 10);
+    burst(MAX_QUEUED_UNRELIABLE + 1, 2144);
+    burst(MAX_QUEUED_UNRELIABLE, 3000); // the same cause again: not said twice
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^react-netcode: more than 256 unreliable messages .*: update\(now\) last ran 2000 ms before, its frames came every 16 ms until then\. Call update\(now\) every frame \(the React provider does\), or setPaused\(true\)/);
   });
 });

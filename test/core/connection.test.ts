@@ -73,7 +73,9 @@ describe('handshake and join', () => {
       bad.update(s.now); // this client is outside the Stepper: drive it by hand
     }
     expect(bad.status).toBe('closed');
-    expect(bad.state.closeReason).toMatch(/^react-netcode: protocol mismatch .*same defineProtocol/);
+    expect(bad.state.closeReason).toMatch(
+      /^react-netcode: protocol mismatch \(client protocol [0-9a-f]{8}, server [0-9a-f]{8}; both wire format v\d+\): build client and server from the same defineProtocol, deploy them together and reload the page for the current client\.$/,
+    );
     expect(a.client.status).toBe('connected');
     expect(s.server.connections.size).toBe(1);
   });
@@ -98,7 +100,7 @@ describe('handshake and join', () => {
     expect(bad.every((c) => c.status === 'closed')).toBe(true);
     // Eight refusals within 10 s: five lines, each naming the peer and the reason with what to do …
     expect(refusedLines()).toHaveLength(5);
-    expect(refusedLines()[0]).toMatch(/^react-netcode: refused the handshake of peer \d+: protocol mismatch .*same defineProtocol\.$/);
+    expect(refusedLines()[0]).toMatch(/^react-netcode: refused the handshake of peer \d+: protocol mismatch .*same defineProtocol, deploy them together and reload the page for the current client\.$/);
     // … and, once the window is over, one line saying how many were left out.
     s.tick(11 * 60);
     expect(lines.some((l) => /^react-netcode: 3 more "refused handshake" messages were not logged/.test(l))).toBe(true);

@@ -1,0 +1,67 @@
+// What a client sends that the socket.io transport itself closes it for — a message over
+// socket.io's maxHttpBufferSize (closed by ws or engine.io before the transport sees it), a
+// non-binary payload, an unknown event, a packet socket.io cannot decode — is logged by the
+// server (rate-limited) as its own protocol errors are. Real sockets: polled conditions.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import { createServer, realTimeScheduler } from '../../src/index.ts';
+import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import { chatProtocol } from '../helpers/protocols.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+async function setup() {
+  const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
+  const warnings: string[] = [];
+  const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: (level, m) => level === 'warn' && warnings.push(m) });
+  server.start();
+  cleanups.push(() => server.close());
+  const { port } = await transport.ready();
+  const raw = (transports: string[] = ['websocket']): Promise<Socket> => {
+    const socket = ioClient(`http://127.0.0.1:${port}`, { path: '/netcode', transports, reconnection: false, forceNew: true });
+    cleanups.push(() => socket.close());
+    return new Promise((resolve) => socket.once('connect', () => resolve(socket)));
+  };
+  const gone = (socket: Socket) => waitFor(() => !socket.connected, 'the server to close the socket');
+  return { server, warnings, raw, gone };
+}
+
+describe('socket.io: connections the transport closes for what they sent', () => {
+  it('a message over maxHttpBufferSize (WebSocket and polling): the server logs one line saying so', async () => {
+    const { warnings, raw, gone } = await setup();
+    const ws = await raw();
+    ws.emit('r', Buffer.alloc(200 * 1024, 7));
+    await gone(ws);
+    await waitFor(() => warnings.length === 1, 'the log line');
+    expect(warnings[0]).toMatch(
+      /^react-netcode: protocol error from client: a message over socket\.io's 88406-byte limit \(maxHttpBufferSize, set from the transport's maxMessageBytes \(65536\); raise that option if your own client sends messages this large\) \(peer \d+\); the transport closed that connection only\.$/,
+    );
+    const polling = await raw(['polling']);
+    polling.emit('r', Buffer.alloc(200 * 1024, 7));
+    await gone(polling);
+    await waitFor(() => warnings.length === 2, 'the second log line');
+    expect(warnings[1]).toMatch(/^react-netcode: protocol error from client: a message over socket\.io's 88406-byte limit /);
+  });
+
+  it('a non-binary payload, an unknown event, a malformed packet: one line each', async () => {
+    const { warnings, raw, gone } = await setup();
+    const text = await raw();
+    text.emit('r', 'a string, not bytes');
+    await gone(text);
+    const other = await raw();
+    other.emit('chat', { x: 1 });
+    await gone(other);
+    const malformed = await raw();
+    (malformed.io.engine as unknown as { write(data: string): void }).write('2["r",');
+    await gone(malformed);
+    await waitFor(() => warnings.length === 3, 'three log lines');
+    expect(warnings[0]).toMatch(/^react-netcode: protocol error from client: non-binary payload on 'r' \(send a Uint8Array\) \(peer \d+\); the transport closed that connection only\.$/);
+    expect(warnings[1]).toMatch(/^react-netcode: protocol error from client: unknown event 'chat' \(only 'r' and 'u' are accepted\) \(peer \d+\); the transport closed/);
+    expect(warnings[2]).toMatch(/^react-netcode: protocol error from client: malformed socket\.io packet \(.+\); a client must speak socket\.io or netcode frames \(peer \d+\); the transport closed/);
+  });
+});
