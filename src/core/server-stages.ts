@@ -174,7 +174,7 @@ function createInbox<P extends Protocol>(options: ServerOptions<P>, host: StageH
       peerError: (peer, reason) => {
         const networkId = sessions.byPeer.get(peer)?.networkId;
         const who = `peer ${peer}${networkId !== undefined ? `, networkId ${networkId}` : ''}`;
-        warnLimited('protocol error', `react-netcode: protocol error from client: ${describeError(reason).replace(/\.$/, '')} (${who}); the transport closed that connection only.`);
+        warnLimited('protocol error', peerErrorMessage(reason, who));
       },
     },
   );
@@ -190,4 +190,9 @@ function positive(value: number, name: string): number {
 function snapshotBudget(budget: number | undefined, maxDatagramBytes: number | undefined): { snapshotBudgetBytes?: number } {
   if (budget !== undefined) return { snapshotBudgetBytes: budget };
   return maxDatagramBytes !== undefined && maxDatagramBytes < 1200 ? { snapshotBudgetBytes: maxDatagramBytes } : {};
+}
+
+/** The log line of a connection the transport closed for what it sent (`who`: "peer 3, networkId 2"); rooms log it too. */
+export function peerErrorMessage(reason: string, who: string): string {
+  return `react-netcode: protocol error from client: ${describeError(reason).replace(/\.$/, '')} (${who}); the transport closed that connection only.`;
 }

@@ -80,6 +80,8 @@ export interface RoomMuxOptions {
   seatTimeoutMs: number;
   /** Links at once that have not reached a room; more are turned away (default 64). */
   maxPendingPeers: number;
+  /** The transport closed a link for what it sent (an oversize or malformed message): to be logged. */
+  peerError?: (peer: PeerId, reason: string) => void;
 }
 
 /** Messages a link may send after its Seat while the seat is being looked up (the Hello, a Join, pings). */
@@ -154,6 +156,7 @@ export class RoomMux {
         () => this.settle(peer, token, { refuse: 'react-netcode: the room directory could not be reached to check this seat; retry in a moment.' }),
       );
     },
+    onPeerError: (peer, reason) => this.options.peerError?.(peer, reason),
     onDisconnect: (peer, reason) => {
       this.pending.delete(peer);
       this.refusing.delete(peer);

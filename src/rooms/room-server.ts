@@ -10,6 +10,7 @@ import { NetcodeError, asNetcodeError } from '../core/errors.ts';
 import type { Protocol } from '../core/protocol.ts';
 import { deriveSeed } from '../core/rng.ts';
 import { ServerLoop } from '../core/server-loop.ts';
+import { peerErrorMessage } from '../core/server-stages.ts';
 import { MatchmakingError } from './matchmaker.ts';
 import { RoomTurn } from './room-turn.ts';
 import { WorkerPool, WorkerRoom } from './room-workers.ts';
@@ -84,6 +85,7 @@ export class RoomServer {
       now: () => this.scheduler.now(),
       seatTimeoutMs: positive(options.seatTimeoutMs ?? 10_000, 'seatTimeoutMs'),
       maxPendingPeers: positive(options.maxPendingPeers ?? 64, 'maxPendingPeers'),
+      peerError: (peer, reason) => this.limited.log('warn', 'protocol error', peerErrorMessage(reason, `peer ${peer}`), this.scheduler.now()),
     });
     this.local = new RoomTurn((room, error, now) =>
       this.limited.log('error', 'room update', `react-netcode: room ${room.id} failed to update: ${asNetcodeError(error, 'updating a room').message}`, now));

@@ -84,3 +84,19 @@ describe('rooms over socket.io', () => {
     expect(after.rooms.map((r) => r.clients)).toEqual([1]);
   });
 });
+
+describe('rooms over socket.io: a link the transport closes for what it sent', () => {
+  it('is logged by the room server (rate-limited), before its seat names a room', async () => {
+    const warnings: string[] = [];
+    const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port: 0, log: (level, m) => level === 'warn' && warnings.push(m) });
+    const { port } = await served.ready();
+    cleanups.push(() => served.close());
+    const { io } = await import('socket.io-client');
+    const socket = io(`http://127.0.0.1:${port}`, { path: '/netcode', transports: ['websocket'], reconnection: false, forceNew: true });
+    cleanups.push(() => socket.close());
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.emit('r', 'a string, not bytes');
+    await waitFor(() => warnings.some((w) => w.startsWith('react-netcode: protocol error from client: ')), 'the log line');
+    expect(warnings.find((w) => w.startsWith('react-netcode: protocol error'))).toMatch(/non-binary payload on 'r'.*\(peer \d+\); the transport closed that connection only\.$/);
+  });
+});
