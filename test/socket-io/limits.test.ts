@@ -43,12 +43,18 @@ describe('socket.io admission', () => {
     expect(warnings[0]).toMatch(/^react-netcode: turned a new connection away before it opened: the server is busy .*maxPendingPeers and maxHandshakesPerSecond/);
   });
 
-  it('the client transport reports a busy refusal as such, not as a URL to check', async () => {
+  /** A server that takes one pending peer at a time (maxPendingPeers 1), listening on an ephemeral port. */
+  async function busyServer() {
     const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
     const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: () => {}, maxPendingPeers: 1 });
     server.start();
     cleanups.push(() => server.close());
     const { port } = await transport.ready();
+    return { server, port, transport };
+  }
+
+  it('the client transport reports a busy refusal as such, not as a URL to check', async () => {
+    const { server, port } = await busyServer();
     const first = ioClient(`http://127.0.0.1:${port}`, { path: '/netcode', transports: ['websocket'], reconnection: false, forceNew: true });
     cleanups.push(() => first.close());
     await waitFor(() => server.pendingPeers === 1, 'the first peer pending');
@@ -59,11 +65,7 @@ describe('socket.io admission', () => {
   });
 
   it('tells at most 16 refused connections at a time why; the next gets HTTP 403 and costs no engine.io socket', async () => {
-    const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
-    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: () => {}, maxPendingPeers: 1 });
-    server.start();
-    cleanups.push(() => server.close());
-    const { port } = await transport.ready();
+    const { server, port, transport } = await busyServer();
     const url = `http://127.0.0.1:${port}`;
     const first = ioClient(url, { path: '/netcode', transports: ['websocket'], reconnection: false, forceNew: true });
     cleanups.push(() => first.close());
