@@ -227,10 +227,7 @@ export class ClientSession<P extends Protocol> {
         this.stopDropWatch = watchOnce(DROP_WATCH_RECHECK_MS, check);
         return;
       }
-      this.end(
-        `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${reason}): client.update(now) stopped running, and a resume is tried only inside it ` +
-          '(a hidden page gets no animation frames; a Node client calls it from a timer); call connect() to start a new session.',
-      );
+      this.expired(reason, ': client.update(now) stopped running, and a resume is tried only inside it (a hidden page gets no animation frames; a Node client calls it from a timer)');
     };
     this.stopDropWatch = watchOnce(this.reconnect.graceMs, check);
   }
@@ -263,7 +260,7 @@ export class ClientSession<P extends Protocol> {
   private dropped(reason: string, at: number): void {
     const status = this.current.status;
     if (status === 'reconnecting') {
-      if (this.lastAttemptUntil !== undefined) return this.expired(); // the last attempt of a paused drop failed too
+      if (this.lastAttemptUntil !== undefined) return this.expired(this.current.closeReason); // a paused drop's last attempt failed too
       this.reconnect.scheduleNext(this.now);
       this.generation++; // ignore anything more from the dead link until the next attempt opens
       return;
@@ -288,13 +285,14 @@ export class ClientSession<P extends Protocol> {
         // over answers with a fresh session (resumeFailed: join again; the React provider does with its join prop).
         this.lastAttemptUntil = this.now + LAST_ATTEMPT_MS;
         this.open();
-      } else if (this.lastAttemptUntil === undefined || this.now >= this.lastAttemptUntil) this.expired();
+      } else if (this.lastAttemptUntil === undefined || this.now >= this.lastAttemptUntil) this.expired(this.current.closeReason);
     } else if (next === 'attempt') this.open();
   }
 
-  /** The grace (and a paused drop's last attempt) is over: close. An attempt still under way (a transport retrying to open) stops here. */
-  private expired(): void {
-    this.end(`react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${this.current.closeReason ?? 'link closed'}); call connect() to start a new session.`);
+  /** The grace (and a paused drop's last attempt) is over: close, saying why the link dropped (and `why` it could not resume). */
+  private expired(dropped: string | undefined, why = ''): void {
+    // An attempt still under way (a transport retrying to open) stops here.
+    this.end(`react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; call connect() to start a new session.`);
   }
 
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */
