@@ -8,7 +8,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import type { NetClient } from '../src/core/client.ts';
 import type { GhostRecord } from '../src/core/client-ghosts.ts';
 import type { Logger } from '../src/core/emitter.ts';
-import type { PredictedHistory } from '../src/core/predicted-history.ts';
+import type { FlatHistory } from '../src/core/flat-history.ts';
 import { field } from '../src/core/field.ts';
 import { defineProtocol, ghost } from '../src/core/protocol.ts';
 import { createRng } from '../src/core/rng.ts';
@@ -102,7 +102,7 @@ export function driver(count: number) {
   if (ships.length !== count || ships.some((s) => s.mode !== 'predicted')) throw new Error(`react-netcode: bench expected ${count} predicted ships`);
   const records: GhostRecord[] = ships.map((s) => ghosts.record(s.id)!);
   // The predicted histories, read into the bench's own objects (get() would build one per call).
-  const histories = ships.map((s) => prediction.history(s as unknown as Ghost) as PredictedHistory);
+  const histories = ships.map((s) => prediction.history(s as unknown as Ghost) as FlatHistory);
   const scratch = records.map((r) => r.codec.defaults());
   const capacity = records[0]!.history.capacity;
   // Confirmed-state slots the bench owns, reused round-robin (no allocation while measuring).
@@ -137,7 +137,7 @@ export function driver(count: number) {
         const predicted = histories[i]!;
         const slot = confirmedSlots[i]![snapTick % capacity]!;
         if (!predicted.read(snapTick, slot)) throw new Error('react-netcode: bench found no prediction for the snapshot tick');
-        rec.history.set(snapTick, slot);
+        rec.history.record(slot, snapTick);
         rec.confirmedTick = snapTick;
         rec.latest = slot;
         predicted.read(last, scratch[i]!);

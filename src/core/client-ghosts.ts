@@ -4,8 +4,9 @@
 // Lifecycle events (spawn, update, despawn) are raised here.
 
 import { Emitter, type Listenable } from './emitter.ts';
-import { HistoryBuffer } from './history.ts';
-import { InterpolationTimeline, sampleValuesAt, setSampleTime } from './interpolation/index.ts';
+import { NetcodeError } from './errors.ts';
+import { FlatHistory } from './flat-history.ts';
+import { InterpolationTimeline, sampleFlatAt, setSampleTime } from './interpolation/index.ts';
 import type { Protocol } from './protocol.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { SnapshotDecoder, type DecodedSnapshot } from './snapshot/index.ts';
@@ -29,7 +30,7 @@ export type GhostEvents<P extends Protocol> = {
 };
 
 export interface ClientGhostOptions {
-  /** Ticks of confirmed history kept per ghost (default 64). */
+  /** Ticks of confirmed history kept per ghost (default 64; rounded up to a power of two). */
   historyTicks?: number;
   /** A ghost absent from snapshots for this long is marked `stale` (default 2,000 ms). */
   staleAfterMs?: number;
@@ -41,13 +42,19 @@ export interface ClientGhostOptions {
 export interface GhostRecord {
   readonly ghost: Ghost;
   readonly codec: SchemaCodec<Schema>;
-  readonly history: HistoryBuffer<Values<Schema>>;
+  /** The confirmed states by tick (flat storage: `get(tick)` builds a new object, `forEach` passes one reused object). */
+  readonly history: FlatHistory;
   /** Newest tick with authoritative state for this ghost (partial snapshots: each ghost has its own). */
   confirmedTick: Tick;
-  /** The confirmed state of `confirmedTick` (`history.get(confirmedTick)`, one read for the rollback), undefined when none. */
+  /** The confirmed state of `confirmedTick` (a copy of that tick of `history`, read by the rollback), undefined when none. */
   latest: Values<Schema> | undefined;
   /** No confirmed state for `staleAfterMs`: shown frozen, flagged for the app. */
   stale: boolean;
+}
+
+/** A record as the host keeps it: with the object `latest` points to once the ghost is confirmed. */
+interface Held extends GhostRecord {
+  readonly store: Values<Schema>;
 }
 
 /** Set by ClientGhosts' static block: emits on a ClientGhosts' private emitter (see `ghostSwitchedMode`). */
@@ -71,11 +78,12 @@ export class ClientGhosts<P extends Protocol> {
   readonly events: Listenable<GhostEvents<P>>;
   private readonly emitter: Emitter<GhostEvents<P>>;
   readonly timeline: InterpolationTimeline;
-  private readonly records = new Map<number, GhostRecord>();
-  private readonly pool = new Map<number, Values<Schema>[]>(); // typeId → free value objects
+  private readonly records = new Map<number, Held>();
+  /** typeId → the histories and latest-state objects of removed ghosts, for the next ghosts of that type. */
+  private readonly pool = new Map<number, Pick<Held, 'history' | 'store'>[]>();
   private decoder: SnapshotDecoder | undefined;
   /** Ghosts kept across a resume until the server re-sends them (same handle) or the deadline passes. */
-  private limbo = new Map<number, GhostRecord>();
+  private limbo = new Map<number, Held>();
   private limboDeadline = 0;
   private readonly historyTicks: number;
   private readonly staleAfterTicks: number;
@@ -126,6 +134,9 @@ export class ClientGhosts<P extends Protocol> {
     });
     this.events = this.emitter = new Emitter(onListenerError);
     this.historyTicks = options.historyTicks ?? 64;
+    if (!(Number.isInteger(this.historyTicks) && this.historyTicks >= 1 && this.historyTicks <= 2 ** 30)) {
+      throw new NetcodeError('usage', `react-netcode: historyTicks must be an integer in 1..2^30 (got ${String(options.historyTicks)}); the default is 64.`);
+    }
     this.staleAfterTicks = Math.ceil(((options.staleAfterMs ?? 2000) / 1000) * protocol.tickRate);
     this.maxExtrapolationTicks = options.maxExtrapolationTicks ?? 20;
     this.timeline = new InterpolationTimeline({
@@ -230,10 +241,10 @@ export class ClientGhosts<P extends Protocol> {
       const ghost = rec.ghost;
       if (ghost.mode === 'interpolated') {
         const components = ghost.components as Values<Schema>;
-        sampleValuesAt(rec.codec, rec.history, components, this.maxExtrapolationTicks);
+        sampleFlatAt(rec.codec, rec.history, components, this.maxExtrapolationTicks);
       } else if (!predicting) {
         // Prediction off (or not started): show the newest confirmed state.
-        const latest = rec.history.get(rec.confirmedTick);
+        const latest = rec.latest;
         if (latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
       }
     }
@@ -243,7 +254,7 @@ export class ClientGhosts<P extends Protocol> {
   /** Offer a new snapshot ghost to the predicted-spawn classifier; on a match re-key the predicted ghost. */
   private adopt(
     s: { id: number; typeId: number; owner: number; spawnTick: Tick; values: Record<string, unknown> },
-  ): GhostRecord | undefined {
+  ): Held | undefined {
     if (!this.classify) return undefined;
     const type = this.protocol.ghostList[s.typeId]!.name;
     const local = this.classify({ id: s.id, type, owner: s.owner, spawnTick: s.spawnTick, values: s.values });
@@ -255,23 +266,14 @@ export class ClientGhosts<P extends Protocol> {
     this.records.set(s.id, rec);
     local.origin = 'matched';
     rec.confirmedTick = s.spawnTick;
-    rec.latest = rec.history.get(s.spawnTick);
+    rec.latest = rec.history.read(s.spawnTick, rec.store) ? rec.store : undefined;
     this.emitter.emit('matched', typed<P>(local));
     return rec;
   }
 
   /** A predicted spawn made by this client's prediction: it gets a record (no confirmed state yet). */
   addLocal(ghost: Ghost): GhostRecord {
-    const entry = this.protocol.ghostList[ghost.typeId]!;
-    const pool = this.poolFor(ghost.typeId);
-    const rec: GhostRecord = {
-      ghost,
-      codec: entry.codec,
-      history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
-      confirmedTick: ghost.spawnTick,
-      latest: undefined,
-      stale: false,
-    };
+    const rec = this.held(ghost, ghost.spawnTick);
     this.records.set(ghost.id, rec);
     this.emitter.emit('spawn', typed<P>(ghost));
     return rec;
@@ -284,47 +286,44 @@ export class ClientGhosts<P extends Protocol> {
     else if (ghost.alive) this.world.remove(ghost.id);
   }
 
-  private add(id: number, typeId: number, owner: number, tick: Tick): GhostRecord {
-    const entry = this.protocol.ghostList[typeId]!;
-    const ghost = this.world.add(entry.name, id, owner, tick);
+  private add(id: number, typeId: number, owner: number, tick: Tick): Held {
+    const ghost = this.world.add(this.protocol.ghostList[typeId]!.name, id, owner, tick);
     ghost.origin = 'snapshot';
-    const pool = this.poolFor(typeId);
-    const rec: GhostRecord = {
-      ghost,
-      codec: entry.codec,
-      history: new HistoryBuffer<Values<Schema>>(this.historyTicks, (v) => pool.push(v)),
-      confirmedTick: tick,
-      latest: undefined,
-      stale: false,
-    };
+    const rec = this.held(ghost, tick);
     this.records.set(id, rec);
     return rec;
   }
 
-  private confirm(rec: GhostRecord, tick: Tick, values: Record<string, unknown>): void {
-    const pool = this.poolFor(rec.ghost.typeId);
-    const slot = rec.history.get(tick) ?? pool.pop() ?? rec.codec.defaults();
-    rec.codec.copy(values as Values<Schema>, slot);
-    rec.history.set(tick, slot);
+  /** A new record for `ghost`, its history and latest-state object from the pool of its type when there are some. */
+  private held(ghost: Ghost, tick: Tick): Held {
+    const codec = this.protocol.ghostList[ghost.typeId]!.codec;
+    const spare = this.poolFor(ghost.typeId).pop();
+    const history = spare?.history ?? new FlatHistory(codec, this.historyTicks);
+    return { ghost, codec, history, store: spare?.store ?? codec.defaults(), confirmedTick: tick, latest: undefined, stale: false };
+  }
+
+  private confirm(rec: Held, tick: Tick, values: Record<string, unknown>): void {
+    rec.history.record(values as Values<Schema>, tick);
     if (tickDiff(tick, rec.confirmedTick) >= 0) {
       rec.confirmedTick = tick;
-      rec.latest = slot;
+      rec.latest = rec.codec.copy(values as Values<Schema>, rec.store);
     }
     rec.stale = false;
     this.emitter.emit('update', typed<P>(rec.ghost), tick);
   }
 
-  private remove(rec: GhostRecord): void {
+  private remove(rec: Held): void {
     if (this.records.get(rec.ghost.id) !== rec) return;
     this.records.delete(rec.ghost.id);
     this.limbo.delete(rec.ghost.id);
     if (rec.ghost.alive) this.world.remove(rec.ghost.id);
     rec.history.clear();
     rec.latest = undefined;
+    this.poolFor(rec.ghost.typeId).push({ history: rec.history, store: rec.store });
     this.emitter.emit('despawn', typed<P>(rec.ghost));
   }
 
-  private poolFor(typeId: number): Values<Schema>[] {
+  private poolFor(typeId: number): Pick<Held, 'history' | 'store'>[] {
     let pool = this.pool.get(typeId);
     if (!pool) this.pool.set(typeId, (pool = []));
     return pool;

@@ -1,6 +1,6 @@
-// HistoryBuffer: the tick-indexed store (docs/architecture.md, house rule 4). A fixed-capacity ring
-// keyed by Tick: confirmed history and input buffers are instances of it (a predicted ghost's own
-// history is the flat PredictedHistory of predicted-history.ts, read through the same TickHistory).
+// HistoryBuffer: the tick-indexed store of values (docs/architecture.md, house rule 4). A fixed-capacity
+// ring keyed by Tick: input buffers are instances of it (a ghost's confirmed and predicted histories are
+// the flat FlatHistory of flat-history.ts, read through the same TickHistory).
 // Old ticks are evicted as newer ones arrive; lookups are wrap-safe.
 
 import { NetcodeError } from './errors.ts';
@@ -18,8 +18,10 @@ export interface TickHistory<T> {
   forEach(visit: (value: T, tick: Tick) => void): void;
 }
 
+type Ring = Pick<TickHistory<unknown>, 'newestTick' | 'capacity' | 'has'>;
+
 /** The oldest tick a tick ring still holds (a scan back from the newest over its window), or undefined when empty. */
-export function oldestStored(ring: Pick<TickHistory<unknown>, 'newestTick' | 'capacity' | 'has'>): Tick | undefined {
+export function oldestStored(ring: Ring): Tick | undefined {
   const newest = ring.newestTick;
   if (newest === undefined) return undefined;
   for (let back = ring.capacity - 1; back >= 0; back--) {
@@ -27,6 +29,30 @@ export function oldestStored(ring: Pick<TickHistory<unknown>, 'newestTick' | 'ca
     if (ring.has(tick)) return tick;
   }
   return undefined;
+}
+
+/** The newest tick a tick ring holds at or before `tick`, or undefined (a scan back over its window). */
+export function tickAtOrBefore(ring: Ring, tick: Tick): Tick | undefined {
+  const newest = ring.newestTick;
+  if (newest === undefined) return undefined;
+  let t = isNewer(tick, newest) ? newest : tick >>> 0;
+  for (let i = 0; i < ring.capacity; i++, t = (t - 1) >>> 0) {
+    if (tickDiff(newest, t) >= ring.capacity) return undefined;
+    if (ring.has(t)) return t;
+  }
+  return undefined;
+}
+
+/** The oldest tick a tick ring holds strictly after `tick`, or undefined. */
+export function tickAfter(ring: Ring, tick: Tick): Tick | undefined {
+  const newest = ring.newestTick;
+  if (newest === undefined || !isNewer(newest, tick)) return undefined;
+  const start = Math.max(1, tickDiff(newest, tick) - ring.capacity + 1);
+  for (let i = start; ; i++) {
+    const t = (tick + i) >>> 0;
+    if (ring.has(t)) return t;
+    if (t === newest) return undefined;
+  }
 }
 
 export class HistoryBuffer<T> implements TickHistory<T> {
@@ -129,24 +155,12 @@ export class HistoryBuffer<T> implements TickHistory<T> {
 
   /** The newest stored tick at or before `tick`, or undefined. */
   tickAtOrBefore(tick: Tick): Tick | undefined {
-    if (this.newest === undefined) return undefined;
-    let t = isNewer(tick, this.newest) ? this.newest : tick >>> 0;
-    for (let i = 0; i < this.capacity; i++, t = (t - 1) >>> 0) {
-      if (tickDiff(this.newest, t) >= this.capacity) return undefined;
-      if (this.has(t)) return t;
-    }
-    return undefined;
+    return tickAtOrBefore(this, tick);
   }
 
   /** The oldest stored tick strictly after `tick`, or undefined. */
   tickAfter(tick: Tick): Tick | undefined {
-    if (this.newest === undefined || !isNewer(this.newest, tick)) return undefined;
-    const start = Math.max(1, tickDiff(this.newest, tick) - this.capacity + 1);
-    for (let i = start; ; i++) {
-      const t = (tick + i) >>> 0;
-      if (this.has(t)) return t;
-      if (t === this.newest) return undefined;
-    }
+    return tickAfter(this, tick);
   }
 
   /** Remove `tick` if stored. */

@@ -1,7 +1,7 @@
 // The rollback's first question per predicted ghost: does any replicated field of its prediction
 // for the snapshot tick differ from the confirmed state by more than the field's tolerance? Asked
 // for every predicted ghost at every snapshot, on the predicted history's flat storage, by code
-// generated per schema (predicted-history.ts: `beyond`, `settle`); the reference version below, on
+// generated per schema (history-layout.ts: `beyond`, `settle`); the reference version below, on
 // values, is the definition it must match.
 
 import type { Field } from './field.ts';

@@ -1,9 +1,10 @@
 // Client prediction's per-ghost state (prediction.ts): each predicted ghost's own predicted history
-// (flat, predicted-history.ts), its visual correction and what it shows, and the per-ghost steps of a
+// (a FlatHistory, flat-history.ts), its visual correction and what it shows, and the per-ghost steps of a
 // rollback: record a tick, restore a snapshot's tick, compare a prediction with the confirmed state.
 
 import type { Field, Quat, Vec3 } from './field.ts';
-import { PredictedHistory, type HistoryKernels } from './predicted-history.ts';
+import { FlatHistory } from './flat-history.ts';
+import type { HistoryKernels } from './history-layout.ts';
 import { readsLocal } from './prediction-check.ts';
 import type { GhostRecord } from './client-ghosts.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
@@ -19,7 +20,7 @@ export interface Predicted {
   readonly kernels: HistoryKernels;
   /** Whether `kernels.beyond` reads whether the ghost is ours (the schema has a compared nonOwner field). */
   readonly readsLocal: boolean;
-  readonly history: PredictedHistory;
+  readonly history: FlatHistory;
   /** A tick of the history as values (scratch: the state frame interpolation starts from, a misprediction's report). */
   readonly previous: Values<Schema>;
   readonly correction: VisualCorrection;
@@ -37,7 +38,7 @@ export interface Predicted {
 /** The state of a ghost that starts being predicted: a history of `capacity` ticks (rounded up to a power of two). */
 export function createPredicted(rec: GhostRecord, capacity: number, correction: CorrectionOptions | undefined): Predicted {
   const f = rec.codec.schema as Record<string, Field<unknown>>;
-  const history = new PredictedHistory(rec.codec, capacity);
+  const history = new FlatHistory(rec.codec, capacity);
   return {
     rec,
     codec: rec.codec,

@@ -23,6 +23,14 @@ describe('engine options', () => {
     expect(() => createServer({ protocol, transport: net.server, snapshotAckLadder: false }).close()).not.toThrow();
   });
 
+  it('createClient refuses a historyTicks that is not an integer in 1..2^30 at once (not at the first ghost)', () => {
+    const net = new LoopbackNetwork();
+    for (const historyTicks of [0, 2.5, Number.NaN, 2 ** 31]) {
+      expect(() => createClient({ protocol, transport: net.createClient(), historyTicks })).toThrow(/^react-netcode: historyTicks must be an integer in 1\.\.2\^30/);
+    }
+    expect(() => createClient({ protocol, transport: net.createClient(), historyTicks: 100 })).not.toThrow();
+  });
+
   it('a proper options object still builds both', () => {
     const net = new LoopbackNetwork();
     const server = createServer({ protocol, transport: net.server });

@@ -4,7 +4,7 @@
 // fields, local and remote ghosts, and values near each tolerance.
 import { describe, expect, it } from 'vitest';
 import { field, type Field } from '../../src/core/field.ts';
-import { compileKernels, historyLayout, referenceKernels, type HistoryKernels } from '../../src/core/predicted-history.ts';
+import { compileKernels, historyLayout, referenceKernels, type HistoryKernels } from '../../src/core/history-layout.ts';
 import { referenceBeyondTolerance, squaredTolerance, type BeyondTolerance } from '../../src/core/prediction-check.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { compileSchema, type Schema, type SchemaCodec, type Values } from '../../src/core/schema.ts';

@@ -1,8 +1,9 @@
-// Sampling: reads ConfirmedHistory at the interpolation timeline's (tick, fraction)
+// Sampling: reads a confirmed history at the interpolation timeline's (tick, fraction)
 // and produces the value an interpolated ghost shows, per field smoothing. Also the
 // blend primitive `lerpField`, reused by prediction switching and frame interpolation.
 
 import type { Field, Quat, Vec2, Vec3 } from '../field.ts';
+import type { FlatHistory } from '../flat-history.ts';
 import type { HistoryBuffer } from '../history.ts';
 import type { Schema, SchemaCodec, Values } from '../schema.ts';
 import { tickAdd, tickDiff, type Tick } from '../clock/tick.ts';
@@ -110,8 +111,11 @@ export function setSampleTime(tick: Tick, fraction: number): void {
   scratch[2] = fraction;
 }
 
+/** What `locate` reads of a history: HistoryBuffer and FlatHistory. */
+type Located = Pick<HistoryBuffer<unknown>, 'newestTick' | 'tickAtOrBefore' | 'tickAfter'>;
+
 /** Fill `plan` for the sample time; false when the history is empty. */
-function locate<T>(history: HistoryBuffer<T>, maxExtrapolationTicks: number): boolean {
+function locate(history: Located, maxExtrapolationTicks: number): boolean {
   if (history.newestTick === undefined) return false;
   let tick = scratch[1]! >>> 0;
   let fraction = scratch[2]!;
@@ -204,16 +208,42 @@ export function sampleValuesAt<S extends Schema>(
   codec: SchemaCodec<S>, history: HistoryBuffer<Values<S>>, out: Values<S>, maxExtrapolationTicks: number,
 ): boolean {
   if (!locate(history, maxExtrapolationTicks)) return false;
-  const a = history.get(plan.a) as Record<string, unknown>;
-  const b = plan.b === undefined ? undefined : (history.get(plan.b) as Record<string, unknown> | undefined);
-  const prev = plan.prev === undefined ? undefined : (history.get(plan.prev) as Record<string, unknown> | undefined);
+  const b = plan.b === undefined ? undefined : history.get(plan.b);
+  const prev = plan.prev === undefined ? undefined : history.get(plan.prev);
+  applyAll(codec, history.get(plan.a) as Values<S>, b, prev, out);
+  return true;
+}
+
+/**
+ * sampleValuesAt for a flat history (a ghost's confirmed history): the samples it needs are read into the
+ * three objects of its layout's `samples`, which every ghost of that type reuses (they stay in cache).
+ */
+export function sampleFlatAt<S extends Schema>(
+  codec: SchemaCodec<S>, history: FlatHistory, out: Values<S>, maxExtrapolationTicks: number,
+): boolean {
+  if (!locate(history, maxExtrapolationTicks)) return false;
+  const samples = history.layout.samples as readonly Values<S>[];
+  const a = samples[0]!;
+  const b = plan.b !== undefined && history.read(plan.b, samples[1]!) ? samples[1] : undefined;
+  const prev = plan.prev !== undefined && history.read(plan.prev, samples[2]!) ? samples[2] : undefined;
+  history.read(plan.a, a);
+  applyAll(codec, a, b, prev, out);
+  return true;
+}
+
+/** Every field of `out` from the samples at plan.a, plan.b and plan.prev (objects in place, primitives assigned). */
+function applyAll<S extends Schema>(
+  codec: SchemaCodec<S>, a: Values<S>, b: Values<S> | undefined, prev: Values<S> | undefined, out: Values<S>,
+): void {
+  const va = a as Record<string, unknown>;
+  const vb = b as Record<string, unknown> | undefined;
+  const vp = prev as Record<string, unknown> | undefined;
   const o = out as Record<string, unknown>;
   const keys = codec.keys;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const field = codec.schema[key] as Field<unknown>;
     const target = o[key] ?? field.defaultValue();
-    o[key] = apply(field, a[key], b === undefined ? undefined : b[key], prev === undefined ? undefined : prev[key], target);
+    o[key] = apply(field, va[key], vb === undefined ? undefined : vb[key], vp === undefined ? undefined : vp[key], target);
   }
-  return true;
 }

@@ -56,7 +56,7 @@ export class ModeSwitcher<P extends Protocol> {
   /** A ghost that just became predicted starts from its newest confirmed state; the next advance catches it up. */
   private onPredicted(ghost: Ghost): void {
     const rec = this.ghosts.record(ghost.id);
-    const latest = rec?.history.get(rec.confirmedTick);
+    const latest = rec?.latest;
     if (rec && latest) rec.codec.copy(latest, ghost.components as Values<Schema>, true);
     this.catchUp();
   }

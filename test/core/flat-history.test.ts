@@ -1,9 +1,10 @@
-// A predicted ghost's history in flat storage (PredictedHistory): the ring's window, eviction and wrap,
+// A ghost's history in flat storage (FlatHistory, predicted and confirmed histories): the ring's window, eviction and wrap,
 // values of every field kind stored and read back exactly, the restore of a snapshot's tick (confirmed
 // fields in, predicted-only fields kept) and the generated kernels against the reference ones.
 import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
-import { compileKernels, historyLayout, PredictedHistory, referenceKernels } from '../../src/core/predicted-history.ts';
+import { FlatHistory } from '../../src/core/flat-history.ts';
+import { compileKernels, historyLayout, referenceKernels } from '../../src/core/history-layout.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { compileSchema, type Schema, type Values } from '../../src/core/schema.ts';
 
@@ -34,16 +35,16 @@ function sample(rng: Rng): Values<Schema> {
 }
 
 /** A 1-field history of numbers: `value` at tick t is t. */
-function numbers(capacity: number): PredictedHistory {
-  return new PredictedHistory(compileSchema({ n: field.u32() } as Schema), capacity);
+function numbers(capacity: number): FlatHistory {
+  return new FlatHistory(compileSchema({ n: field.u32() } as Schema), capacity);
 }
-const n = (h: PredictedHistory, tick: number): unknown => (h.get(tick) as Loose | undefined)?.['n'];
-const record = (h: PredictedHistory, tick: number): boolean => h.record({ n: tick } as Values<Schema>, tick);
+const n = (h: FlatHistory, tick: number): unknown => (h.get(tick) as Loose | undefined)?.['n'];
+const record = (h: FlatHistory, tick: number): boolean => h.record({ n: tick } as Values<Schema>, tick);
 
-describe('PredictedHistory', () => {
+describe('FlatHistory', () => {
   it('stores every field kind and reads it back exactly (NaN, −0, strings and enums included)', () => {
     const rng = new Rng(0x4157);
-    const h = new PredictedHistory(codec, 16);
+    const h = new FlatHistory(codec, 16);
     const stored = [sample(rng), sample(rng), sample(rng)];
     stored.forEach((v, i) => h.record(v, 100 + i));
     stored.forEach((v, i) => expect(h.get(100 + i)).toEqual(v));
@@ -115,7 +116,7 @@ describe('PredictedHistory', () => {
   it('restore: confirmed fields into the slot and the values, predicted-only fields from the slot', () => {
     const rng = new Rng(0x7e57);
     for (const kernels of [compileKernels(historyLayout(codec)), referenceKernels(historyLayout(codec))]) {
-      const h = new PredictedHistory(codec, 8);
+      const h = new FlatHistory(codec, 8);
       const predicted = sample(rng) as Loose;
       const confirmed = sample(rng) as Loose;
       h.record(predicted as Values<Schema>, 50);
@@ -162,6 +163,6 @@ describe('PredictedHistory', () => {
   });
 
   it('refuses a capacity that is not a positive integer', () => {
-    for (const capacity of [0, -1, 1.5, Number.NaN, 2 ** 31]) expect(() => numbers(capacity)).toThrow(/react-netcode: a predicted history's capacity/);
+    for (const capacity of [0, -1, 1.5, Number.NaN, 2 ** 31]) expect(() => numbers(capacity)).toThrow(/react-netcode: a ghost's history must hold an integer number of ticks/);
   });
 });
