@@ -7,6 +7,7 @@
 
 import { BitReader } from './bits.ts';
 import { buildMismatch, type BuildIdentity } from './build-check.ts';
+import { ClientInbox } from './client-inbox.ts';
 import type { ClientSender } from './client-send.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
 import type { Emitter, Logger } from './emitter.ts';
@@ -16,21 +17,8 @@ import { forEachMessage } from './outbox.ts';
 import { payloadProblem } from './payload.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
 import { DROP_WATCH_RECHECK_MS, LAST_ATTEMPT_MS, Reconnector } from './reconnect.ts';
-import type { Channel } from './transport.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 import { watchOnce } from './watch.ts';
-
-/** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
-type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string; at: number };
-
-/**
- * Most unreliable messages (snapshots, Pongs) that wait for the next `receive`: about 4 s of a
- * 60 Hz snapshot stream and its Pongs, 8 s at 20 Hz, far beyond any frame a player sits through. A hidden page
- * (no animation frames) or an app that calls `update(now)` rarely would otherwise keep every
- * snapshot of minutes and decode them all in one frame; the oldest are dropped unread instead
- * (as if lost: nothing acks them), counted in `traffic.droppedUnread`. Reliable messages all wait.
- */
-export const MAX_QUEUED_UNRELIABLE = 256;
 
 /**
  * A session that has not had a first `receive` (the app never called `client.update(now)`) this long after connect() is
@@ -70,9 +58,7 @@ export interface SessionParts<P extends Protocol> {
 
 export class ClientSession<P extends Protocol> {
   private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
-  private inbox: Inbound[] = [];
-  /** Unreliable messages in `inbox`. */
-  private queuedUnreliable = 0;
+  private readonly inbox: ClientInbox;
   private generation = 0;
   private now = 0;
   readonly reconnect: Reconnector;
@@ -96,6 +82,10 @@ export class ClientSession<P extends Protocol> {
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
+    this.inbox = new ClientInbox((count, at) => {
+      parts.sender.traffic.droppedUnread += count;
+      parts.host.droppedUnread(count, at);
+    });
   }
 
   get state(): Readonly<ClientState> {
@@ -118,7 +108,7 @@ export class ClientSession<P extends Protocol> {
     this.framed = false;
     this.stopFrameWatch();
     // The first frame and the session's end cancel it: when it fires, no frame has run since this connect().
-    this.stopFrameWatch = watchOnce(FRAME_WATCH_MS, () => this.parts.host.unframed(this.inbox.length));
+    this.stopFrameWatch = watchOnce(FRAME_WATCH_MS, () => this.parts.host.unframed(this.inbox.size));
   }
 
   /** Ask to join with the protocol's join payload (GoInGame). */
@@ -154,8 +144,7 @@ export class ClientSession<P extends Protocol> {
       this.framed = true;
       this.stopFrameWatch();
     }
-    const batch = this.inbox;
-    this.clearInbox();
+    const batch = this.inbox.take();
     for (let i = 0; i < batch.length; i++) {
       const event = batch[i]!;
       if (this.current.status === 'closed') break;
@@ -192,13 +181,13 @@ export class ClientSession<P extends Protocol> {
 
   private open(): void {
     const generation = ++this.generation;
-    this.clearInbox();
+    this.inbox.clear();
     this.parts.sender.clear();
     const now = this.parts.options.now;
     const intent = { resume: this.current.status === 'reconnecting' }; // the resume's own schedule, not the transport's retries
     this.parts.options.transport.connect({
       onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
-      onMessage: (data, channel) => generation === this.generation && this.queue(data, channel, now?.() ?? Number.NaN),
+      onMessage: (data, channel) => generation === this.generation && this.inbox.message(data, channel, now?.() ?? Number.NaN),
       onClose: (reason) => {
         if (generation !== this.generation) return;
         this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });
@@ -238,22 +227,6 @@ export class ClientSession<P extends Protocol> {
     this.stopDropWatch = undefined;
     this.pausedInDrop = false;
     this.lastAttemptUntil = undefined;
-  }
-
-  private clearInbox(): void {
-    this.inbox = [];
-    this.queuedUnreliable = 0;
-  }
-
-  /** A message for the next `receive`; past MAX_QUEUED_UNRELIABLE unreliable ones, the oldest half of them goes. */
-  private queue(data: Uint8Array, channel: Channel, at: number): void {
-    this.inbox.push({ kind: 'message', data, channel, at });
-    if (channel !== 'unreliable' || ++this.queuedUnreliable <= MAX_QUEUED_UNRELIABLE) return;
-    let drop = this.queuedUnreliable - MAX_QUEUED_UNRELIABLE / 2;
-    this.parts.sender.traffic.droppedUnread += drop;
-    this.queuedUnreliable -= drop;
-    this.parts.host.droppedUnread(drop, at);
-    this.inbox = this.inbox.filter((e) => !(e.kind === 'message' && e.channel === 'unreliable' && drop-- > 0));
   }
 
   /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
@@ -381,7 +354,7 @@ export class ClientSession<P extends Protocol> {
     if (this.current.status === 'closed') return;
     this.parts.host.closed();
     this.generation++;
-    this.clearInbox();
+    this.inbox.clear();
     this.parts.sender.clear();
     this.resumeToken = 0;
     this.setState({ ...this.current, status: 'closed', closeReason: reason });
