@@ -10,6 +10,7 @@ import { buildMismatch, type BuildIdentity } from './build-check.ts';
 import { ClientInbox } from './client-inbox.ts';
 import type { ClientSender } from './client-send.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
+import { refusalCode, type CloseCode } from './close-code.ts';
 import type { Emitter, Logger } from './emitter.ts';
 import { asNetcodeError, NetcodeError } from './errors.ts';
 import { type MessageEncoder, readKind, readReason, readWelcome, type Welcome } from './messages.ts';
@@ -57,7 +58,7 @@ export interface SessionParts<P extends Protocol> {
 }
 
 export class ClientSession<P extends Protocol> {
-  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
+  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, closeCode: undefined, joinError: undefined, resumeFailed: false };
   private readonly inbox: ClientInbox;
   private generation = 0;
   private now = 0;
@@ -98,7 +99,7 @@ export class ClientSession<P extends Protocol> {
       throw new NetcodeError('usage', `react-netcode: connect() called while ${this.current.status}; call leave() first.`);
     }
     this.resumeToken = 0;
-    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false });
+    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, closeCode: undefined, joinError: undefined, resumeFailed: false });
     this.open();
     this.watchFrames();
   }
@@ -133,7 +134,7 @@ export class ClientSession<P extends Protocol> {
     if (status === 'idle' || status === 'closed') return;
     if (status !== 'reconnecting') this.parts.sender.send(this.parts.encoder.reason(MessageKind.Close, reason), 'reliable');
     this.parts.sender.flush(); // leave() may run inside a frame (from a listener): the Close goes out before the link closes
-    this.end(reason);
+    this.end('left', reason);
   }
 
   /** Stage 1 at `now`: handle what arrived since the last frame, in order; then a resume attempt when one is due. */
@@ -239,15 +240,12 @@ export class ClientSession<P extends Protocol> {
       return;
     }
     const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
-    if (!resumable || !this.reconnect.enabled) {
-      this.finish(reason);
-      return;
-    }
+    if (!resumable || !this.reconnect.enabled) return this.finish(status === 'connecting' ? 'connect-failed' : 'lost', reason);
     this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
     this.generation++;
     this.reconnect.start(at); // the grace counts from the drop, not from the frame that saw it
     if (this.parts.host.paused()) this.pausedInDrop = true; // (or the drop watch saw it paused: reset when the drop is over)
-    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
+    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason, closeCode: 'dropped' });
   }
 
   private retry(): void {
@@ -265,7 +263,7 @@ export class ClientSession<P extends Protocol> {
   /** The grace (and a paused drop's last attempt) is over: close, saying why the link dropped (and `why` it could not resume). */
   private expired(dropped: string | undefined, why = ''): void {
     // An attempt still under way (a transport retrying to open) stops here.
-    this.end(`react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; call connect() to start a new session.`);
+    this.end('lost', `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; call connect() to start a new session.`);
   }
 
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */
@@ -278,7 +276,7 @@ export class ClientSession<P extends Protocol> {
       if (this.current.status === 'closed') return;
       const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
       this.parts.log('error', reason);
-      this.end(reason);
+      this.end('protocol-error', reason);
     }
   }
 
@@ -308,7 +306,7 @@ export class ClientSession<P extends Protocol> {
       case MessageKind.Close: {
         const reason = readReason(this.reader);
         if (kind === MessageKind.Refuse) this.parts.log('error', reason.startsWith('react-netcode:') ? reason : `react-netcode: the server refused this client: ${reason}`);
-        return this.end(reason);
+        return this.end(kind === MessageKind.Close ? 'server-closed' : refusalCode(reason), reason);
       }
       case MessageKind.Rpc:
         return this.parts.host.rpc(this.reader);
@@ -329,26 +327,27 @@ export class ClientSession<P extends Protocol> {
       this.parts.log('error', line);
       sender.send(encoder.reason(MessageKind.Close, mismatch), 'reliable');
       sender.flush();
-      return this.end(mismatch);
+      return this.end('mismatch', mismatch);
     }
     const reconnecting = this.current.status === 'reconnecting';
     this.dropOver();
     this.resumeToken = welcome.resumeToken;
     this.parts.host.welcome(welcome, this.now);
+    const networkId = welcome.networkId;
     if (reconnecting && welcome.resumed) {
-      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId: welcome.networkId, closeReason: undefined });
+      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId, closeReason: undefined, closeCode: undefined });
     } else {
-      this.setState({ ...this.current, status: 'connected', networkId: welcome.networkId, closeReason: undefined, resumeFailed: reconnecting });
+      this.setState({ ...this.current, status: 'connected', networkId, closeReason: undefined, closeCode: undefined, resumeFailed: reconnecting });
     }
   }
 
-  /** End the session and close the link. */
-  private end(reason: string): void {
-    this.finish(reason);
+  /** End the session (why: `code`, `reason`) and close the link. */
+  private end(code: CloseCode, reason: string): void {
+    this.finish(code, reason);
     this.parts.options.transport.close(reason);
   }
 
-  private finish(reason: string): void {
+  private finish(code: CloseCode, reason: string): void {
     this.stopFrameWatch();
     this.dropOver();
     if (this.current.status === 'closed') return;
@@ -357,7 +356,7 @@ export class ClientSession<P extends Protocol> {
     this.inbox.clear();
     this.parts.sender.clear();
     this.resumeToken = 0;
-    this.setState({ ...this.current, status: 'closed', closeReason: reason });
+    this.setState({ ...this.current, status: 'closed', closeReason: reason, closeCode: code });
   }
 
   private setState(next: ClientState): void {
