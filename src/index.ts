@@ -43,6 +43,7 @@ export type { TickStats } from './core/stats.ts';
 // The client and the handles it exposes (client.events, .ghosts, .prediction, .spawns, .clock, .input, .time).
 export { createClient } from './core/client.ts';
 export type { ClientEvents, ClientOptions, ClientState, ClientStatus, NetClient } from './core/client.ts';
+export type { CloseCode } from './core/close-code.ts';
 export type { ClientTraffic } from './core/client-send.ts';
 export type { Emitter, Listenable } from './core/emitter.ts';
 export type { ClientGhosts, ClientGhostOptions, GhostEvents, GhostRecord } from './core/client-ghosts.ts';

@@ -1,4 +1,4 @@
-// HTML over the Canvas: the connection status screen (with Retry when closed) and the
+// HTML over the Canvas: the connection status screen (with Retry when closed, Reload after a mismatch: a new build) and the
 // network panel (conditioner presets, prediction / smoothing / NetGraph / NetDebug toggles, players),
 // foldable by its title, folded at start in a window smaller than 1000 × 640 px.
 import { useEffect, useState, type ReactNode } from 'react';
@@ -49,11 +49,17 @@ function StatusScreen({ onLeave }: { onLeave: () => void }): ReactNode {
       <div style={{ background: 'rgba(20, 24, 28, 0.9)', padding: 24, borderRadius: 8, minWidth: 280, textAlign: 'center' }}>
         <div style={{ fontSize: 18, marginBottom: 8 }}>{STATUS_TEXT[c.status] ?? c.status}</div>
         <div style={{ opacity: 0.7, fontSize: 12 }}>status: {c.status}</div>
+        {c.closeCode === 'mismatch' && <div style={{ marginTop: 8 }}>A new version of the game is out: reload the page.</div>}
         {c.closeReason !== undefined && <div style={{ marginTop: 8, color: '#ef9a9a' }}>{c.closeReason}</div>}
         {c.joinError !== undefined && <div style={{ marginTop: 8, color: '#ef9a9a' }}>join refused: {c.joinError}</div>}
         {c.error !== undefined && <div style={{ marginTop: 8, color: '#ffcc80', fontSize: 12 }}>{c.error}</div>}
         <div style={{ marginTop: 16, display: 'flex', gap: 8, justifyContent: 'center' }}>
-          {c.status === 'closed' && (
+          {c.status === 'closed' && c.closeCode === 'mismatch' && (
+            <button onClick={() => location.reload()} style={btn}>
+              Reload
+            </button>
+          )}
+          {c.status === 'closed' && c.closeCode !== 'mismatch' && (
             <button onClick={() => c.connect()} style={btn}>
               Retry
             </button>

@@ -85,3 +85,11 @@ export function buildMismatch(side: 'server' | 'client', local: BuildIdentity, r
   }
   return null;
 }
+
+/**
+ * Whether a refusal's reason is one of the mismatches above (protocol, wire format, shared systems, build id):
+ * the client reads its close code from it (close-code.ts), so the wire carries no code of its own.
+ */
+export function isMismatch(reason: string): boolean {
+  return /^react-netcode: (protocol|build|shared systems) mismatch \(/.test(reason);
+}

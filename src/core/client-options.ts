@@ -1,6 +1,7 @@
 // Types of the client engine's options, state and events (see client.ts).
 
 import type { ClientGhostOptions } from './client-ghosts.ts';
+import type { CloseCode } from './close-code.ts';
 import type { ClockSyncOptions } from './clock/index.ts';
 import type { Correction } from './corrections.ts';
 import type { Logger } from './emitter.ts';
@@ -24,6 +25,8 @@ export interface ClientState {
   networkId: number | undefined;
   /** Why the connection closed (when status is 'closed'), or why the link dropped (while 'reconnecting'). */
   closeReason: string | undefined;
+  /** The same as a code to switch on (CloseCode: what an app should do for each), set and cleared with `closeReason`. */
+  closeCode: CloseCode | undefined;
   /** Why the last join was refused, if it was. */
   joinError: string | undefined;
   /** True after a reconnect the server could not resume: the world was cleared; join again. */

@@ -7,8 +7,10 @@
 
 import { BitReader } from './bits.ts';
 import { buildMismatch, type BuildIdentity } from './build-check.ts';
+import { ClientInbox } from './client-inbox.ts';
 import type { ClientSender } from './client-send.ts';
 import type { ClientEvents, ClientOptions, ClientState, ClientStatus } from './client-options.ts';
+import { refusalCode, type CloseCode } from './close-code.ts';
 import type { Emitter, Logger } from './emitter.ts';
 import { asNetcodeError, NetcodeError } from './errors.ts';
 import { type MessageEncoder, readKind, readReason, readWelcome, type Welcome } from './messages.ts';
@@ -16,21 +18,8 @@ import { forEachMessage } from './outbox.ts';
 import { payloadProblem } from './payload.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
 import { DROP_WATCH_RECHECK_MS, LAST_ATTEMPT_MS, Reconnector } from './reconnect.ts';
-import type { Channel } from './transport.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 import { watchOnce } from './watch.ts';
-
-/** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
-type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string; at: number };
-
-/**
- * Most unreliable messages (snapshots, Pongs) that wait for the next `receive`: about 4 s of a
- * 60 Hz snapshot stream and its Pongs, 8 s at 20 Hz, far beyond any frame a player sits through. A hidden page
- * (no animation frames) or an app that calls `update(now)` rarely would otherwise keep every
- * snapshot of minutes and decode them all in one frame; the oldest are dropped unread instead
- * (as if lost: nothing acks them), counted in `traffic.droppedUnread`. Reliable messages all wait.
- */
-export const MAX_QUEUED_UNRELIABLE = 256;
 
 /**
  * A session that has not had a first `receive` (the app never called `client.update(now)`) this long after connect() is
@@ -69,10 +58,8 @@ export interface SessionParts<P extends Protocol> {
 }
 
 export class ClientSession<P extends Protocol> {
-  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false };
-  private inbox: Inbound[] = [];
-  /** Unreliable messages in `inbox`. */
-  private queuedUnreliable = 0;
+  private current: ClientState = { status: 'idle', networkId: undefined, closeReason: undefined, closeCode: undefined, joinError: undefined, resumeFailed: false };
+  private readonly inbox: ClientInbox;
   private generation = 0;
   private now = 0;
   readonly reconnect: Reconnector;
@@ -96,6 +83,10 @@ export class ClientSession<P extends Protocol> {
 
   constructor(private readonly parts: SessionParts<P>) {
     this.reconnect = new Reconnector(parts.options);
+    this.inbox = new ClientInbox((count, at) => {
+      parts.sender.traffic.droppedUnread += count;
+      parts.host.droppedUnread(count, at);
+    });
   }
 
   get state(): Readonly<ClientState> {
@@ -108,7 +99,7 @@ export class ClientSession<P extends Protocol> {
       throw new NetcodeError('usage', `react-netcode: connect() called while ${this.current.status}; call leave() first.`);
     }
     this.resumeToken = 0;
-    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, joinError: undefined, resumeFailed: false });
+    this.setState({ status: 'connecting', networkId: undefined, closeReason: undefined, closeCode: undefined, joinError: undefined, resumeFailed: false });
     this.open();
     this.watchFrames();
   }
@@ -118,7 +109,7 @@ export class ClientSession<P extends Protocol> {
     this.framed = false;
     this.stopFrameWatch();
     // The first frame and the session's end cancel it: when it fires, no frame has run since this connect().
-    this.stopFrameWatch = watchOnce(FRAME_WATCH_MS, () => this.parts.host.unframed(this.inbox.length));
+    this.stopFrameWatch = watchOnce(FRAME_WATCH_MS, () => this.parts.host.unframed(this.inbox.size));
   }
 
   /** Ask to join with the protocol's join payload (GoInGame). */
@@ -143,7 +134,7 @@ export class ClientSession<P extends Protocol> {
     if (status === 'idle' || status === 'closed') return;
     if (status !== 'reconnecting') this.parts.sender.send(this.parts.encoder.reason(MessageKind.Close, reason), 'reliable');
     this.parts.sender.flush(); // leave() may run inside a frame (from a listener): the Close goes out before the link closes
-    this.end(reason);
+    this.end('left', reason);
   }
 
   /** Stage 1 at `now`: handle what arrived since the last frame, in order; then a resume attempt when one is due. */
@@ -154,8 +145,7 @@ export class ClientSession<P extends Protocol> {
       this.framed = true;
       this.stopFrameWatch();
     }
-    const batch = this.inbox;
-    this.clearInbox();
+    const batch = this.inbox.take();
     for (let i = 0; i < batch.length; i++) {
       const event = batch[i]!;
       if (this.current.status === 'closed') break;
@@ -192,13 +182,13 @@ export class ClientSession<P extends Protocol> {
 
   private open(): void {
     const generation = ++this.generation;
-    this.clearInbox();
+    this.inbox.clear();
     this.parts.sender.clear();
     const now = this.parts.options.now;
     const intent = { resume: this.current.status === 'reconnecting' }; // the resume's own schedule, not the transport's retries
     this.parts.options.transport.connect({
       onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
-      onMessage: (data, channel) => generation === this.generation && this.queue(data, channel, now?.() ?? Number.NaN),
+      onMessage: (data, channel) => generation === this.generation && this.inbox.message(data, channel, now?.() ?? Number.NaN),
       onClose: (reason) => {
         if (generation !== this.generation) return;
         this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });
@@ -240,22 +230,6 @@ export class ClientSession<P extends Protocol> {
     this.lastAttemptUntil = undefined;
   }
 
-  private clearInbox(): void {
-    this.inbox = [];
-    this.queuedUnreliable = 0;
-  }
-
-  /** A message for the next `receive`; past MAX_QUEUED_UNRELIABLE unreliable ones, the oldest half of them goes. */
-  private queue(data: Uint8Array, channel: Channel, at: number): void {
-    this.inbox.push({ kind: 'message', data, channel, at });
-    if (channel !== 'unreliable' || ++this.queuedUnreliable <= MAX_QUEUED_UNRELIABLE) return;
-    let drop = this.queuedUnreliable - MAX_QUEUED_UNRELIABLE / 2;
-    this.parts.sender.traffic.droppedUnread += drop;
-    this.queuedUnreliable -= drop;
-    this.parts.host.droppedUnread(drop, at);
-    this.inbox = this.inbox.filter((e) => !(e.kind === 'message' && e.channel === 'unreliable' && drop-- > 0));
-  }
-
   /** The link closed without a Close/Refuse from the server: try to resume, else give up. */
   private dropped(reason: string, at: number): void {
     const status = this.current.status;
@@ -266,15 +240,12 @@ export class ClientSession<P extends Protocol> {
       return;
     }
     const resumable = this.resumeToken !== 0 && (status === 'connected' || status === 'joining' || status === 'in-game');
-    if (!resumable || !this.reconnect.enabled) {
-      this.finish(reason);
-      return;
-    }
+    if (!resumable || !this.reconnect.enabled) return this.finish(status === 'connecting' ? 'connect-failed' : 'lost', reason);
     this.statusBeforeDrop = status === 'joining' ? 'connected' : status;
     this.generation++;
     this.reconnect.start(at); // the grace counts from the drop, not from the frame that saw it
     if (this.parts.host.paused()) this.pausedInDrop = true; // (or the drop watch saw it paused: reset when the drop is over)
-    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason });
+    this.setState({ ...this.current, status: 'reconnecting', closeReason: reason, closeCode: 'dropped' });
   }
 
   private retry(): void {
@@ -292,7 +263,7 @@ export class ClientSession<P extends Protocol> {
   /** The grace (and a paused drop's last attempt) is over: close, saying why the link dropped (and `why` it could not resume). */
   private expired(dropped: string | undefined, why = ''): void {
     // An attempt still under way (a transport retrying to open) stops here.
-    this.end(`react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; call connect() to start a new session.`);
+    this.end('lost', `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; call connect() to start a new session.`);
   }
 
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */
@@ -305,7 +276,7 @@ export class ClientSession<P extends Protocol> {
       if (this.current.status === 'closed') return;
       const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
       this.parts.log('error', reason);
-      this.end(reason);
+      this.end('protocol-error', reason);
     }
   }
 
@@ -335,7 +306,7 @@ export class ClientSession<P extends Protocol> {
       case MessageKind.Close: {
         const reason = readReason(this.reader);
         if (kind === MessageKind.Refuse) this.parts.log('error', reason.startsWith('react-netcode:') ? reason : `react-netcode: the server refused this client: ${reason}`);
-        return this.end(reason);
+        return this.end(kind === MessageKind.Close ? 'server-closed' : refusalCode(reason), reason);
       }
       case MessageKind.Rpc:
         return this.parts.host.rpc(this.reader);
@@ -356,35 +327,36 @@ export class ClientSession<P extends Protocol> {
       this.parts.log('error', line);
       sender.send(encoder.reason(MessageKind.Close, mismatch), 'reliable');
       sender.flush();
-      return this.end(mismatch);
+      return this.end('mismatch', mismatch);
     }
     const reconnecting = this.current.status === 'reconnecting';
     this.dropOver();
     this.resumeToken = welcome.resumeToken;
     this.parts.host.welcome(welcome, this.now);
+    const networkId = welcome.networkId;
     if (reconnecting && welcome.resumed) {
-      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId: welcome.networkId, closeReason: undefined });
+      this.setState({ ...this.current, status: this.statusBeforeDrop, networkId, closeReason: undefined, closeCode: undefined });
     } else {
-      this.setState({ ...this.current, status: 'connected', networkId: welcome.networkId, closeReason: undefined, resumeFailed: reconnecting });
+      this.setState({ ...this.current, status: 'connected', networkId, closeReason: undefined, closeCode: undefined, resumeFailed: reconnecting });
     }
   }
 
-  /** End the session and close the link. */
-  private end(reason: string): void {
-    this.finish(reason);
+  /** End the session (why: `code`, `reason`) and close the link. */
+  private end(code: CloseCode, reason: string): void {
+    this.finish(code, reason);
     this.parts.options.transport.close(reason);
   }
 
-  private finish(reason: string): void {
+  private finish(code: CloseCode, reason: string): void {
     this.stopFrameWatch();
     this.dropOver();
     if (this.current.status === 'closed') return;
     this.parts.host.closed();
     this.generation++;
-    this.clearInbox();
+    this.inbox.clear();
     this.parts.sender.clear();
     this.resumeToken = 0;
-    this.setState({ ...this.current, status: 'closed', closeReason: reason });
+    this.setState({ ...this.current, status: 'closed', closeReason: reason, closeCode: code });
   }
 
   private setState(next: ClientState): void {

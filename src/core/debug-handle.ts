@@ -4,7 +4,8 @@
 // console can read the client's state. Everything is computed when read: it costs
 // nothing per frame. Off by default: a production page exposes nothing.
 
-import type { ClientStatus } from './client-options.ts';
+import type { ClientState, ClientStatus } from './client-options.ts';
+import type { CloseCode } from './close-code.ts';
 import { NetcodeError } from './errors.ts';
 import type { GhostMode } from './world.ts';
 
@@ -28,6 +29,7 @@ export interface DebugHandle {
   readonly status: ClientStatus;
   readonly networkId: number | undefined;
   readonly closeReason: string | undefined;
+  readonly closeCode: CloseCode | undefined;
   readonly joinError: string | undefined;
   /** The NetworkTime of the last frame: ticks, RTT, jitter, input delay (a copy). */
   time(): Readonly<Record<string, number | boolean>>;
@@ -39,7 +41,7 @@ export interface DebugHandle {
 
 /** What the handle reads of a client (NetClient fits). */
 export interface DebugSource {
-  readonly state: { status: ClientStatus; networkId: number | undefined; closeReason: string | undefined; joinError: string | undefined };
+  readonly state: Pick<ClientState, 'status' | 'networkId' | 'closeReason' | 'closeCode' | 'joinError'>;
   readonly time: object;
   readonly world: { all(): Iterable<{ id: number; type: string; owner: number; mode: GhostMode; origin: DebugGhost['origin']; isLocal: boolean }> };
   readonly traffic: Readonly<Record<string, number>>;
@@ -64,6 +66,9 @@ function handleFor(client: DebugSource): DebugHandle {
     },
     get closeReason() {
       return client.state.closeReason;
+    },
+    get closeCode() {
+      return client.state.closeCode;
     },
     get joinError() {
       return client.state.joinError;

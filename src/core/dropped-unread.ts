@@ -5,7 +5,7 @@
 // stalled and then delivered everything it held at once). The time since the last frame,
 // against the frame period before it, tells them apart; each is said once.
 
-import { MAX_QUEUED_UNRELIABLE } from './client-session.ts';
+import { MAX_QUEUED_UNRELIABLE } from './client-inbox.ts';
 
 /** Frames count as late when none ran for this many frame periods (and at least LATE_MIN_MS). */
 const LATE_FRAMES = 3;

@@ -4,7 +4,7 @@
 
 import { createContext, useContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import type { ClientState, NetClient, Protocol } from '../index.ts';
+import type { ClientState, CloseCode, NetClient, Protocol } from '../index.ts';
 import { NetcodeError } from '../core/errors.ts';
 
 /** UI-rate state (changes a few times per second at most). */
@@ -12,6 +12,8 @@ export interface NetcodeUiState {
   status: ClientState['status'] | 'loading';
   networkId: number | undefined;
   closeReason: string | undefined;
+  /** `closeReason` as a code (CloseCode), or `'init-failed'`: the provider's `init` rejected (fix it, remount the provider). */
+  closeCode: CloseCode | 'init-failed' | undefined;
   joinError: string | undefined;
   /** Bumped on ghost spawn/despawn/mode change: lists re-render only then. */
   ghostsVersion: number;

@@ -114,8 +114,8 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
           this.log('warn', `react-netcode: the server refused <NetcodeProvider join>: ${s.joinError}. useConnection().joinError holds the reason; change the join prop to try again.`);
         }
         if (s.status !== 'joining') this.autoJoinPending = false;
-        const { status, networkId, closeReason, joinError, resumeFailed } = s;
-        this.store.setState({ status, networkId, closeReason, joinError, resumeFailed });
+        const { status, networkId, closeReason, closeCode, joinError, resumeFailed } = s;
+        this.store.setState({ status, networkId, closeReason, closeCode, joinError, resumeFailed });
       }),
       c.events.on('error', (e) => this.store.setState({ lastError: e.message })),
       c.ghosts.events.on('mode', () => void this.modeChanges++),
@@ -135,7 +135,7 @@ export class NetcodeEngine<P extends Protocol = Protocol> implements NetcodeCont
       (error: unknown) => {
         if (this.disposed) return;
         const reason = `react-netcode: init() failed: ${error instanceof Error ? error.message : String(error)}; fix the init promise passed to <NetcodeProvider init>, then remount the provider.`;
-        this.store.setState({ status: 'closed', closeReason: reason, lastError: reason });
+        this.store.setState({ status: 'closed', closeReason: reason, closeCode: 'init-failed', lastError: reason });
       },
     );
   }

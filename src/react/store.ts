@@ -41,6 +41,7 @@ export function createNetcodeStore(): NetcodeStore {
     status: 'loading',
     networkId: undefined,
     closeReason: undefined,
+    closeCode: undefined,
     joinError: undefined,
     ghostsVersion: 0,
     stats: ZERO_STATS,

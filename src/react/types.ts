@@ -38,8 +38,13 @@ export interface Connection<P extends Protocol = Protocol> {
   /** True while the client tries to resume a dropped connection. */
   readonly reconnecting: boolean;
   readonly inGame: boolean;
-  /** Why the connection closed (status `closed`). */
+  /** Why the connection closed (status `closed`), or why the link dropped (while `reconnecting`). */
   readonly closeReason: string | undefined;
+  /**
+   * The same as a code to switch on, set and cleared with `closeReason` (CloseCode: `'mismatch'` → reload the page,
+   * `'refused'` → try later, `'lost'` → connect again …), or `'init-failed'`: the provider's `init` rejected.
+   */
+  readonly closeCode: NetcodeUiState['closeCode'];
   /** Why the last join was refused (or why the auto-join payload was invalid). */
   readonly joinError: string | undefined;
   /** True after a reconnect the server could not resume: the world was cleared, join again (the provider does when it has `join`). */

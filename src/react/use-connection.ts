@@ -15,6 +15,7 @@ const pick = (s: NetcodeStoreState) => ({
   status: s.status,
   networkId: s.networkId,
   closeReason: s.closeReason,
+  closeCode: s.closeCode,
   joinError: s.joinError,
   resumeFailed: s.resumeFailed,
   error: s.lastError,
@@ -24,7 +25,7 @@ const pick = (s: NetcodeStoreState) => ({
  * The connection's state and actions. Status goes `loading` (the provider prepares the
  * engine and awaits `init`) → `connecting` → `connected` → `joining` → `in-game`, with
  * `reconnecting` after an unexpected drop (back to the previous status when resumed) and
- * `closed` at the end (`closeReason` says why).
+ * `closed` at the end (`closeReason` says why, `closeCode` as a code to switch on: `'mismatch'` → reload the page).
  *
  * Re-renders only when one of the returned fields changes.
  *

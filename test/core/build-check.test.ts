@@ -161,3 +161,20 @@ describe('the protocol mismatch reason', () => {
     for (const reason of [same, other]) expect(reason.length).toBeLessThanOrEqual(MAX_REASON_LENGTH);
   });
 });
+
+describe('isMismatch (the client reads its close code from a Refuse reason)', () => {
+  it('recognises every mismatch reason the build check writes, and no other refusal', async () => {
+    const { buildMismatch, isMismatch, protocolMismatch } = await import('../../src/core/build-check.ts');
+    const local = { systemsHash: 1, systems: 'shared=["a"]', buildId: 'v1' };
+    const mismatches = [
+      protocolMismatch({ protocolHash: 1, wireVersion: 6 }, { protocolHash: 2, wireVersion: 6 }),
+      protocolMismatch({ protocolHash: 1, wireVersion: 5 }, { protocolHash: 1, wireVersion: 6 }),
+      buildMismatch('server', local, { systemsHash: 1, buildId: 'v2' }),
+      buildMismatch('server', local, { systemsHash: 2, buildId: 'v1' }),
+      buildMismatch('client', local, { systemsHash: 2, buildId: 'v1' }),
+    ];
+    for (const reason of mismatches) expect(isMismatch(reason!), reason!).toBe(true);
+    for (const reason of ['react-netcode: server full (…, maxConnections 1); try again later.', 'react-netcode: the server is busy (too many links waiting for their seat); try again shortly.', 'protocol mismatch (', ''])
+      expect(isMismatch(reason), reason).toBe(false);
+  });
+});

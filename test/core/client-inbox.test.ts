@@ -5,7 +5,8 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, defineProtocol, defineSystems, field, ghost, rpc, system, type ClientTransport, type ClientTransportHandler, type Logger } from '../../src/index.ts';
-import { FRAME_WATCH_MS, MAX_QUEUED_UNRELIABLE } from '../../src/core/client-session.ts';
+import { MAX_QUEUED_UNRELIABLE } from '../../src/core/client-inbox.ts';
+import { FRAME_WATCH_MS } from '../../src/core/client-session.ts';
 import { createStepper } from '../../src/testing/index.ts';
 
 const protocol = defineProtocol({

@@ -29,7 +29,7 @@ describe('debugHandle', () => {
     s.server.spawn('rock', { x: 4 });
     s.joinAll({ name: 'a' });
     s.advance(500);
-    expect([h.status, h.networkId, h.closeReason]).toEqual(['in-game', 1, undefined]);
+    expect([h.status, h.networkId, h.closeReason, h.closeCode]).toEqual(['in-game', 1, undefined, undefined]);
     expect(h.ghosts('cube')).toEqual([{ id: expect.any(Number), type: 'cube', owner: 1, mode: 'predicted', origin: 'snapshot', isLocal: true, view: { position: { x: 1, y: 2, z: 3 }, hp: 7 } }]);
     expect(h.ghosts().map((x) => x.type).sort()).toEqual(['cube', 'rock']);
     expect(h.time().rttMs).toBeGreaterThan(0);
@@ -40,7 +40,7 @@ describe('debugHandle', () => {
     expect((h.ghosts('cube')[0]!.view.position as { x: number }).x).toBe(1);
     expect(Object.isFrozen(h)).toBe(true);
     s.clients[0]!.client.leave();
-    expect(h.status).toBe('closed');
+    expect([h.status, h.closeCode]).toEqual(['closed', 'left']);
     s.clients[0]!.client.removeDebugHandle();
     expect('__reactNetcode' in globalThis).toBe(false);
   });

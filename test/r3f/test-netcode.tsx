@@ -43,6 +43,7 @@ export function createTestNetcode<P extends Protocol>(protocol: P, systems: read
     status: 'loading',
     networkId: undefined,
     closeReason: undefined,
+    closeCode: undefined,
     joinError: undefined,
     ghostsVersion: 0,
     stats: { rttMs: 0, jitterMs: 0, bytesInPerSec: 0, bytesOutPerSec: 0, correctionsPerSec: 0, resimulatedTicksPerSec: 0, lateInputsPerSec: 0, missingInputsPerSec: 0 },

@@ -16,12 +16,13 @@ const { NetcodeProvider, useNetcode, useConnection } = createNetcode(arena, aren
 
 async function mount(props: { init?: () => Promise<void> } = {}) {
   const h = createHarness(arena, arenaSystems);
-  const ref: { ctx?: NetcodeContextValue<Arena>; status?: string; closeReason?: string | undefined; connect?: () => void } = {};
+  const ref: { ctx?: NetcodeContextValue<Arena>; status?: string; closeReason?: string | undefined; closeCode?: string | undefined; connect?: () => void } = {};
   function Probe() {
     ref.ctx = useNetcode();
     const c = useConnection();
     ref.status = c.status;
     ref.closeReason = c.closeReason;
+    ref.closeCode = c.closeCode;
     ref.connect = c.connect;
     return null;
   }
@@ -77,19 +78,22 @@ describe('frame driver', () => {
     h.frames(5);
     expect(ref.status).toBe('closed');
     expect(ref.closeReason).toBe('react-netcode: init() failed: wasm failed to load; fix the init promise passed to <NetcodeProvider init>, then remount the provider.');
+    expect(ref.closeCode).toBe('init-failed');
     expect((ref.ctx!.store.getState() as NetcodeStoreState).lastError).toBe(ref.closeReason);
     expect(h.transports.connects).toBe(0);
   });
 
-  it('useConnection().connect() reconnects after the server closed the connection', async () => {
+  it('useConnection().connect() reconnects after the server closed the connection (closeCode \'server-closed\', cleared by the new session)', async () => {
     const { h, ref } = await mount();
     const { client } = ref.ctx!;
     h.until(() => client.status === 'in-game', 'in game');
     h.server.kick(h.server.connections.get(1)!, 'kicked for testing');
     h.until(() => ref.status === 'closed', 'closed');
     expect(ref.closeReason).toBe('kicked for testing');
+    expect(ref.closeCode).toBe('server-closed');
     act(() => ref.connect!()); // e.g. a Retry button
     h.until(() => ref.status === 'in-game', 'in game again (auto-join)');
+    expect([ref.closeCode, ref.closeReason]).toEqual([undefined, undefined]);
     expect(h.transports.connects).toBe(2);
   });
 });

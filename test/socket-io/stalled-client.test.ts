@@ -6,7 +6,7 @@
 // its inputs and its snapshots arrive. Unpaused, the drop is reported once; paused, never.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, createServer, defineProtocol, defineSystems, field, ghost, realTimeScheduler, system, tickDiff } from '../../src/index.ts';
-import { MAX_QUEUED_UNRELIABLE } from '../../src/core/client-session.ts';
+import { MAX_QUEUED_UNRELIABLE } from '../../src/core/client-inbox.ts';
 import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { waitFor } from '../helpers/wait.ts';
 
