@@ -51,11 +51,12 @@ function Game({ seat, onLeave }: { seat: Seat; onLeave: () => void }): ReactNode
 }
 
 function Status({ onLeave }: { onLeave: () => void }): ReactNode {
-  const { status, closeReason } = useConnection();
+  const { status, closeCode, closeReason } = useConnection();
   const players = useGhosts('player');
   return (
     <p>
-      {status} — {players.length} players {closeReason && `(${closeReason})`} <button onClick={onLeave}>Back to the lobby</button>
+      {status} — {players.length} players {closeReason && `(${closeReason})`}{' '}
+      {closeCode === 'mismatch' ? <button onClick={() => location.reload()}>Reload: a new version is out</button> : <button onClick={onLeave}>Back to the lobby</button>}
     </p>
   );
 }

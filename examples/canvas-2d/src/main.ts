@@ -32,7 +32,9 @@ addEventListener('blur', () => held.clear());
 
 client.events.on('status', (state) => {
   if (state.status === 'connected') client.join({ name });
-  if (state.status === 'closed') hud.textContent = `closed: ${state.closeReason ?? ''}`;
+  // closeCode is for the logic, closeReason for people: a mismatch means a new build is deployed, so reload.
+  if (state.closeCode === 'mismatch') hud.textContent = 'A new version is out: reload the page.';
+  else if (state.status === 'closed') hud.textContent = `closed: ${state.closeReason ?? ''}`;
 });
 client.connect();
 
