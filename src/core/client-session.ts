@@ -205,6 +205,7 @@ export class ClientSession<P extends Protocol> {
   private watchDrop(reason: string): void {
     if (this.stopDropWatch !== undefined) return;
     let seen = this.frames;
+    let waited = this.reconnect.graceMs;
     const check = (): void => {
       if (this.current.status === 'closed') return;
       if (this.parts.host.paused() || this.pausedInDrop) {
@@ -212,12 +213,16 @@ export class ClientSession<P extends Protocol> {
         this.stopDropWatch = undefined;
         return;
       }
-      if (this.frames !== seen) {
+      const ran = this.frames - seen;
+      if (ran > 0) {
+        // Frames still run: the next one ends the session on the app's clock. Wait three of their mean gaps (at least
+        // DROP_WATCH_RECHECK_MS), so that a slow loop (1 fps) is not taken for a stopped one.
         seen = this.frames;
-        this.stopDropWatch = watchOnce(DROP_WATCH_RECHECK_MS, check);
+        waited = Math.max(DROP_WATCH_RECHECK_MS, Math.ceil((3 * waited) / ran));
+        this.stopDropWatch = watchOnce(waited, check);
         return;
       }
-      this.expired(reason, ': client.update(now) stopped running, and a resume is tried only inside it (a hidden page gets no animation frames; a Node client calls it from a timer)');
+      this.expired(reason, `: client.update(now) did not run for ${waited} ms, and a resume is tried only inside it (a hidden page gets no animation frames; a Node client calls it from a timer)`);
     };
     this.stopDropWatch = watchOnce(this.reconnect.graceMs, check);
   }

@@ -7,7 +7,8 @@ import { NetcodeError } from './errors.ts';
 /**
  * A dropped session is resumed only inside `receive` (frames). With no frame for `resumeGraceMs` after the
  * drop (a hidden page gets no animation frames; an app that stopped its loop) it is closed on the real clock;
- * while frames do run, the grace is theirs (retry()) and the drop watch only looks again this often.
+ * while frames do run, the grace is theirs (retry()) and the drop watch looks again after three of their mean gaps, at
+ * least this long.
  */
 export const DROP_WATCH_RECHECK_MS = 500;
 
@@ -36,7 +37,8 @@ export class Reconnector {
   private readonly delays: readonly number[];
   private droppedAt = 0;
   private attempts = 0;
-  private nextAt = 0;
+  /** When the next attempt is due (client clock; NaN: none is). */
+  private nextAt = Number.NaN;
   readonly silenceMs: number;
   /** When the server was last heard from (client clock; NaN: not yet). */
   private heardAt = Number.NaN;
@@ -44,6 +46,9 @@ export class Reconnector {
   constructor(options: ReconnectOptions) {
     this.graceMs = options.resumeGraceMs ?? 10_000;
     this.delays = options.reconnectDelaysMs?.length ? options.reconnectDelaysMs : [250, 500, 1000, 2000];
+    if (!this.delays.every((d) => d >= 0 && d < Infinity)) {
+      throw new NetcodeError('usage', `react-netcode: reconnectDelaysMs must be finite numbers >= 0 (got [${this.delays.join(', ')}]); the default is [250, 500, 1000, 2000].`);
+    }
     this.silenceMs = options.silenceTimeoutMs ?? 8000;
     if (!(this.silenceMs >= 0)) throw new NetcodeError('usage', `react-netcode: silenceTimeoutMs must be a number >= 0 (got ${String(options.silenceTimeoutMs)}); 0 turns the check off, the default is 8000.`);
   }
@@ -79,8 +84,8 @@ export class Reconnector {
   /** 'expired' when the grace is over, 'attempt' when an attempt is due now (once), else 'wait'. */
   poll(now: number): 'expired' | 'attempt' | 'wait' {
     if (now - this.droppedAt >= this.graceMs) return 'expired';
-    if (this.nextAt > 0 && now >= this.nextAt) {
-      this.nextAt = 0;
+    if (now >= this.nextAt) {
+      this.nextAt = Number.NaN;
       return 'attempt';
     }
     return 'wait';

@@ -174,7 +174,7 @@ describe('a dropped client whose frames stop (a hidden page, a stopped loop)', (
     expect(c.status).toBe('in-game');
     vi.advanceTimersByTime(1);
     expect(c.status).toBe('closed');
-    expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(network down\): client\.update\(now\) stopped running.*call connect\(\) to start a new session\.$/);
+    expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(network down\): client\.update\(now\) did not run for 2000 ms.*call connect\(\) to start a new session\.$/);
     expect(statuses).toEqual(['closed']);
     show();
     s.advance(100);
@@ -191,9 +191,35 @@ describe('a dropped client whose frames stop (a hidden page, a stopped loop)', (
     hide(c);
     vi.advanceTimersByTime(2000); // frames ran since the drop: the watch looks again later
     expect(c.status).toBe('reconnecting');
-    vi.advanceTimersByTime(DROP_WATCH_RECHECK_MS);
+    // 6 frames ran in the 2000 ms (100 ms at 60 fps): a mean gap of 333 ms, three of them 1000 ms (> 500 ms).
+    vi.advanceTimersByTime(999);
+    expect(c.status).toBe('reconnecting');
+    vi.advanceTimersByTime(1);
     expect(c.status).toBe('closed');
-    expect(c.state.closeReason).toMatch(/could not resume within 2000 ms .*stopped running/);
+    expect(c.state.closeReason).toMatch(/could not resume within 2000 ms .*: client\.update\(now\) did not run for 1000 ms/);
+  });
+
+  it('a slow loop (a frame every 1.5 s) is not taken for a stopped one: its own frame closes it after the grace', () => {
+    vi.useFakeTimers();
+    const s = createStepper({
+      protocol: arena, systems: arenaSystems, log: quiet, server: { resumeGraceMs: 10_000 },
+      clients: [{ engine: { resumeGraceMs: 2000 }, clock: { framePeriodMs: 1500 } }],
+    });
+    s.joinAll({ name: 'p' });
+    s.advance(3000);
+    const c = s.clients[0]!.client;
+    cut(s, 0);
+    // The client's clock and the real one move together. Frames at about 1.5, 3 s after the drop: the one past the grace
+    // (2 s) closes it. The watch, at 2 s, saw one frame in 2 s, so it looks again 6 s later; with a fixed 500 ms
+    // recheck it closed the session at 2.5 s, saying update(now) had stopped.
+    for (let t = 0; t < 4000 && c.status !== 'closed'; t += 100) {
+      s.advance(100);
+      vi.advanceTimersByTime(100);
+    }
+    expect(c.status).toBe('closed');
+    expect(c.state.closeCode).toBe('lost');
+    expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms/);
+    expect(c.state.closeReason).not.toMatch(/did not run/);
   });
 
   it('while frames run, the grace is on the client\'s clock: real time alone never closes it while frames run, and a resume ends the watch', () => {
