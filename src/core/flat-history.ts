@@ -5,7 +5,7 @@
 // scattered over the heap.
 
 import { NetcodeError } from './errors.ts';
-import { oldestStored, tickAfter, tickAtOrBefore, type TickHistory } from './history.ts';
+import { oldestStored, type TickHistory } from './history.ts';
 import { historyLayout, type HistoryLayout } from './history-layout.ts';
 import type { Schema, SchemaCodec, Values } from './schema.ts';
 import { isNewer, tickDiff, type Tick } from './clock/tick.ts';
@@ -67,14 +67,33 @@ export class FlatHistory implements TickHistory<Values<Schema>> {
     return this.slot(tick) >= 0;
   }
 
-  /** The newest stored tick at or before `tick`, or undefined. */
+  /**
+   * The newest stored tick at or before `tick`, or undefined: history.ts `tickAtOrBefore` with the slot's tick read
+   * in place (per ghost and frame in sampling: no call per tick looked at); test/core/flat-history.test.ts compares them.
+   */
   tickAtOrBefore(tick: Tick): Tick | undefined {
-    return tickAtOrBefore(this, tick);
+    const newest = this.newest;
+    if (newest === undefined) return undefined;
+    const { data, mask, width, capacity } = this;
+    let t = isNewer(tick, newest) ? newest : tick >>> 0;
+    for (let i = 0; i < capacity; i++, t = (t - 1) >>> 0) {
+      if (tickDiff(newest, t) >= capacity) return undefined;
+      if (data[(t & mask) * width] === t) return t;
+    }
+    return undefined;
   }
 
-  /** The oldest stored tick strictly after `tick`, or undefined. */
+  /** The oldest stored tick strictly after `tick`, or undefined: history.ts `tickAfter`, read in place as tickAtOrBefore. */
   tickAfter(tick: Tick): Tick | undefined {
-    return tickAfter(this, tick);
+    const newest = this.newest;
+    if (newest === undefined || !isNewer(newest, tick)) return undefined;
+    const { data, mask, width } = this;
+    const start = Math.max(1, tickDiff(newest, tick) - this.capacity + 1);
+    for (let i = start; ; i++) {
+      const t = (tick + i) >>> 0;
+      if (data[(t & mask) * width] === t) return t;
+      if (t === newest) return undefined;
+    }
   }
 
   /**

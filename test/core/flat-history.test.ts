@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { field } from '../../src/core/field.ts';
 import { FlatHistory } from '../../src/core/flat-history.ts';
+import { tickAfter, tickAtOrBefore } from '../../src/core/history.ts';
 import { compileKernels, historyLayout, referenceKernels } from '../../src/core/history-layout.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { compileSchema, type Schema, type Values } from '../../src/core/schema.ts';
@@ -159,6 +160,20 @@ describe('FlatHistory', () => {
       reference.load(a[1]!, x[1]!, 2, out[1]!);
       expect(out[0]).toEqual(v);
       expect(out[1]).toEqual(v);
+    }
+  });
+
+  it('tickAtOrBefore and tickAfter answer what history.ts answers for any ring (sparse ticks, evictions, the uint32 wrap)', () => {
+    const rng = new Rng(0x7a11);
+    for (let round = 0; round < 300; round++) {
+      const h = numbers(8);
+      let tick = rng.next() < 0.3 ? 0xffff_fff0 : Math.floor(rng.next() * 1000);
+      for (let n = Math.floor(rng.next() * 20); n > 0; n--) record(h, (tick = (tick + 1 + Math.floor(rng.next() * 3)) >>> 0));
+      for (let k = 0; k < 20; k++) {
+        const at = (tick - 15 + Math.floor(rng.next() * 20)) >>> 0;
+        expect(h.tickAtOrBefore(at)).toBe(tickAtOrBefore(h, at));
+        expect(h.tickAfter(at)).toBe(tickAfter(h, at));
+      }
     }
   });
 
