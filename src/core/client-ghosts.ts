@@ -88,24 +88,24 @@ export class ClientGhosts<P extends Protocol> {
   private readonly historyTicks: number;
   private readonly staleAfterTicks: number;
   private readonly maxExtrapolationTicks: number;
-  /** Snapshots rejected as malformed (dropped, not acked). */
-  rejectedSnapshots = 0;
-  /** World seed for ctx.rng (from the Welcome). */
+  private rejected = 0;
+  /** @internal World seed for ctx.rng (from the Welcome). */
   seed = 0;
   private nextLocalId = 0x8000_0000;
-  /** Supplies `ctx.input(ghost)` in prediction (set by the client engine). */
+  /** @internal Supplies `ctx.input(ghost)` in prediction (set by the client engine). */
   inputProvider: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined = () => undefined;
-  /** Supplies `ctx.inputCount` (running counts) in prediction. */
+  /** @internal Supplies `ctx.inputCount` (running counts) in prediction. */
   rawInputProvider: (ghost: Ghost<P>, tick: Tick) => Record<string, unknown> | undefined = () => undefined;
-  /** Spawn hooks of the prediction stage (predicted spawning), set by the client engine. */
+  /** @internal Spawn hooks of the prediction stage (predicted spawning), set by the client engine. */
   spawnHooks: Pick<SystemHooks<P>, 'interceptSpawn' | 'spawned' | 'revertIfRejected'> = {};
-  /** Pairs a new snapshot ghost with a predicted spawn (adopted: same object and handle). */
+  /** @internal Pairs a new snapshot ghost with a predicted spawn (adopted: same object and handle). */
   classify: ((candidate: SpawnCandidate) => Ghost | undefined) | undefined;
   /** The system runner of this client's world (prediction and presentation stages). */
   readonly systems: SystemRunner<P>;
   /**
    * A system threw (prediction or presentation). Set by the client engine to report it; the
    * runner then skips that system for this run and goes on. The default rethrows.
+   * @internal
    */
   onSystemError: (error: SystemError) => void = (error) => {
     throw error;
@@ -149,10 +149,22 @@ export class ClientGhosts<P extends Protocol> {
     return this.records.get(typeof ghost === 'number' ? ghost : ghost.id);
   }
 
+  /** Snapshots rejected as malformed (dropped, not acked). */
+  get rejectedSnapshots(): number {
+    return this.rejected;
+  }
+
+  /** @internal A snapshot was rejected as malformed (the client engine, which catches what applySnapshot throws). */
+  countRejected(): void {
+    this.rejected++;
+  }
+
+  /** @internal */
   get ackTick(): Tick {
     return this.decoder?.ackTick ?? 0;
   }
 
+  /** @internal */
   get ackMask(): number {
     return this.decoder?.ackMask ?? 0;
   }
@@ -160,6 +172,7 @@ export class ClientGhosts<P extends Protocol> {
   /**
    * Handshake done. A fresh session starts from an empty world; a resumed one keeps
    * its ghosts in limbo until the server re-sends them (kept, same handle) or `resyncMs` passes.
+   * @internal
    */
   begin(networkId: number, resumed: boolean, nowMs: number, seed: number, resyncMs = 3000): void {
     this.world.localNetworkId = networkId;
@@ -174,7 +187,7 @@ export class ClientGhosts<P extends Protocol> {
     this.limboDeadline = nowMs + resyncMs;
   }
 
-  /** Forget everything (a new session that did not resume). Despawn events fire for every ghost. */
+  /** @internal Forget everything (a new session that did not resume). Despawn events fire for every ghost. */
   clear(): void {
     for (const rec of [...this.records.values()]) this.remove(rec);
     this.limbo.clear();
@@ -183,6 +196,7 @@ export class ClientGhosts<P extends Protocol> {
   /**
    * Decode and apply one snapshot; null when it is a duplicate or older than the newest (dropped). Throws WireError (state untouched) when
    * it is malformed.
+   * @internal
    */
   applySnapshot(data: Uint8Array, nowMs: number): DecodedSnapshot | null {
     if (!this.decoder) return null;
@@ -226,6 +240,7 @@ export class ClientGhosts<P extends Protocol> {
    * Advance the interpolation timeline and write what each remote ghost shows into its
    * components. With `predicting`, predicted ghosts are left to the prediction loop;
    * without it they show their newest confirmed state.
+   * @internal
    */
   frame(nowMs: number, predicting = false): void {
     if (this.limbo.size > 0 && nowMs >= this.limboDeadline) {
@@ -271,7 +286,7 @@ export class ClientGhosts<P extends Protocol> {
     return rec;
   }
 
-  /** A predicted spawn made by this client's prediction: it gets a record (no confirmed state yet). */
+  /** @internal A predicted spawn made by this client's prediction: it gets a record (no confirmed state yet). */
   addLocal(ghost: Ghost): GhostRecord {
     const rec = this.held(ghost, ghost.spawnTick);
     this.records.set(ghost.id, rec);
@@ -279,7 +294,7 @@ export class ClientGhosts<P extends Protocol> {
     return rec;
   }
 
-  /** Destroy a predicted spawn that was never confirmed. */
+  /** @internal Destroy a predicted spawn that was never confirmed. */
   removeLocal(ghost: Ghost): void {
     const rec = this.records.get(ghost.id);
     if (rec && rec.ghost === ghost) this.remove(rec);

@@ -370,7 +370,7 @@ export class NetClient<P extends Protocol> {
       this.inputs.onReplicated(snap.inputs);
     } catch (thrown) {
       const error = asNetcodeError(thrown, 'decoding a snapshot');
-      this.ghosts.rejectedSnapshots++;
+      this.ghosts.countRejected();
       this.log('warn', `react-netcode: dropped a malformed snapshot: ${describeError(error)}`);
       this.emitter.emit('error', error);
       return;

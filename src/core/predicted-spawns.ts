@@ -64,7 +64,7 @@ export class PredictedSpawns<P extends Protocol> {
     for (const g of protocol.ghostList) if (g.type.classify) this.classifiers.set(g.name, g.type.classify);
   }
 
-  /** Wire this list into the client's prediction runner, snapshot classification and rollbacks. */
+  /** @internal Wire this list into the client's prediction runner, snapshot classification and rollbacks. */
   attach(prediction: ClientPrediction<P> | undefined, localNetworkId: () => number): void {
     this.ghosts.spawnHooks = {
       interceptSpawn: (type, _owner, tick, flags) => {
@@ -100,7 +100,7 @@ export class PredictedSpawns<P extends Protocol> {
     return this.pending;
   }
 
-  /** Before every prediction run of a tick (first time or resimulated): spawn calls are counted per run. */
+  /** @internal Before every prediction run of a tick (first time or resimulated): spawn calls are counted per run. */
   beginTick(tick: Tick): void {
     this.countTick = tick;
     if (this.ordinals.size > 0) this.ordinals.clear(); // clear() allocates a new table even when empty
@@ -113,7 +113,7 @@ export class PredictedSpawns<P extends Protocol> {
     return n;
   }
 
-  /** SystemHooks.interceptSpawn for the prediction stage. */
+  /** @internal SystemHooks.interceptSpawn for the prediction stage. */
   intercept(type: string, tick: Tick, isResimulating: boolean): Ghost | null | undefined {
     const ordinal = this.ordinal(type, tick);
     if (!isResimulating) {
@@ -133,7 +133,7 @@ export class PredictedSpawns<P extends Protocol> {
 
   private lastOrdinal = 0;
 
-  /** SystemHooks.spawned: register a new predicted spawn — or, when its server twin is already here, discard it. */
+  /** @internal SystemHooks.spawned: register a new predicted spawn — or, when its server twin is already here, discard it. */
   spawned(ghost: Ghost, tick: Tick, rebound: boolean): void | 'discard' {
     if (rebound) return;
     if (this.orphans.length > 0 && this.bindToOrphan(ghost, tick)) return 'discard';
@@ -167,12 +167,12 @@ export class PredictedSpawns<P extends Protocol> {
     return false;
   }
 
-  /** SystemHooks.revertIfRejected. */
+  /** @internal SystemHooks.revertIfRejected. */
   addRevert(ghost: Ghost, revert: () => void): void {
     this.pending.find((e) => e.ghost === ghost)?.reverts.push(revert);
   }
 
-  /** Before resimulating from `fromTick`: spawns after it do not exist yet; they must be emitted again. */
+  /** @internal Before resimulating from `fromTick`: spawns after it do not exist yet; they must be emitted again. */
   beginResimulation(fromTick: Tick): void {
     for (let i = 0; i < this.pending.length; i++) {
       const e = this.pending[i]!;
@@ -183,7 +183,7 @@ export class PredictedSpawns<P extends Protocol> {
     }
   }
 
-  /** After resimulating to `lastTick`: spawns the prediction no longer emits were wrong. */
+  /** @internal After resimulating to `lastTick`: spawns the prediction no longer emits were wrong. */
   endResimulation(fromTick: Tick, lastTick: Tick): void {
     if (this.pending.length === 0) return;
     for (const e of [...this.pending]) {
@@ -191,7 +191,7 @@ export class PredictedSpawns<P extends Protocol> {
     }
   }
 
-  /** A new ghost arrived in a snapshot: our predicted spawn to adopt it with, if any. */
+  /** @internal A new ghost arrived in a snapshot: our predicted spawn to adopt it with, if any. */
   classify(candidate: SpawnCandidate, localNetworkId: number): Ghost | undefined {
     const ofType = this.pending.filter((e) => e.type === candidate.type && e.ghost.alive);
     for (const e of ofType) e.ranBy = this.ranBy(e.spawnTick, candidate.spawnTick);
@@ -245,6 +245,7 @@ export class PredictedSpawns<P extends Protocol> {
    * already ahead) or a burst of lost snapshots from rejecting spawns whose twin simply has
    * not been received yet. Reports that do not tell (no Pong since) hold a spawn for at most
    * maxRollbackTicks more.
+   * @internal
    */
   expire(interpolationTick: Tick, newestSnapshotTick: Tick | undefined, predictedTick: Tick, maxRollbackTicks: number): void {
     if (newestSnapshotTick === undefined) return;
@@ -271,6 +272,7 @@ export class PredictedSpawns<P extends Protocol> {
   /**
    * The session ended (leave, a close, a resume that failed): no server will confirm the spawns still
    * waiting, so each is rejected — its reverts run once — and everything else is forgotten.
+   * @internal
    */
   clear(): void {
     for (const e of [...this.pending]) this.reject(e);

@@ -75,6 +75,7 @@ export class ClientPrediction<P extends Protocol> {
    * After a pause (page hidden): the server simulated the paused ticks without our input,
    * so do not replay them. The next advance starts at the then-current predicted tick and
    * every predicted ghost catches up from its confirmed state.
+   * @internal
    */
   skipAhead(): void {
     this.skipping = true;
@@ -82,12 +83,12 @@ export class ClientPrediction<P extends Protocol> {
 
   private skipping = false;
 
-  /** Force a rollback check on the next advance (e.g. a ghost just became predicted and must catch up). */
+  /** @internal Force a rollback check on the next advance (e.g. a ghost just became predicted and must catch up). */
   invalidate(): void {
     this.rolledBackTo = undefined;
   }
 
-  /** Forget everything (new session). */
+  /** @internal Forget everything (new session). */
   reset(): void {
     this.states.clear();
     this.list.length = 0;
@@ -114,7 +115,7 @@ export class ClientPrediction<P extends Protocol> {
     return this.states.get(ghost.handle)?.history;
   }
 
-  /** Called around every resimulation (predicted spawning takes spawns after `fromTick` out, and drops those not emitted again). */
+  /** @internal Called around every resimulation (predicted spawning takes spawns after `fromTick` out, drops those not emitted again). */
   resimulationHooks: { begin?(fromTick: Tick): void; end?(fromTick: Tick, lastTick: Tick): void; beforeTick?(tick: Tick): void } = {};
 
   // Keyed by ghost.handle: stable when a predicted spawn is adopted and takes the server's id.
@@ -166,6 +167,7 @@ export class ClientPrediction<P extends Protocol> {
    * Bring prediction up to `targetTick`: roll back to the newest confirmed snapshot if it is
    * new, then simulate every tick after the last one for real (each once, first time).
    * `beforeTick(t)` commits and sends the input of t before it is simulated.
+   * @internal
    */
   advance(targetTick: Tick, beforeTick: (tick: Tick) => void, maxTicksPerFrame = this.maxTicksPerFrame, committedThrough?: Tick): number {
     let list = this.current();
@@ -390,7 +392,7 @@ export class ClientPrediction<P extends Protocol> {
     if (this.options.logMispredictions) this.log(`react-netcode: misprediction ${m.type}#${m.ghostId}.${m.field} at tick ${m.tick}: predicted ${JSON.stringify(m.predicted)}, confirmed ${JSON.stringify(m.confirmed)} (distance ${m.distance}, tolerance ${m.tolerance})`);
   };
 
-  /** Per render frame: each predicted ghost's view, frame-interpolated between its last two ticks plus its correction. */
+  /** @internal Per render frame: each predicted ghost's view, frame-interpolated between its last two ticks plus its correction. */
   render(fraction: number, dtMs: number): void {
     renderPredicted(this.states.values(), fraction, dtMs);
   }

@@ -139,6 +139,7 @@ export class ClockSync {
   /**
    * A Pong: Ping sent at `sentAtMs`, Pong received at `receivedAtMs` (client clock); the server was at
    * `serverTick` + `serverFraction` when it answered.
+   * @internal
    */
   onPong(sentAtMs: number, receivedAtMs: number, serverTick: Tick, serverFraction: number): void {
     if (!Number.isFinite(sentAtMs) || !Number.isFinite(receivedAtMs) || !Number.isFinite(serverFraction) || receivedAtMs < sentAtMs) {
@@ -162,7 +163,7 @@ export class ClockSync {
     if (this.offset.add(sentAtMs, receivedAtMs, (rel + fraction) * this.stepMs, tolerance)) this.isSynced = true;
   }
 
-  /** The server received our newest input `marginTicks` ticks before it simulated that tick (negative = late). */
+  /** @internal The server received our newest input `marginTicks` ticks before it simulated that tick (negative = late). */
   onInputMargin(marginTicks: number): void {
     if (!this.isSynced || !Number.isFinite(marginTicks)) return;
     this.marginSpread.add(marginTicks * this.stepMs);
@@ -174,6 +175,7 @@ export class ClockSync {
    * One rendered frame took `dtMs` (the client engine reports every frame). Frames that span several
    * ticks send their inputs in one packet: the lead and the slack grow with the mean frame interval
    * (EWMA 0.1; a sample counts at most 250 ms — longer frames are stalls, not the frame rate).
+   * @internal
    */
   observeFrame(dtMs: number): void {
     if (!(dtMs > 0) || !Number.isFinite(dtMs)) return;
@@ -185,6 +187,7 @@ export class ClockSync {
    * The server ran `ticks` ticks without our input (reported in Pongs): lost packets beyond what the
    * slack covers. Adds one packet of slack (at most once per second, up to maxMissSlackPackets), taken
    * back one per 20 s.
+   * @internal
    */
   onInputsMissing(ticks: number, nowMs: number): void {
     if (!(ticks > 0) || !this.isSynced || nowMs - this.lastMissAt < MISS_BOOST_HOLD_MS) return;
@@ -192,7 +195,7 @@ export class ClockSync {
     this.missBoost = Math.min(this.maxMissSlackPackets, this.missBoost + 1);
   }
 
-  /** Advance to `nowMs` (client clock): move predictedTime, recompute the target, then the time scale or a jump. */
+  /** @internal Advance to `nowMs` (client clock): move predictedTime, recompute the target, then the time scale or a jump. */
   update(nowMs: number): this {
     if (!Number.isFinite(nowMs)) throw new NetcodeError('usage', `react-netcode: ClockSync.update(nowMs) needs a finite monotonic time (got ${nowMs}).`);
     if (this.boundaryPending) {
@@ -277,6 +280,7 @@ export class ClockSync {
    * drift are kept): `synced` is false and predictedTime holds until a fresh pong, then the next update jumps
    * to the target. With `keepEstimates`, the next update jumps at once to the target of the kept mapping.
    * Either way the elapsed time of the pause is not run as ticks.
+   * @internal
    */
   resync(keepEstimates = false): void {
     this.pendingJump = true;

@@ -58,6 +58,7 @@ export class InputBuffer<S extends Schema> {
    * rounded as the wire rounds them, sanitized again (so the server, which sanitizes
    * what it decodes, gets the very same values). Committing a tick again replaces it.
    * The returned object is pooled: valid until the tick leaves the buffer.
+   * @internal
    */
   commit(tick: Tick): Values<S> {
     const entry = this.store.entryFor(tick);
@@ -92,6 +93,7 @@ export class InputBuffer<S extends Schema> {
    * The input systems see for `tick` during prediction, written into `out`: events as
    * presses since the newest committed tick before it (0 counts before the first), like
    * the server's queue. Throws when `tick` was not committed.
+   * @internal
    */
   tickInput(tick: Tick, out: Values<S>): Values<S> {
     const current = this.store.get(tick);
@@ -104,6 +106,7 @@ export class InputBuffer<S extends Schema> {
    * for a tick never committed (skipped after a stall), what the server runs a tick without input
    * with — the newest earlier input repeated for at most `maxRepeatTicks` ticks, then neutral —
    * with no presses. Undefined before any input was committed.
+   * @internal
    */
   predictedInput(tick: Tick, maxRepeatTicks: number, out: Values<S>): Values<S> | undefined {
     if (this.store.has(tick)) return this.tickInput(tick, out);
@@ -122,7 +125,7 @@ export class InputBuffer<S extends Schema> {
     neutralInto(this.codec, this.current);
   }
 
-  /** Forget every committed tick and restart event counts at 0 (a new connection: the server's queue starts at 0 too). */
+  /** @internal Forget every committed tick and restart event counts at 0 (a new connection: the server's queue starts at 0 too). */
   reset(): void {
     this.store.clear();
     this.codec.copy(inputLayout(this.codec).defaults as Values<S>, this.current);
