@@ -248,6 +248,8 @@ export class ClientSession<P extends Protocol> {
   /** A message for the next `receive`; past MAX_QUEUED_UNRELIABLE unreliable ones, the oldest half of them goes. */
   private queue(data: Uint8Array, channel: Channel, at: number): void {
     this.inbox.push({ kind: 'message', data, channel, at });
+    // Paused (no frames, no send stage): still heard by the server's silence check; `at` needs the `now` option.
+    if (this.current.status === 'in-game' && !Number.isNaN(at) && this.parts.host.paused()) this.parts.sender.pausedPing(at);
     if (channel !== 'unreliable' || ++this.queuedUnreliable <= MAX_QUEUED_UNRELIABLE) return;
     let drop = this.queuedUnreliable - MAX_QUEUED_UNRELIABLE / 2;
     this.parts.sender.traffic.droppedUnread += drop;
