@@ -6,6 +6,7 @@ import type { BitReader } from './bits.ts';
 import { buildMismatch, protocolMismatch, type BuildIdentity } from './build-check.ts';
 import { Connection } from './connection.ts';
 import type { Logger } from './emitter.ts';
+import { describeError } from './errors.ts';
 import { IdAllocator } from './ids.ts';
 import { readHello, type MessageEncoder } from './messages.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
@@ -149,6 +150,16 @@ export class Sessions<P extends Protocol> {
       this.transport.send(connection.peer, this.encoder.reason(MessageKind.Close, reason), 'reliable');
       connection.lingerUntil = now + LINGER_MS;
     } else this.transport.disconnect(connection.peer, reason);
+  }
+
+  /**
+   * The transport closed `peer` for what it sent (an oversize message, non-binary data, an unknown event, a malformed
+   * frame): a protocol violation, which ends the connection for good as the server's own protocol errors do (no resume:
+   * a later connect gets a fresh session). Its `onDisconnect` follows and emits `leave` with this reason.
+   */
+  violated(peer: PeerId, reason: string, now: number): void {
+    const connection = this.byPeer.get(peer);
+    if (connection) this.close(connection, `react-netcode: protocol error from client: ${describeError(reason)}`, false, now);
   }
 
   /** A Close before the handshake: a client that leaves while it connects. Nothing is wrong and nothing is said; its link is closed. */
