@@ -24,6 +24,12 @@ export interface ClientTraffic {
   droppedUnread: number;
 }
 
+/**
+ * While paused (a hidden page runs no frames, so no send stage), a Ping at most this often, written as the
+ * server's messages arrive: the server's `silenceTimeoutMs` (8 s) hears the client is still there.
+ */
+export const PAUSED_PING_MS = 1000;
+
 export interface SendOptions {
   /** Ping period (default 100 ms). */
   pingIntervalMs?: number | undefined;
@@ -91,6 +97,17 @@ export class ClientSender {
       this.send(w.buffer(), 'unreliable', w.byteLength); // copied into the outbox at once
     }
     this.flush();
+  }
+
+  /**
+   * A message arrived at `now` while the client is paused: a Ping if the last one is PAUSED_PING_MS old. Driven by
+   * arrivals, not a timer: a hidden page's network events run on time where its timers are throttled.
+   */
+  pausedPing(now: number): void {
+    if (now - this.lastPingAt < PAUSED_PING_MS) return;
+    this.lastPingAt = now;
+    const w = this.encoder.pingInto(now);
+    this.send(w.buffer(), 'unreliable', w.byteLength);
   }
 
   private readonly write = (bytes: Uint8Array, channel: Channel): void => {

@@ -188,7 +188,13 @@ export class ClientSession<P extends Protocol> {
     const intent = { resume: this.current.status === 'reconnecting' }; // the resume's own schedule, not the transport's retries
     this.parts.options.transport.connect({
       onOpen: () => generation === this.generation && this.inbox.push({ kind: 'open' }),
-      onMessage: (data, channel) => generation === this.generation && this.inbox.message(data, channel, now?.() ?? Number.NaN),
+      onMessage: (data, channel) => {
+        if (generation !== this.generation) return;
+        const at = now?.() ?? Number.NaN;
+        this.inbox.message(data, channel, at);
+        // Paused (no frames, no send stage): still heard by the server's silence check; `at` needs the `now` option.
+        if (this.current.status === 'in-game' && !Number.isNaN(at) && this.parts.host.paused()) this.parts.sender.pausedPing(at);
+      },
       onClose: (reason) => {
         if (generation !== this.generation) return;
         this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });

@@ -45,6 +45,8 @@ export class Connection<JoinData = unknown> {
   lingerUntil = 0;
   /** @internal server time (ms) the link dropped, while suspended */
   suspendedAt = 0;
+  /** @internal server time (ms) this client was last heard from (a message; its handshake, resume or join): the silence check */
+  heardAt = 0;
   /** @internal the state to return to on resume */
   resumeState: 'connected' | 'in-game' = 'connected';
 

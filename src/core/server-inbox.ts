@@ -11,7 +11,9 @@ export type Inbound =
   | { kind: 'message'; peer: PeerId; data: Uint8Array; channel: Channel }
   | { kind: 'disconnect'; peer: PeerId; reason: string }
   /** The peer stayed over its message or byte rate past the grace: close it. */
-  | { kind: 'limit'; peer: PeerId };
+  | { kind: 'limit'; peer: PeerId }
+  /** The transport is closing the peer for what it sent (its `onDisconnect` follows): its session ends, no resume. */
+  | { kind: 'violation'; peer: PeerId; reason: string };
 
 export interface InboxHooks {
   /** Monotonic ms (the server's clock). */
@@ -67,7 +69,10 @@ export class ServerInbox {
       }
     },
     onDisconnect: (peer, reason) => this.events.push({ kind: 'disconnect', peer, reason }),
-    onPeerError: (peer, reason) => this.hooks.peerError(peer, reason),
+    onPeerError: (peer, reason) => {
+      this.hooks.peerError(peer, reason);
+      this.events.push({ kind: 'violation', peer, reason });
+    },
   };
 
   private busy(): string {

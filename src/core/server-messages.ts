@@ -100,6 +100,7 @@ export class ServerMessages<P extends Protocol> {
     }
     connection.stats.messagesIn++;
     connection.stats.bytesIn += data.byteLength;
+    connection.heardAt = this.x.timeMs(); // the silence check (server-sessions.ts)
     if (kind === MessageKind.Hello) {
       throw new WireError('wire/bad-value', `react-netcode: a second Hello on a link whose handshake is done (networkId ${connection.networkId}); a client says Hello once per link.`);
     } else if (kind === MessageKind.Input) {
@@ -182,6 +183,7 @@ export class ServerMessages<P extends Protocol> {
       return;
     }
     connection.state = 'in-game';
+    connection.heardAt = this.x.timeMs(); // an onJoin that took long is no silence of the client
     connection.joinPayload = payload;
     this.x.sendRaw(connection, this.x.encoder.joined(), 'reliable');
     this.x.ghosts.attach(connection);

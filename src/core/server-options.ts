@@ -49,6 +49,14 @@ export interface ServerOptions<P extends Protocol> {
   /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */
   handshakeTimeoutMs?: number;
   /**
+   * Nothing from a client in game for this long (ms) — a frozen page, a proxy holding its bytes, a dead NAT
+   * mapping — counts as a dropped link: the server closes it and the connection is suspended for
+   * `resumeGraceMs`, so the client can resume (default 8000; 0: never). In game a client sends inputs every
+   * tick and Pings every 100 ms (a paused one, a hidden page, still Pings as snapshots arrive), so silence is
+   * abnormal; before the join nothing need come (a lobby) and nothing is checked. docs/connections.md.
+   */
+  silenceTimeoutMs?: number;
+  /**
    * Limits on what one peer may cost (docs/security.md), counted as the transport delivers:
    * messages (a Batch's parts count one each) and bytes per second, each a bucket holding one
    * second's worth. Excess is dropped and counted (`limitStats`); a peer still over a limit

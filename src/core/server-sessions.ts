@@ -6,6 +6,7 @@ import type { BitReader } from './bits.ts';
 import { buildMismatch, protocolMismatch, type BuildIdentity } from './build-check.ts';
 import { Connection } from './connection.ts';
 import type { Logger } from './emitter.ts';
+import { describeError } from './errors.ts';
 import { IdAllocator } from './ids.ts';
 import { readHello, type MessageEncoder } from './messages.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
@@ -26,6 +27,8 @@ export interface SessionHooks<P extends Protocol> {
   /** The connection is gone for good. */
   closed(connection: Connection<JoinPayload<P>>, reason: string): void;
   sendWelcome(connection: Connection<JoinPayload<P>>, resumed: boolean): void;
+  /** A connection in game sent nothing for `silenceTimeoutMs`: its link is closed (it is suspended next). The server logs it. */
+  silent(connection: Connection<JoinPayload<P>>): void;
   /** A peer's handshake was refused (it is told `reason`): the server logs it. */
   refused(peer: PeerId, reason: string): void;
 }
@@ -35,6 +38,8 @@ export interface SessionOptions {
   resumeGraceMs: number;
   handshakeTimeoutMs: number;
   idQuarantineMs: number;
+  /** A connection in game that sent nothing this long (ms) is taken for dropped: closed, suspended (0: never). */
+  silenceTimeoutMs: number;
   /** This server's shared-systems fingerprint and build id, compared with each Hello's. */
   identity: BuildIdentity;
 }
@@ -94,6 +99,7 @@ export class Sessions<P extends Protocol> {
       this.pending.delete(peer);
       old.peer = peer;
       old.state = old.resumeState;
+      old.heardAt = now;
       this.byPeer.set(peer, old);
       this.hooks.sendWelcome(old, true);
       this.hooks.opened(old, true);
@@ -105,6 +111,7 @@ export class Sessions<P extends Protocol> {
     if (networkId === undefined) return this.refuseHello(peer, `${full}, no free networkId: ids of closed ones are quarantined); try again later.`, now);
     this.pending.delete(peer);
     const connection = new Connection<JoinPayload<P>>(networkId, peer, this.tokens.nextUint32() >>> 0 || 1);
+    connection.heardAt = now;
     this.connections.set(networkId, connection);
     this.byPeer.set(peer, connection);
     this.hooks.sendWelcome(connection, false);
@@ -145,6 +152,16 @@ export class Sessions<P extends Protocol> {
     } else this.transport.disconnect(connection.peer, reason);
   }
 
+  /**
+   * The transport closed `peer` for what it sent (an oversize message, non-binary data, an unknown event, a malformed
+   * frame): a protocol violation, which ends the connection for good as the server's own protocol errors do (no resume:
+   * a later connect gets a fresh session). Its `onDisconnect` follows and emits `leave` with this reason.
+   */
+  violated(peer: PeerId, reason: string, now: number): void {
+    const connection = this.byPeer.get(peer);
+    if (connection) this.close(connection, `react-netcode: protocol error from client: ${describeError(reason)}`, false, now);
+  }
+
   /** A Close before the handshake: a client that leaves while it connects. Nothing is wrong and nothing is said; its link is closed. */
   leftBeforeHandshake(peer: PeerId): void {
     this.pending.delete(peer);
@@ -163,7 +180,7 @@ export class Sessions<P extends Protocol> {
     this.hooks.refused(peer, reason);
   }
 
-  /** Timeouts: silent peers, refused and lingering links, suspended connections past their grace. */
+  /** Timeouts: peers without a Hello, clients silent in game, refused and lingering links, suspended connections past their grace. */
   expire(now: number): void {
     for (const [peer, since] of this.pending) {
       if (now - since >= this.options.handshakeTimeoutMs) {
@@ -192,8 +209,19 @@ export class Sessions<P extends Protocol> {
       connection.state = 'closed';
       connection.closeReason = 'connection lost (not resumed in time)';
       this.finish(connection, connection.closeReason, now);
+    } else if (connection.state === 'in-game' && this.options.silenceTimeoutMs > 0 && now - connection.heardAt >= this.options.silenceTimeoutMs) {
+      this.silenced(connection, now);
     }
   };
+
+  /** In game and silent for silenceTimeoutMs: a dropped link, as if the transport had lost it (suspended, or closed without a grace). */
+  private silenced(connection: Connection<JoinPayload<P>>, now: number): void {
+    const peer = connection.peer;
+    const reason = `react-netcode: the client sent nothing for ${this.options.silenceTimeoutMs} ms in game (a frozen page, a dead link; silenceTimeoutMs)`;
+    this.hooks.silent(connection);
+    this.transport.disconnect(peer, reason);
+    this.peerDisconnected(peer, reason, now);
+  }
 
   private finish(connection: Connection<JoinPayload<P>>, reason: string, now: number): void {
     if (!this.connections.delete(connection.networkId)) return;

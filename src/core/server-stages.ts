@@ -113,6 +113,7 @@ function createSessions<P extends Protocol>(
     maxConnections: options.maxConnections ?? 256,
     resumeGraceMs: options.resumeGraceMs ?? 10_000,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+    silenceTimeoutMs: silenceTimeout(options.silenceTimeoutMs),
     idQuarantineMs: options.idQuarantineMs ?? 5_000,
     identity: host.identity,
   };
@@ -141,6 +142,8 @@ function createSessions<P extends Protocol>(
       host.events.emit('leave', c, reason);
       inputs.close(c.networkId); // after: a leave listener can still read the connection's inputStats
     },
+    silent: (c) =>
+      host.limitedLog.log('warn', 'silent client', `react-netcode: networkId ${c.networkId} (peer ${c.peer}) sent nothing for ${limits.silenceTimeoutMs} ms in game (a frozen page, a dead link); closed its link, it may resume within resumeGraceMs (silenceTimeoutMs).`, host.timeMs()),
     refused: (peer, reason) =>
       host.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, host.timeMs()),
   }, host.log);
@@ -178,6 +181,13 @@ function createInbox<P extends Protocol>(options: ServerOptions<P>, host: StageH
       },
     },
   );
+}
+
+/** The server's silenceTimeoutMs, checked: >= 0 (0 turns the check off; default 8000, as the client's). */
+function silenceTimeout(value: number | undefined): number {
+  const ms = value ?? 8000;
+  if (!(ms >= 0)) throw new NetcodeError('usage', `react-netcode: the server's silenceTimeoutMs must be a number of ms >= 0 (0 turns the check off, the default is 8000), got ${String(value)}.`);
+  return ms;
 }
 
 /** A limit option, checked: > 0 (Infinity turns the limit off). */

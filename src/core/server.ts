@@ -367,6 +367,7 @@ export class NetServer<P extends Protocol> {
           this.inbox.limits.forget(event.peer);
           this.sessions.peerDisconnected(event.peer, event.reason, this.timeMs);
         } else if (event.kind === 'limit') this.closeFlooder(event.peer);
+        else if (event.kind === 'violation') this.sessions.violated(event.peer, event.reason, this.timeMs);
         else this.messages.onMessage(event.peer, event.data, event.channel);
       } catch (error) {
         this.report(asNetcodeError(error, `handling a ${event.kind} event of peer ${event.peer}`));

@@ -78,7 +78,8 @@ export interface ServerTransportHandler {
   onDisconnect(peer: PeerId, reason: string): void;
   /**
    * Optional: the transport is closing `peer` for what it sent (`reason`: a message over its size limit, a payload that is
-   * not binary, a malformed packet); the server logs it, rate-limited, as it does its own protocol errors. `onDisconnect` follows.
+   * not binary, a malformed packet); the server logs it, rate-limited, and ends that peer's session for good (no resume
+   * grace), as it does on its own protocol errors. `onDisconnect` follows.
    */
   onPeerError?(peer: PeerId, reason: string): void;
 }

@@ -18,6 +18,8 @@ export interface RoomLink {
   connect(peer: PeerId): void;
   deliver(peer: PeerId, data: Uint8Array, channel: Channel): void;
   lost(peer: PeerId, reason: string): void;
+  /** The transport is closing `peer` for what it sent (`lost` follows): the room's server ends its session (no resume) and logs it. */
+  violation(peer: PeerId, reason: string): void;
 }
 
 /** One room's view of the shared transport: only its own peers, told about by the mux. */
@@ -61,6 +63,10 @@ export class RoomTransport implements ServerTransport, RoomLink {
   lost(peer: PeerId, reason: string): void {
     if (this.peers.delete(peer)) this.handler?.onDisconnect(peer, reason);
   }
+
+  violation(peer: PeerId, reason: string): void {
+    if (this.peers.has(peer)) this.handler?.onPeerError?.(peer, reason);
+  }
 }
 
 /** What a seat turns into: the room to route the link to, or the reason to refuse it. */
@@ -80,7 +86,7 @@ export interface RoomMuxOptions {
   seatTimeoutMs: number;
   /** Links at once that have not reached a room; more are turned away (default 64). */
   maxPendingPeers: number;
-  /** The transport closed a link for what it sent (an oversize or malformed message): to be logged. */
+  /** The transport closed a link that has not reached a room for what it sent (an oversize or malformed message): to be logged. */
   peerError?: (peer: PeerId, reason: string) => void;
 }
 
@@ -156,7 +162,11 @@ export class RoomMux {
         () => this.settle(peer, token, { refuse: 'react-netcode: the room directory could not be reached to check this seat; retry in a moment.' }),
       );
     },
-    onPeerError: (peer, reason) => this.options.peerError?.(peer, reason),
+    onPeerError: (peer, reason) => {
+      const routed = this.routed.get(peer);
+      if (routed !== undefined) routed.room.violation(peer, reason); // its room's server logs it and ends the session
+      else this.options.peerError?.(peer, reason);
+    },
     onDisconnect: (peer, reason) => {
       this.pending.delete(peer);
       this.refusing.delete(peer);

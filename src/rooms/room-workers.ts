@@ -88,6 +88,9 @@ export class WorkerRoom extends ListedRoom implements HostedRoom {
       connect: (peer) => pool.connect(this, peer),
       deliver: (peer, data, channel) => slot.out.message(peer, data, channel),
       lost: (peer, reason) => pool.lost(this, peer, reason),
+      violation: (peer, reason) => {
+        if (this.peers.has(peer)) slot.out.op({ t: 'violation', peer, reason });
+      },
     };
   }
 

@@ -122,6 +122,8 @@ class WorkerHost {
         this.tokens.delete(op.peer);
         return;
       }
+      case 'violation':
+        return this.peerRoom.get(op.peer)?.transport.violation(op.peer, op.reason);
       case 'seats': {
         const room = this.rooms.get(op.roomId);
         if (room === undefined) return;

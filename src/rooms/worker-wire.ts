@@ -15,6 +15,7 @@ export type ToWorker =
   | { readonly t: 'open'; readonly listing: RoomListing; readonly seed: number; readonly emptyGraceMs: number }
   | { readonly t: 'connect'; readonly roomId: string; readonly peer: PeerId; readonly token: string }
   | { readonly t: 'lost'; readonly peer: PeerId; readonly reason: string }
+  | { readonly t: 'violation'; readonly peer: PeerId; readonly reason: string }
   | { readonly t: 'seats'; readonly roomId: string; readonly clients: number; readonly locked: boolean }
   | { readonly t: 'close'; readonly roomId: string; readonly reason: string }
   | { readonly t: 'stop' };

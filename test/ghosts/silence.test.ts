@@ -11,8 +11,8 @@ import { arena, arenaSystems } from '../helpers/arena.ts';
 const quiet: Logger = () => {};
 const fast = { latencyMs: 20 };
 
-function setup(engine: Record<string, unknown> = {}) {
-  const s = createStepper({ protocol: arena, systems: arenaSystems, log: quiet, seed: 7, clients: [{ link: { up: fast, down: fast }, engine }] });
+function setup(engine: Record<string, unknown> = {}, server: Record<string, unknown> = {}) {
+  const s = createStepper({ protocol: arena, systems: arenaSystems, log: quiet, seed: 7, server, clients: [{ link: { up: fast, down: fast }, engine }] });
   s.server.events.on('join', (c) => s.server.spawn('player', { hp: 100 }, { owner: c.networkId }));
   s.joinAll({ name: 'p' });
   s.advance(500);
@@ -40,7 +40,7 @@ describe("a link that goes silent without closing (in game)", () => {
   });
 
   it('silenceTimeoutMs: 0 turns it off (the client waits for the transport)', () => {
-    const { s, client, link } = setup({ silenceTimeoutMs: 0 });
+    const { s, client, link } = setup({ silenceTimeoutMs: 0 }, { silenceTimeoutMs: 0 }); // the server's own check off too (test/core/server-silence.test.ts)
     link.setOptions({ up: { ...fast, loss: 1 }, down: { ...fast, loss: 1 } });
     s.advance(9000);
     expect(client.status).toBe('in-game');

@@ -6,6 +6,7 @@
 // error. Real threads and sockets need real time: every wait is a polled condition with a bound.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type Logger, type NetClient } from '../../src/index.ts';
+import type { PeerId, ServerTransport, ServerTransportHandler } from '../../src/core/transport.ts';
 import { createMatchmakerClient, defineRoom, MatchmakingError, seatedTransport, type Seat } from '../../src/rooms/index.ts';
 import { createSocketIoClientTransport, serveRooms } from '../../src/socket-io/index.ts';
 import { arena, type Arena } from '../helpers/arena.ts';
@@ -21,9 +22,9 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-async function setup(logs: string[] = []) {
+async function setup(logs: string[] = [], wrapTransport?: (t: ServerTransport) => ServerTransport) {
   const log: Logger = (level, m) => logs.push(`${level}: ${m}`);
-  const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port: 0, log, workers: { count: 2, module: MODULE } });
+  const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port: 0, log, workers: { count: 2, module: MODULE }, ...(wrapTransport ? { wrapTransport } : {}) });
   cleanups.push(() => served.close());
   const { port } = await served.ready();
   const clients: NetClient<Arena>[] = [];
@@ -113,6 +114,33 @@ describe('rooms in worker threads', () => {
     again.join({ name: 'p' });
     await waitFor(() => counted(again) >= 5, 'playing again', WAIT_MS);
     expect(served.rooms.stats().workers.map((w) => w.crashes)).toEqual([0, 1]);
+  });
+
+  it("a worker room's client whose link the transport closes for what it sent: the worker's server ends its session (no resume)", { timeout: 90_000 }, async () => {
+    const logs: string[] = [];
+    // The transport's side, reached through wrapTransport: the handler the mux gave it and the peers it opened.
+    let handler: ServerTransportHandler | undefined;
+    const peers: PeerId[] = [];
+    const wrap = (t: ServerTransport): ServerTransport => ({
+      ...t,
+      listen: (h) => {
+        handler = h;
+        t.listen({ ...h, onConnect: (peer) => (peers.push(peer), h.onConnect(peer)) });
+      },
+    });
+    const { served, mm, connect } = await setup(logs, wrap);
+    const client = connect(await mm.joinOrCreate('arena', { filter: { mode: 'a' } }));
+    await waitFor(() => client.status === 'connected', 'connected', WAIT_MS);
+    client.join({ name: 'p' });
+    await waitFor(() => client.status === 'in-game', 'in game', WAIT_MS);
+    const peer = peers.at(-1)!;
+    const reason = "react-netcode: non-binary payload on 'r' (send a Uint8Array)";
+    handler!.onPeerError!(peer, reason); // what the socket.io transport does: report it, then drop the link
+    served.transport.disconnect(peer, reason);
+    // The worker's server logs it with the networkId; the seat went with the session, so the resume is refused.
+    await waitFor(() => logs.some((m) => m.startsWith("warn: react-netcode: protocol error from client: non-binary payload on 'r'") && m.includes('networkId')), 'the worker log line', WAIT_MS);
+    await waitFor(() => client.status === 'closed', 'the client closed', WAIT_MS);
+    expect(client.state.closeReason).toMatch(/^react-netcode: this seat is unknown or lapsed unused/);
   });
 
   it('a missing module, or a room type the module does not export, is a clear error; matchmaking answers unavailable', { timeout: 60_000 }, async () => {

@@ -1,12 +1,13 @@
 // What a client sends that the socket.io transport itself closes it for — a message over
 // socket.io's maxHttpBufferSize (closed by ws or engine.io before the transport sees it), a
 // non-binary payload, an unknown event, a packet socket.io cannot decode — is logged by the
-// server (rate-limited) as its own protocol errors are. Real sockets: polled conditions.
+// server (rate-limited) as its own protocol errors are, and ends that client's session for good
+// (no resume grace), as they do. Real sockets: polled conditions.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { createServer, realTimeScheduler } from '../../src/index.ts';
-import { createSocketIoServerTransport } from '../../src/socket-io/index.ts';
+import { createClient, createServer, realTimeScheduler } from '../../src/index.ts';
+import { createSocketIoClientTransport, createSocketIoServerTransport } from '../../src/socket-io/index.ts';
 import { chatProtocol } from '../helpers/protocols.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -63,5 +64,34 @@ describe('socket.io: connections the transport closes for what they sent', () =>
     expect(warnings[0]).toMatch(/^react-netcode: protocol error from client: non-binary payload on 'r' \(send a Uint8Array\) \(peer \d+\); the transport closed that connection only\.$/);
     expect(warnings[1]).toMatch(/^react-netcode: protocol error from client: unknown event 'chat' \(only 'r' and 'u' are accepted\) \(peer \d+\); the transport closed/);
     expect(warnings[2]).toMatch(/^react-netcode: protocol error from client: malformed socket\.io packet \(.+\); a client must speak socket\.io or netcode frames \(peer \d+\); the transport closed/);
+  });
+});
+
+describe('socket.io: the session of a client the transport closes for what it sent', () => {
+  it('ends for good (leave with the reason, no suspend): the client that tries to resume gets a fresh session', async () => {
+    // A transport limit below what this app's client sends: a 100-character 'say' (≈ 105 bytes) is over it.
+    const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0, maxMessageBytes: 96 });
+    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: () => {} });
+    const events: string[] = [];
+    server.events.on('suspend', () => events.push('suspend'));
+    server.events.on('leave', (_c, reason) => events.push(`leave: ${reason}`));
+    server.start();
+    cleanups.push(() => server.close());
+    const { port } = await transport.ready();
+    const client = createClient({ protocol: chatProtocol, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), log: () => {}, reconnectDelaysMs: [20] });
+    const pump = setInterval(() => client.update(performance.now()), 2);
+    cleanups.push(() => clearInterval(pump), () => client.leave());
+    client.connect();
+    await waitFor(() => client.status === 'connected', 'handshake');
+    client.join({ name: 'p', token: '' });
+    await waitFor(() => client.status === 'in-game', 'the join');
+    const id = client.networkId!;
+    client.send('say', { text: 'x'.repeat(100) });
+    await waitFor(() => events.length > 0, 'the session to end');
+    expect(events).toEqual([expect.stringMatching(/^leave: react-netcode: protocol error from client: message of \d+ bytes exceeds maxMessageBytes \(96\)/)]);
+    expect(server.connections.has(id)).toBe(false);
+    await waitFor(() => client.status === 'connected' && client.state.resumeFailed, 'the fresh session');
+    expect(client.networkId).not.toBe(id);
+    expect(events).toHaveLength(1); // never suspended, never resumed
   });
 });
