@@ -21,10 +21,13 @@ export interface ConnectionStats {
 }
 
 export class Connection<JoinData = unknown> {
-  state: ConnectionState = 'connected';
-  closeReason: string | undefined;
-  /** The payload the client joined with (after `onJoin` accepted it). */
-  joinPayload: JoinData | undefined;
+  #state: ConnectionState = 'connected';
+  #closeReason: string | undefined;
+  #joinPayload: JoinData | undefined;
+  #interpolationTick = 0;
+  #interpolationFraction = 0;
+  #peer: PeerId;
+  #resumeToken: number;
   /** Free slot for the app's per-connection data (player name, team …). */
   data: Record<string, unknown> = {};
   readonly stats: ConnectionStats = {
@@ -36,9 +39,6 @@ export class Connection<JoinData = unknown> {
     refusedRpcs: 0,
     droppedMessages: 0,
   };
-  /** Where this client showed interpolated ghosts when it sent its newest input (for lag compensation). */
-  interpolationTick = 0;
-  interpolationFraction = 0;
   /** @internal a join decision is pending (async onJoin) */
   joining = false;
   /** @internal server time (ms) after which a closing link is forcibly dropped */
@@ -52,11 +52,73 @@ export class Connection<JoinData = unknown> {
 
   constructor(
     readonly networkId: number,
-    /** The transport's PeerId of the current link (a resume brings a new one): what `conditionServer`'s `setOptions` and `link` take. */
-    public peer: PeerId,
-    /** Secret a client presents to resume this connection after a drop. */
-    readonly resumeToken: number,
-  ) {}
+    peer: PeerId,
+    resumeToken: number,
+  ) {
+    this.#peer = peer;
+    this.#resumeToken = resumeToken;
+  }
+
+  // Read-only to the app: the server's session code sets these (the setters are left out of the published types).
+
+  /** Where it is in its lifecycle: connected, in game, suspended (its link dropped, within the resume grace) or closed. */
+  get state(): ConnectionState {
+    return this.#state;
+  }
+  /** @internal */
+  set state(state: ConnectionState) {
+    this.#state = state;
+  }
+
+  /** Why it closed (when `state` is 'closed'). */
+  get closeReason(): string | undefined {
+    return this.#closeReason;
+  }
+  /** @internal */
+  set closeReason(reason: string | undefined) {
+    this.#closeReason = reason;
+  }
+
+  /** The payload the client joined with (after `onJoin` accepted it). */
+  get joinPayload(): JoinData | undefined {
+    return this.#joinPayload;
+  }
+  /** @internal */
+  set joinPayload(payload: JoinData | undefined) {
+    this.#joinPayload = payload;
+  }
+
+  /** The interpolation tick this client showed when it sent its newest input (lag compensation). */
+  get interpolationTick(): number {
+    return this.#interpolationTick;
+  }
+  /** @internal */
+  set interpolationTick(tick: number) {
+    this.#interpolationTick = tick;
+  }
+
+  /** The fraction, [0, 1), with `interpolationTick`. */
+  get interpolationFraction(): number {
+    return this.#interpolationFraction;
+  }
+  /** @internal */
+  set interpolationFraction(fraction: number) {
+    this.#interpolationFraction = fraction;
+  }
+
+  /** The transport's PeerId of the current link (a resume brings a new one): what `conditionServer`'s `setOptions` and `link` take. */
+  get peer(): PeerId {
+    return this.#peer;
+  }
+  /** @internal */
+  set peer(peer: PeerId) {
+    this.#peer = peer;
+  }
+
+  /** @internal The secret a client presents to resume this connection after a drop (sent in its Welcome only). */
+  get resumeToken(): number {
+    return this.#resumeToken;
+  }
 
   get inGame(): boolean {
     return this.state === 'in-game';

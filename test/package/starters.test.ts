@@ -179,6 +179,12 @@ describe('the starters, installed from the packed package (headless Chromium)', 
       ...['ghosts.applySnapshot', 'ghosts.inputProvider', 'ghosts.frame', 'input.commit', 'prediction?.advance', 'prediction?.resimulationHooks',
         'clock.onPong', 'spawns.clear'].map((m) => `// @ts-expect-error engine wiring\nexport const ${m.replace(/\W/g, '_')} = client.${m};`),
       '// @ts-expect-error a read-only count\nclient.ghosts.rejectedSnapshots = 0;',
+      "import type { Connection } from 'react-netcode';",
+      'declare const connection: Connection;',
+      'export const seen = [connection.state, connection.peer, connection.joinPayload, connection.interpolationTick, (connection.data.team = 1)];',
+      "// @ts-expect-error the server's to set\nconnection.state = 'closed';",
+      '// @ts-expect-error the resume secret is not offered\nexport const secret = connection.resumeToken;',
+      '// @ts-expect-error engine bookkeeping\nexport const heard = connection.heardAt;',
       '',
     ].join('\n'));
     const tsconfig = JSON.parse(readFileSync(join(dirs.starter, 'tsconfig.json'), 'utf8')) as { include: string[] };
