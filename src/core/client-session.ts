@@ -141,6 +141,7 @@ export class ClientSession<P extends Protocol> {
   receive(now: number): void {
     this.now = now;
     this.frames++;
+    this.reconnect.frame(now);
     if (!this.framed) {
       this.framed = true;
       this.stopFrameWatch();

@@ -42,6 +42,8 @@ export class Reconnector {
   readonly silenceMs: number;
   /** When the server was last heard from (client clock; NaN: not yet). */
   private heardAt = Number.NaN;
+  /** The newest frame's time (client clock; NaN: none yet). */
+  private lastFrameAt = Number.NaN;
 
   constructor(options: ReconnectOptions) {
     this.graceMs = options.resumeGraceMs ?? 10_000;
@@ -56,6 +58,16 @@ export class Reconnector {
   /** The server was heard from at `at` (a message arrived, the link opened; also the app is back from a pause). */
   heard(at: number): void {
     if (at > this.heardAt || Number.isNaN(this.heardAt)) this.heardAt = at;
+  }
+
+  /**
+   * A frame at `now`. After a gap of more than half the silence timeout the client itself stalled (a stopped process, a
+   * page's main thread blocked): what the server sent meanwhile may still wait in the socket, read only after this frame,
+   * so the silence counts from now, not from before the stall.
+   */
+  frame(now: number): void {
+    if (now - this.lastFrameAt > this.silenceMs / 2) this.heard(now);
+    this.lastFrameAt = now;
   }
 
   /** Whether the server has been silent for more than `silenceTimeoutMs` at `now`. */

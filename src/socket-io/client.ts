@@ -28,7 +28,9 @@ export interface SocketIoClientTransportOptions {
   maxBufferedBytes?: number;
   /**
    * How `connect()` retries a connection that cannot be opened (server down or restarting, wrong URL):
-   * default { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 } — about 30 s; `false` tries once. An attempt to
+   * default { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 } — about 30 s of delays, plus each attempt's wait (refused at
+   * once by a host with nothing listening; at most `socket.timeout`, 5 s by default, from a host that never answers:
+   * about 80 s in all then); `false` tries once. An attempt to
    * resume a dropped session is tried once: the engine retries it on its own schedule (`reconnectDelaysMs`).
    */
   retry?: ConnectRetryOptions | false;
@@ -45,6 +47,12 @@ export interface ConnectRetryOptions {
 }
 
 const DEFAULT_PATH = '/netcode';
+/**
+ * How long one attempt to open the link waits (socket.io's `timeout`, whose own default is 20 s): a host that takes
+ * the TCP connection and never answers (frozen, black-holed) would otherwise hold a first connect of 10 attempts for
+ * minutes. `socket: { timeout }` overrides it.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 const DEFAULT_RETRY: Required<ConnectRetryOptions> = { attempts: 10, minDelayMs: 500, maxDelayMs: 5000 };
 
 /** The retry options, checked; `false` is one attempt. */
@@ -172,6 +180,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       const frames = options.socket?.parser === undefined;
       const socket = io(url, {
         transports: ['websocket'],
+        timeout: DEFAULT_CONNECT_TIMEOUT_MS,
         ...options.socket,
         ...(frames ? { query: { ...options.socket?.query, [FRAMES_QUERY]: '1' } } : {}),
         path,

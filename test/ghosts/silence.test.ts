@@ -61,6 +61,34 @@ describe("a link that goes silent without closing (in game)", () => {
     expect(client.status).toBe('in-game');
   });
 
+  it('a client that itself stalled 9 s (a stopped process, a blocked page) does not blame the server for what it has not read yet', () => {
+    const { s, client, link } = setup({}, { silenceTimeoutMs: 0 }); // the server's own check off: the client's alone
+    const statuses: string[] = [];
+    client.events.on('status', (st) => statuses.push(st.status));
+    const update = client.update.bind(client);
+    client.update = () => {}; // frozen: no frames …
+    link.setOptions({ up: fast, down: { ...fast, loss: 1 } }); // … and what the server sends is not read before the first frame after
+    s.advance(9000);
+    link.setOptions({ up: fast, down: fast });
+    client.update = update;
+    s.advance(1000);
+    expect(client.status).toBe('in-game');
+    expect(statuses).toEqual([]); // the frame after a stall of more than half the timeout starts the count again
+  });
+
+  it('after such a stall, a server that stays silent still counts as a drop, silenceTimeoutMs after the wake', () => {
+    const { s, client, link } = setup({}, { silenceTimeoutMs: 0 });
+    const update = client.update.bind(client);
+    client.update = () => {};
+    link.setOptions({ up: fast, down: { ...fast, loss: 1 } }); // and it stays so: the host is gone
+    s.advance(9000);
+    client.update = update;
+    const wake = s.now;
+    s.until(() => client.status === 'reconnecting', 10_000, 'the silence after the wake');
+    expect(s.now - wake).toBeGreaterThanOrEqual(8000);
+    expect(s.now - wake).toBeLessThan(8700);
+  });
+
   it('is not checked before the join: a client connected in a lobby for 20 s, hearing nothing, stays connected', () => {
     const s = createStepper({ protocol: arena, systems: arenaSystems, log: quiet, seed: 8, clients: [{ link: { up: fast, down: fast } }] });
     const client = s.clients[0]!.client;

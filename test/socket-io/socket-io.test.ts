@@ -1,7 +1,7 @@
 // Integration tests of the socket.io transports: a real socket.io server and
 // clients on 127.0.0.1 (ephemeral ports), every wait bounded by a timeout.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket as NetSocket } from 'node:net';
 import { Server } from 'socket.io';
 import { Manager, io as rawClient } from 'socket.io-client';
 import type { Socket as RawClientSocket } from 'socket.io-client';
@@ -406,6 +406,22 @@ describe('socket.io transports', () => {
     await client.events.waitFor((e) => e.kind === 'open', 'open once listening');
     await events.waitFor((e) => e.kind === 'connect', 'the server sees it');
   });
+
+  it('an attempt to a host that takes the TCP connection and never answers gives up after 5 s (socket.io alone waits 20 s)', async () => {
+    const silent = createNetServer(() => {}); // accepts, says nothing: a frozen or black-holed host
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const sockets: NetSocket[] = [];
+    silent.on('connection', (socket) => sockets.push(socket));
+    cleanups.push(() => new Promise<void>((resolve) => { sockets.forEach((socket) => socket.destroy()); silent.close(() => resolve()); }));
+    const started = performance.now();
+    const client = startClient(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { retry: false });
+    await waitUntil(() => client.events.count((e) => e.kind === 'close') === 1, 'the attempt to time out', 25_000);
+    const waited = performance.now() - started;
+    const closed = await client.events.waitFor((e) => e.kind === 'close', 'the close');
+    expect(waited).toBeGreaterThanOrEqual(4500); // DEFAULT_CONNECT_TIMEOUT_MS, 5000
+    expect(waited).toBeLessThan(15_000); // well before socket.io's own 20 s
+    expect(closed.kind === 'close' && closed.reason).toMatch(/in one attempt: timeout/);
+  }, 30_000);
 
   it('retries a connection that cannot be opened, then reports the attempts', async () => {
     const port = await deadPort();
