@@ -16,16 +16,21 @@ const arenaRoom = defineRoom('arena', {
   onJoin: (room, c) => void room.server.spawn('player', { hp: 100 }, { owner: c.networkId }),
 });
 
+/** A room server with one arena room, and one client in game in it: the harness, the client, the room, its connection. */
+async function inGame() {
+  const h = new RoomHarness({ rooms: [arenaRoom] });
+  const seat = await h.server.matchmaker.joinOrCreate('arena');
+  const c = h.addClient(arena, seat, arenaSystems);
+  h.until(() => c.status === 'connected', 'connect');
+  c.join({ name: 'p' });
+  h.until(() => c.status === 'in-game', 'in game');
+  const room = h.server.room(seat.roomId)!;
+  return { h, c, room, conn: [...room.server.connections.values()][0]! };
+}
+
 describe('dropped links under rooms', () => {
   it("a room's client that sends nothing for 8 s is suspended, then resumes with the same networkId and seat", async () => {
-    const h = new RoomHarness({ rooms: [arenaRoom] });
-    const seat = await h.server.matchmaker.joinOrCreate('arena');
-    const c = h.addClient(arena, seat, arenaSystems);
-    h.until(() => c.status === 'connected', 'connect');
-    c.join({ name: 'p' });
-    h.until(() => c.status === 'in-game', 'in game');
-    const room = h.server.room(seat.roomId)!;
-    const conn = [...room.server.connections.values()][0]!;
+    const { h, c, room, conn } = await inGame();
     const networkId = c.networkId;
     const suspends: { at: number; reason: string }[] = [];
     room.server.events.on('suspend', (_c, reason) => suspends.push({ at: h.now, reason }));
@@ -46,14 +51,7 @@ describe('dropped links under rooms', () => {
   });
 
   it("a room's client whose link the transport closes for what it sent: its session ends in the room (leave, no resume)", async () => {
-    const h = new RoomHarness({ rooms: [arenaRoom] });
-    const seat = await h.server.matchmaker.joinOrCreate('arena');
-    const c = h.addClient(arena, seat, arenaSystems);
-    h.until(() => c.status === 'connected', 'connect');
-    c.join({ name: 'p' });
-    h.until(() => c.status === 'in-game', 'in game');
-    const room = h.server.room(seat.roomId)!;
-    const conn = [...room.server.connections.values()][0]!;
+    const { h, c, room, conn } = await inGame();
     const events: string[] = [];
     room.server.events.on('suspend', () => events.push('suspend'));
     room.server.events.on('leave', (_c, reason) => events.push(`leave: ${reason}`));
