@@ -177,7 +177,7 @@ function createInbox<P extends Protocol>(options: ServerOptions<P>, host: StageH
       peerError: (peer, reason) => {
         const networkId = sessions.byPeer.get(peer)?.networkId;
         const who = `peer ${peer}${networkId !== undefined ? `, networkId ${networkId}` : ''}`;
-        warnLimited('protocol error', peerErrorMessage(reason, who));
+        warnLimited('protocol error', peerErrorMessage(reason, who, networkId !== undefined));
       },
     },
   );
@@ -202,7 +202,11 @@ function snapshotBudget(budget: number | undefined, maxDatagramBytes: number | u
   return maxDatagramBytes !== undefined && maxDatagramBytes < 1200 ? { snapshotBudgetBytes: maxDatagramBytes } : {};
 }
 
-/** The log line of a connection the transport closed for what it sent (`who`: "peer 3, networkId 2"); rooms log it too. */
-export function peerErrorMessage(reason: string, who: string): string {
-  return `react-netcode: protocol error from client: ${describeError(reason).replace(/\.$/, '')} (${who}); the transport closed that connection only.`;
+/**
+ * The log line of a connection the transport closed for what it sent (`who`: "peer 3, networkId 2"); rooms log it too.
+ * `session`: the link had a session, which ends with it (no resume).
+ */
+export function peerErrorMessage(reason: string, who: string, session: boolean): string {
+  const ends = session ? 'that connection and its session (no resume)' : 'that connection only';
+  return `react-netcode: protocol error from client: ${describeError(reason).replace(/\.$/, '')} (${who}); the transport closed ${ends}.`;
 }

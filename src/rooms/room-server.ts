@@ -85,7 +85,7 @@ export class RoomServer {
       now: () => this.scheduler.now(),
       seatTimeoutMs: positive(options.seatTimeoutMs ?? 10_000, 'seatTimeoutMs'),
       maxPendingPeers: positive(options.maxPendingPeers ?? 64, 'maxPendingPeers'),
-      peerError: (peer, reason) => this.limited.log('warn', 'protocol error', peerErrorMessage(reason, `peer ${peer}`), this.scheduler.now()),
+      peerError: (peer, reason) => this.limited.log('warn', 'protocol error', peerErrorMessage(reason, `peer ${peer}`, false), this.scheduler.now()),
     });
     this.local = new RoomTurn((room, error, now) =>
       this.limited.log('error', 'room update', `react-netcode: room ${room.id} failed to update: ${asNetcodeError(error, 'updating a room').message}`, now));

@@ -71,7 +71,8 @@ describe('socket.io: the session of a client the transport closes for what it se
   it('ends for good (leave with the reason, no suspend): the client that tries to resume gets a fresh session', async () => {
     // A transport limit below what this app's client sends: a 100-character 'say' (≈ 105 bytes) is over it.
     const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0, maxMessageBytes: 96 });
-    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: () => {} });
+    const warnings: string[] = [];
+    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: (level, m) => level === 'warn' && warnings.push(m) });
     const events: string[] = [];
     server.events.on('suspend', () => events.push('suspend'));
     server.events.on('leave', (_c, reason) => events.push(`leave: ${reason}`));
@@ -90,6 +91,10 @@ describe('socket.io: the session of a client the transport closes for what it se
     await waitFor(() => events.length > 0, 'the session to end');
     expect(events).toEqual([expect.stringMatching(/^leave: react-netcode: protocol error from client: message of \d+ bytes exceeds maxMessageBytes \(96\)/)]);
     expect(server.connections.has(id)).toBe(false);
+    // The log line says the session ended with the link (a peer with no session yet: "that connection only", above).
+    expect(warnings.find((w) => w.startsWith('react-netcode: protocol error'))).toMatch(
+      new RegExp(`\\(peer \\d+, networkId ${id}\\); the transport closed that connection and its session \\(no resume\\)\\.$`),
+    );
     await waitFor(() => client.status === 'connected' && client.state.resumeFailed, 'the fresh session');
     expect(client.networkId).not.toBe(id);
     expect(events).toHaveLength(1); // never suspended, never resumed
