@@ -330,6 +330,7 @@ export class SystemRunner<P extends Protocol> {
     this.#stages = { server: pick('server'), prediction: pick('prediction'), presentation: pick('presentation') };
   }
 
+  /** @internal Run a stage's systems for `tick` (the engines' loops: the server's tick, prediction, presentation). */
   run(stage: SystemStage, tick: Tick, flags: RunFlags = NO_FLAGS): void {
     const list = this.#stages[stage];
     if (list === undefined) throw new NetcodeError('usage', `react-netcode: unknown stage "${String(stage)}"; use 'server', 'prediction' or 'presentation'.`);

@@ -86,7 +86,7 @@ export class InterpolationTimeline {
     this.reset();
   }
 
-  /** Forget every snapshot and the position (e.g. on reconnect). */
+  /** @internal Forget every snapshot and the position (e.g. on reconnect). */
   reset(): void {
     this.newest = undefined;
     this.position = NaN;
@@ -100,7 +100,7 @@ export class InterpolationTimeline {
     this.scale = 1;
   }
 
-  /** A snapshot for server tick `tick` arrived at client time `nowMs` (monotonic ms). Duplicates/old ticks update nothing. */
+  /** @internal A snapshot for server tick `tick` arrived at client time `nowMs` (monotonic ms). Duplicates/old ticks update nothing. */
   onSnapshot(tick: Tick, nowMs: number): void {
     tick = tick >>> 0;
     if (this.newest === undefined) {
@@ -147,7 +147,7 @@ export class InterpolationTimeline {
     this.windowStartMs = nowMs;
   }
 
-  /** Advance to client time `nowMs`. Returns this. Never moves backwards. */
+  /** @internal Advance to client time `nowMs`. Returns this. Never moves backwards. */
   update(nowMs: number): this {
     const elapsed = nowMs > this.nowMs ? nowMs - this.nowMs : 0;
     if (nowMs > this.nowMs) this.nowMs = nowMs;
