@@ -27,8 +27,8 @@ export interface SessionHooks<P extends Protocol> {
   /** The connection is gone for good. */
   closed(connection: Connection<JoinPayload<P>>, reason: string): void;
   sendWelcome(connection: Connection<JoinPayload<P>>, resumed: boolean): void;
-  /** A connection in game sent nothing for `silenceTimeoutMs`: its link is closed (it is suspended next). The server logs it. */
-  silent(connection: Connection<JoinPayload<P>>): void;
+  /** A connection in game sent nothing for `silenceTimeoutMs` (`reason` says so): its link is closed, it is suspended next. */
+  silent(connection: Connection<JoinPayload<P>>, reason: string): void;
   /** A peer's handshake was refused (it is told `reason`): the server logs it. */
   refused(peer: PeerId, reason: string): void;
 }
@@ -218,7 +218,7 @@ export class Sessions<P extends Protocol> {
   private silenced(connection: Connection<JoinPayload<P>>, now: number): void {
     const peer = connection.peer;
     const reason = `react-netcode: the client sent nothing for ${this.options.silenceTimeoutMs} ms in game (a frozen page, a dead link; silenceTimeoutMs)`;
-    this.hooks.silent(connection);
+    this.hooks.silent(connection, reason);
     this.transport.disconnect(peer, reason);
     this.peerDisconnected(peer, reason, now);
   }

@@ -142,8 +142,8 @@ function createSessions<P extends Protocol>(
       host.events.emit('leave', c, reason);
       inputs.close(c.networkId); // after: a leave listener can still read the connection's inputStats
     },
-    silent: (c) =>
-      host.limitedLog.log('warn', 'silent client', `react-netcode: networkId ${c.networkId} (peer ${c.peer}) sent nothing for ${limits.silenceTimeoutMs} ms in game (a frozen page, a dead link); closed its link, it may resume within resumeGraceMs (silenceTimeoutMs).`, host.timeMs()),
+    silent: (c, reason) =>
+      host.limitedLog.log('warn', 'silent client', `${reason}: networkId ${c.networkId} (peer ${c.peer}); closed its link, it may resume within resumeGraceMs.`, host.timeMs()),
     refused: (peer, reason) =>
       host.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, host.timeMs()),
   }, host.log);
