@@ -143,7 +143,7 @@ function createSessions<P extends Protocol>(
       inputs.close(c.networkId); // after: a leave listener can still read the connection's inputStats
     },
     silent: (c, reason) =>
-      host.limitedLog.log('warn', 'silent client', `${reason}: networkId ${c.networkId} (peer ${c.peer}); closed its link, it may resume within resumeGraceMs.`, host.timeMs()),
+      host.limitedLog.log('warn', 'silent client', `react-netcode: networkId ${c.networkId} (peer ${c.peer}): ${describeError(reason)}; closed its link, it may resume within resumeGraceMs.`, host.timeMs()),
     refused: (peer, reason) =>
       host.limitedLog.log('warn', 'refused handshake', `react-netcode: refused the handshake of peer ${peer}: ${describeError(reason)}`, host.timeMs()),
   }, host.log);

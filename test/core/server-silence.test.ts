@@ -42,7 +42,7 @@ describe("the server's silenceTimeoutMs (a client in game that sends nothing)", 
     expect(silentFor).toBeGreaterThanOrEqual(7980); // 8000 after the last message heard (sent ≤ 20 ms before the hold)
     expect(silentFor).toBeLessThanOrEqual(8050);
     expect(events[0]).toMatchObject({ event: 'suspend', reason: expect.stringMatching(/^react-netcode: the client sent nothing for 8000 ms in game/) });
-    expect(lines.some((m) => /^react-netcode: the client sent nothing for 8000 ms in game .*: networkId \d+ \(peer \d+\); closed its link, it may resume within resumeGraceMs\.$/.test(m))).toBe(true);
+    expect(lines.some((m) => /^react-netcode: networkId \d+ \(peer \d+\): the client sent nothing for 8000 ms in game .*; closed its link, it may resume within resumeGraceMs\.$/.test(m))).toBe(true);
     s.advance(200);
     expect(client.status).toBe('reconnecting'); // the link the server closed is a drop for the client
     link.setOptions({ up: fast });
