@@ -1,11 +1,17 @@
 // What the client's transport reported since the last frame, in order, for the session's next
-// `receive` (client-session.ts): the link's open, its messages (each timestamped at its arrival)
-// and its close. Unreliable messages that pile up (no frames) are dropped unread past a cap.
+// `receive` (client-session.ts): the link's open, its messages (each timestamped at its arrival),
+// a protocol error the transport found in what the server sent, and its close. Unreliable messages
+// that pile up (no frames) are dropped unread past a cap.
 
 import type { Channel } from './transport.ts';
 
 /** What the transport reported, in order; `at` is the arrival time on the client's clock (NaN: unknown). */
-export type Inbound = { kind: 'open' } | { kind: 'message'; data: Uint8Array; channel: Channel; at: number } | { kind: 'close'; reason: string; at: number };
+export type Inbound =
+  | { kind: 'open' }
+  | { kind: 'message'; data: Uint8Array; channel: Channel; at: number }
+  | { kind: 'close'; reason: string; at: number }
+  /** The transport is closing the link for what the server sent (ClientTransportHandler.onServerError). */
+  | { kind: 'server-error'; reason: string };
 
 /**
  * Most unreliable messages (snapshots, Pongs) that wait for the next `receive`: about 4 s of a

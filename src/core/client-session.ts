@@ -155,6 +155,7 @@ export class ClientSession<P extends Protocol> {
         this.hello();
       }
       else if (event.kind === 'close') this.dropped(event.reason, event.at <= now ? event.at : now);
+      else if (event.kind === 'server-error') this.protocolError(event.reason);
       else {
         // Arrival time: from the transport callback when the app gave a clock; never after this frame.
         this.receivedAt = event.at <= now ? event.at : now;
@@ -183,6 +184,7 @@ export class ClientSession<P extends Protocol> {
 
   private open(): void {
     const generation = ++this.generation;
+    let serverError = false;
     this.inbox.clear();
     this.parts.sender.clear();
     const now = this.parts.options.now;
@@ -199,7 +201,12 @@ export class ClientSession<P extends Protocol> {
       onClose: (reason) => {
         if (generation !== this.generation) return;
         this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });
-        if (this.resumeToken !== 0 && this.reconnect.enabled) this.watchDrop(reason);
+        if (this.resumeToken !== 0 && this.reconnect.enabled && !serverError) this.watchDrop(reason);
+      },
+      onServerError: (reason) => {
+        if (generation !== this.generation || serverError) return;
+        serverError = true; // the close that follows is no drop: nothing to resume
+        this.inbox.push({ kind: 'server-error', reason });
       },
     }, intent);
   }
@@ -286,10 +293,15 @@ export class ClientSession<P extends Protocol> {
     } catch (thrown) {
       const error = asNetcodeError(thrown, 'handling a message from the server');
       if (this.current.status === 'closed') return;
-      const reason = `react-netcode: protocol error from server: ${error.message.replace(/^react-netcode: /, '')}`;
-      this.parts.log('error', reason);
-      this.end('protocol-error', reason);
+      this.protocolError(error.message);
     }
+  }
+
+  /** What the server sent did not decode (or the transport could not carry it): log, and close the session for good. */
+  private protocolError(what: string): void {
+    const reason = `react-netcode: protocol error from server: ${what.replace(/^react-netcode: /, '')}`;
+    this.parts.log('error', reason);
+    this.end('protocol-error', reason);
   }
 
   private readonly onPart = (data: Uint8Array): void => this.handle(data);

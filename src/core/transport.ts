@@ -41,6 +41,12 @@ export interface ClientTransportHandler {
   onMessage(data: Uint8Array, channel: Channel): void;
   /** The link closed (by either side or by failure). Called at most once per `connect`. */
   onClose(reason: string): void;
+  /**
+   * Optional: the transport is closing the link for what the server sent (`reason`: a payload that is not binary, a
+   * malformed frame). The session ends with closeCode `'protocol-error'` (no resume: the link did not drop, the server
+   * speaks something else), as it does on a message that does not decode. `onClose` follows.
+   */
+  onServerError?(reason: string): void;
 }
 
 /** What a `connect` is for: `resume`, an attempt to resume a dropped session (the engine retries it on its own schedule). */

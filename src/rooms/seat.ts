@@ -72,6 +72,7 @@ export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'
         },
         onMessage: (data, channel) => handler.onMessage(data, channel),
         onClose: (reason) => handler.onClose(reason),
+        onServerError: (reason) => handler.onServerError?.(reason),
       }, intent);
     },
     send: (data, channel) => inner.send(data, channel),

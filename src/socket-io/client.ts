@@ -167,7 +167,9 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
   const onData = (current: Link, channel: Channel, data: Uint8Array | null): void => {
     if (link !== current || !current.open) return;
     if (data === null) {
-      finish(current, `react-netcode: the server sent a non-binary payload on '${channel === 'reliable' ? 'r' : 'u'}'`);
+      const reason = `react-netcode: the server sent a non-binary payload on '${channel === 'reliable' ? 'r' : 'u'}' (not a react-netcode server, or one that emits its own events on the netcode channels)`;
+      current.handler.onServerError?.(reason);
+      finish(current, reason);
       return;
     }
     current.handler.onMessage(data, channel);

@@ -219,6 +219,9 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
           shutdown(c);
           handler.onClose(reason);
         },
+        onServerError: (reason) => {
+          if (!c.reported) handler.onServerError?.(reason);
+        },
       }, intent);
     },
     send(data, channel) {

@@ -102,7 +102,11 @@ class WebRtcClient implements WebRtcClientTransport {
         if (channel === 'unreliable') return next.onMessage(data, channel);
         const part = unframe(data);
         if ('game' in part) next.onMessage(part.game, 'reliable');
-        else if (!('signal' in part)) this.inner.close(`react-netcode: the server sent ${part.error}`);
+        else if (!('signal' in part)) {
+          const reason = `react-netcode: the server sent ${part.error}`;
+          next.onServerError?.(reason);
+          this.inner.close(reason);
+        }
         else if (this.attempt !== null) this.onSignal(this.attempt, part.signal);
       },
       onClose: (reason: string) => {
@@ -111,6 +115,7 @@ class WebRtcClient implements WebRtcClientTransport {
         if (current !== null) this.fallBack(current, 'the socket.io link closed', false);
         next.onClose(reason);
       },
+      onServerError: (reason: string) => next.onServerError?.(reason),
     }, intent);
   }
 

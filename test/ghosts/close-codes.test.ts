@@ -111,6 +111,29 @@ describe('closeCode: why a session closed, as a code', () => {
     expectClosed(c.state, 'protocol-error', /^react-netcode: protocol error from server: unknown message kind 250/);
   });
 
+  it("'protocol-error': the transport could not carry what the server sent (onServerError), no resume", () => {
+    const { s, c, codes } = inGame({ engine: { resumeGraceMs: 5000 } });
+    const transport = s.clients[0]!.transport;
+    // The next link's handler, once the current one is told (a transport reports through the handler it was given).
+    const handlers: ClientTransportHandler[] = [];
+    const connect = transport.connect.bind(transport);
+    transport.connect = (h, intent) => {
+      handlers.push(h);
+      connect(h, intent);
+    };
+    // Reconnect once so the test holds the live link's handler (a resume: the session goes on).
+    s.network.server.disconnect([...s.server.connections.values()][0]!.peer, 'blip');
+    s.until(() => c.status === 'in-game' && handlers.length === 1, 5000, 'the resume');
+    codes.length = 0;
+    handlers[0]!.onServerError?.('react-netcode: the server sent a non-binary payload on \'r\'');
+    handlers[0]!.onClose('closed by the transport');
+    s.advance(100);
+    expectClosed(c.state, 'protocol-error', "react-netcode: protocol error from server: the server sent a non-binary payload on 'r'");
+    s.advance(6000);
+    expect(handlers).toHaveLength(1); // no reconnect attempt
+    expect(codes).toEqual(['protocol-error']);
+  });
+
   it("'connect-failed': the link closed before the handshake (no server listening)", () => {
     const network = new LoopbackNetwork();
     const client = createClient({ protocol: arena, transport: network.createClient(), log: quiet });

@@ -74,6 +74,35 @@ describe('engines over socket.io', () => {
     expect(good.status).toBe('in-game');
     expect(server.connections.size).toBe(1);
   });
+
+  it("a server that emits text on a netcode channel ends the client's session with 'protocol-error' (no resume)", async () => {
+    const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
+    const server = createServer({ protocol: chatProtocol, transport, scheduler: realTimeScheduler, log: quiet });
+    server.start();
+    const { port } = await transport.ready();
+    cleanups.push(() => server.close());
+    const logged: string[] = [];
+    const client = createClient({
+      protocol: chatProtocol, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), resumeGraceMs: 10_000,
+      log: (level, message) => level === 'error' && logged.push(message),
+    });
+    cleanups.push(() => client.leave());
+    const pump = setInterval(() => client.update(performance.now()), 2);
+    cleanups.push(() => clearInterval(pump));
+    client.connect();
+    await waitFor(() => client.status === 'connected', 'handshake');
+    client.join({ name: 'p', token: '' });
+    await waitFor(() => client.status === 'in-game', 'join');
+    // Someone else's code on the same io server emits a string on the reliable channel ('r').
+    for (const socket of transport.io.sockets.sockets.values()) socket.emit('r', 'hello from another app');
+    await waitFor(() => client.status === 'closed', 'the session to close');
+    expect(client.state.closeCode).toBe('protocol-error');
+    expect(client.state.closeReason).toMatch(/^react-netcode: protocol error from server: the server sent a non-binary payload on 'r'/);
+    expect(logged).toEqual([client.state.closeReason]);
+    // Closed for good: it never tried to resume (the link did not drop, the server speaks something else).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(client.status).toBe('closed');
+  });
 });
 
 /** Join as `name`, then five RPC echoes through the server; with 40 ms each way, each must take 80 ms at least. */
