@@ -147,7 +147,10 @@ export class GhostStates {
       if (a[o + G_A1T] === b[o + G_A1T] && a[o + G_A1S] === b[o + G_A1S]) continue;
       if (!behind) return false;
       if (this.holds(other, b[o + G_A1T]!, b[o + G_A1S]!)) {
-        if (take) a.set(b.subarray(o + G_A1T, o + G_STRIDE), o + G_A1T);
+        if (take) {
+          a[o + G_A1T] = b[o + G_A1T]!;
+          a[o + G_A1S] = b[o + G_A1S]!;
+        }
       } else if (!other.holds(this, a[o + G_A1T]!, a[o + G_A1S]!) && !this.older(other, o, take)) return false;
     }
     return true;
