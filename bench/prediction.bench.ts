@@ -104,9 +104,9 @@ export function driver(count: number) {
   // The predicted histories, read into the bench's own objects (get() would build one per call).
   const histories = ships.map((s) => prediction.history(s as unknown as Ghost) as FlatHistory);
   const scratch = records.map((r) => r.codec.defaults());
-  const capacity = records[0]!.history.capacity;
-  // Confirmed-state slots the bench owns, reused round-robin (no allocation while measuring).
-  const confirmedSlots = records.map((r) => Array.from({ length: capacity }, () => r.codec.defaults()));
+  // One confirmed-state object per ghost, rewritten at each snapshot: what the client does (its record's `latest`
+  // is one object, the snapshot's values copied in; the confirmed history keeps its own copy of each tick).
+  const confirmedStates = records.map((r) => r.latest ?? r.codec.defaults());
   const inputRng = createRng(SEED, 0x1f, count);
   const beforeTick = (tick: Tick): void => {
     const move = client.input.current.move;
@@ -135,7 +135,7 @@ export function driver(count: number) {
       snapTick = tickAdd(last, -depth);
       records.forEach((rec, i) => {
         const predicted = histories[i]!;
-        const slot = confirmedSlots[i]![snapTick % capacity]!;
+        const slot = confirmedStates[i]!;
         if (!predicted.read(snapTick, slot)) throw new Error('react-netcode: bench found no prediction for the snapshot tick');
         rec.history.record(slot, snapTick);
         rec.confirmedTick = snapTick;
