@@ -4,7 +4,7 @@
 // frame in useFrame at NETCODE_STEP_PRIORITY, i.e. before the visual proxies copy the
 // render values and before any user frame callback. It renders nothing.
 
-import { useFrame, type RootState } from '@react-three/fiber';
+import { useFrame, useThree, type RootState } from '@react-three/fiber';
 import { useLayoutEffect, useMemo } from 'react';
 import { useNetcodeContext } from '../react/context.ts';
 import { useInCanvas } from './in-canvas.ts';
@@ -38,7 +38,9 @@ export interface NetcodeFrameProps {
  * ```
  *
  * Each frame: `frame.step(t)` runs the client engine (receive, fixed ticks of prediction,
- * interpolation, the render values of `client.view(ghost)`). A default-clock reading that
+ * interpolation, the render values of `client.view(ghost)`). Under `frameloop="demand"` it asks R3F
+ * for every next frame (the Canvas renders continuously while it is mounted); to render less often
+ * use `frameloop="never"`, call R3F's `advance` yourself and pass `now`. A default-clock reading that
  * jumps back is held at the previous time (see MonotonicTime). On unmount the driver is
  * released and the provider's own loop resumes.
  */
@@ -48,11 +50,20 @@ export function NetcodeFrame({ now, priority = NETCODE_STEP_PRIORITY }: NetcodeF
   checkStepPriority(priority);
   const time = useMemo(() => new MonotonicTime(), []);
 
-  // Claimed in a layout effect, like useFrame's own subscription: no frame runs in between.
-  useLayoutEffect(() => frame.claim(), [frame]);
+  // Claimed in a layout effect, like useFrame's own subscription: no frame runs in between. Under
+  // frameloop="demand" R3F renders only when asked: the engine must step every frame (network time, inputs,
+  // snapshots), so the first frame and each next one are asked for here.
+  const invalidate = useThree((s) => s.invalidate);
+  const demand = useThree((s) => s.frameloop === 'demand');
+  useLayoutEffect(() => {
+    const release = frame.claim();
+    if (demand) invalidate();
+    return release;
+  }, [frame, demand, invalidate]);
 
   useFrame((state) => {
     frame.step(now === undefined ? time.next(frameClockMs(state)) : now(state));
+    if (state.frameloop === 'demand') state.invalidate();
   }, priority);
 
   return null;

@@ -74,6 +74,46 @@ describe('<NetcodeFrame/>', () => {
     expect(h.steps.map((x) => Math.round(x * 1e6) / 1e6)).toEqual([7000, 7500, 7600, 7650, 7650, 7750]);
   });
 
+  it('under frameloop="demand" asks R3F for its first frame and for each next one (the engine steps every frame)', async () => {
+    const h = createTestNetcode(spaceProtocol, spaceSystems);
+    let state: RootState | undefined;
+    // R3F's own loop (requestAnimationFrame) never runs here: frames are only counted as asked for.
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    let t = 1000;
+    renderer = await ReactThreeTestRenderer.create(
+      <h.Provider>
+        <Probe steps={h.steps} seen={[]} onState={(s) => (state = s)} />
+        <NetcodeFrame now={() => t} />
+      </h.Provider>,
+      { frameloop: 'demand' },
+    );
+    expect(state!.frameloop).toBe('demand');
+    expect(state!.internal.frames).toBeGreaterThan(0); // the first frame, asked for at mount
+    for (let i = 1; i <= 3; i++) {
+      state!.internal.frames = 0;
+      t += 16;
+      await renderer.advanceFrames(1, 0.016);
+      expect(state!.internal.frames, `after frame ${i}`).toBeGreaterThan(0); // the next one
+    }
+    expect(h.steps).toEqual([1016, 1032, 1048]);
+    vi.unstubAllGlobals();
+  });
+
+  it('under frameloop="never" asks for no frame: the app advances the Canvas', async () => {
+    const h = createTestNetcode(spaceProtocol, spaceSystems);
+    let state: RootState | undefined;
+    renderer = await ReactThreeTestRenderer.create(
+      <h.Provider>
+        <Probe steps={h.steps} seen={[]} onState={(s) => (state = s)} />
+        <NetcodeFrame now={() => 1000} />
+      </h.Provider>,
+    );
+    await renderer.advanceFrames(2, 0.016);
+    expect(state!.frameloop).toBe('never');
+    expect(state!.internal.frames).toBe(0);
+    expect(h.steps).toEqual([1000, 1000]);
+  });
+
   it('claims the frame driver while mounted and releases it on unmount', async () => {
     const h = createTestNetcode(spaceProtocol, spaceSystems);
     let t = 0;
