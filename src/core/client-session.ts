@@ -381,6 +381,11 @@ export class ClientSession<P extends Protocol> {
     this.parts.sender.clear();
     this.resumeToken = 0;
     this.setState({ ...this.current, status: 'closed', closeReason: reason, closeCode: code });
+    // Said once where nothing else said it (errors, refusals and mismatches are logged as they are found):
+    // a page with no status screen shows why it is not playing in the console.
+    if (code === 'connect-failed' || code === 'lost' || code === 'server-closed') {
+      this.parts.log('warn', reason.startsWith('react-netcode:') ? reason : `react-netcode: the connection closed: ${reason}`);
+    }
   }
 
   private setState(next: ClientState): void {

@@ -15,10 +15,10 @@ import { arena, arenaSystems } from '../helpers/arena.ts';
 
 const quiet: Logger = () => {};
 
-function inGame(options: { server?: Record<string, unknown>; engine?: Record<string, unknown>; clients?: number } = {}) {
+function inGame(options: { server?: Record<string, unknown>; engine?: Record<string, unknown>; clients?: number; log?: Logger } = {}) {
   const engine = options.engine ?? {};
   const clients = Array.from({ length: options.clients ?? 1 }, () => ({ engine }));
-  const s = createStepper({ protocol: arena, systems: arenaSystems, log: quiet, server: options.server ?? {}, clients });
+  const s = createStepper({ protocol: arena, systems: arenaSystems, log: options.log ?? quiet, server: options.server ?? {}, clients });
   s.joinAll({ name: 'p' });
   s.advance(200);
   const c = s.clients[0]!.client;
@@ -141,6 +141,30 @@ describe('closeCode: why a session closed, as a code', () => {
     network.deliver();
     client.update(16);
     expectClosed(client.state, 'connect-failed', 'react-netcode: loopback server is not listening');
+  });
+
+  it("'connect-failed', 'server-closed' and 'lost' are logged once as warnings (the others are logged where they are found)", () => {
+    const warned: string[] = [];
+    const log: Logger = (level, message) => void (level === 'warn' && warned.push(message));
+    const network = new LoopbackNetwork();
+    const client = createClient({ protocol: arena, transport: network.createClient(), log });
+    client.connect();
+    network.deliver();
+    client.update(16);
+    expect(warned).toEqual(['react-netcode: loopback server is not listening']);
+
+    warned.length = 0;
+    const kicked = inGame({ log });
+    kicked.s.server.kick(kicked.connection(), 'kicked for idling');
+    kicked.s.advance(100);
+    expect(warned).toEqual(['react-netcode: the connection closed: kicked for idling']);
+
+    warned.length = 0;
+    const cut = inGame({ log, engine: { resumeGraceMs: 0 } });
+    cut.s.network.server.disconnect(cut.connection().peer, 'network down');
+    cut.s.advance(100);
+    expectClosed(cut.c.state, 'lost', 'network down');
+    expect(warned).toEqual(['react-netcode: the connection closed: network down']);
   });
 
   it("'dropped' while reconnecting (the link's reason), then 'lost' when the grace is over", () => {
