@@ -107,7 +107,10 @@ export interface Directory {
   room(roomId: string): MaybePromise<RoomListing | undefined>;
   /** Grows with every change of a listed room (lobbies poll "anything after version v?"). */
   version(): MaybePromise<number>;
-  /** Changes as they happen (this process's and, for a shared directory, the others'). Returns the unsubscribe. */
+  /**
+   * Changes as they happen (this process's and, for a shared directory, the others'), private rooms' included: the
+   * room servers keep their rooms' seat counts from them (a lobby's feed filters private rooms out). Returns the unsubscribe.
+   */
   subscribe(listener: (change: RoomChange) => void): () => void;
   /** Report this process and its load (a heartbeat). */
   registerProcess(record: ProcessRecord): MaybePromise<void>;

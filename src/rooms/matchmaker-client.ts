@@ -63,14 +63,20 @@ export function createMatchmakerClient(url: string, options: MatchmakerClientOpt
       }
       const body = (await res.json().catch(() => undefined)) as { reason?: string; message?: string } | undefined;
       if (res.ok) return body as T;
+      const known = typeof body?.reason === 'string' && REASONS.has(body.reason);
       if (res.status >= 500) {
-        last = `HTTP ${res.status}${body?.message ? `: ${body.message}` : ''}`;
+        // The server's own words, without its advice (this client retries, and says what to do once, below).
+        const told = typeof body?.message === 'string' ? `: ${body.message.replace(/^react-netcode: /, '').replace(/[;,]?\s*retry[^;]*\.?$/i, '')}` : '';
+        last = `HTTP ${res.status}${told}`;
         continue;
       }
-      const reason = (typeof body?.reason === 'string' && REASONS.has(body.reason) ? body.reason : 'bad-request') as MatchmakingReason;
+      if (!known) {
+        throw new MatchmakingError('bad-request', `react-netcode: ${base}${route} answered HTTP ${res.status}, not a matchmaking reply; is ${base} the matchmaker's URL? (serveRooms serves it under /matchmake, e.g. http://host:port/matchmake)`);
+      }
+      const reason = body!.reason as MatchmakingReason;
       throw new MatchmakingError(reason, typeof body?.message === 'string' ? body.message : refusalMessage(reason, what));
     }
-    throw new MatchmakingError('unavailable', refusalMessage('unavailable', `${base}${route}: ${last}`));
+    throw new MatchmakingError('unavailable', `react-netcode: the matchmaker is unavailable (${base}${route}, ${attempts} attempt${attempts === 1 ? '' : 's'}: ${last}); try again in a moment (pass the same requestId to each try of one request, so it never gets two seats).`);
   };
 
   const post = async (route: string, body: Record<string, unknown>, what: string): Promise<Seat> => {

@@ -171,7 +171,6 @@ export class MemoryDirectory implements Directory {
 
   private emit(kind: RoomChange['kind'], room: RoomListing): void {
     this.changes++;
-    if (room.private && kind === 'update') return;
     const change: RoomChange = { version: this.changes, kind, room: { ...room } };
     for (const listener of [...this.listeners]) listener(change);
   }

@@ -52,8 +52,9 @@ export class LocalMatchmaker implements Matchmaker {
   joinByCode(code: string, options: RequestOptions = {}): Promise<Seat> {
     return this.serial(async () => {
       const fresh = this.fresh(options.requestId ?? this.token());
-      const claim = await this.server.directory.claim({ ...fresh, code: code.trim().toUpperCase() });
-      return this.seatOf(claim, `with code ${code}`);
+      const normalized = code.trim().toUpperCase(); // codes are upper case; a player may type them in lower case
+      const claim = await this.server.directory.claim({ ...fresh, code: normalized });
+      return this.seatOf(claim, `with code ${normalized}`);
     });
   }
 

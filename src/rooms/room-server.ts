@@ -243,7 +243,7 @@ export class RoomServer {
   }
 
   private directoryFailed(error: unknown, what: string): void {
-    const message = error instanceof Error ? error.message.replace(/^react-netcode: /, '') : String(error);
+    const message = (error instanceof Error ? error.message.replace(/^react-netcode: /, '') : String(error)).replace(/[.;\s]+$/, '');
     this.limited.log('warn', 'directory', `react-netcode: the room directory failed (${what}): ${message}; the rooms go on, and it is retried.`, this.scheduler.now());
   }
 
@@ -361,8 +361,11 @@ export class RoomServer {
       }
       const room = this.live.get(seat.roomId);
       if (room === undefined) return { refuse: `react-netcode: room ${seat.roomId} does not run on this process (${this.processId}); connect to the url of the seat.` };
+      // One seat, one link: the newer one wins (a reload, a resume after a link that went half-open, the seat used on
+      // another page). The older is told so with a Close, not dropped: a dropped link resumes, and two live holders
+      // of one seat would take it from each other without end.
       const old = this.linkOfSeat.get(token);
-      if (old !== undefined && old !== peer) this.options.transport.disconnect(old, 'react-netcode: replaced by a newer link with the same seat.');
+      if (old !== undefined && old !== peer) this.mux.sendClose(old, SEAT_TAKEN);
       this.linkOfSeat.set(token, peer);
       this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
       return { room: room.link };
@@ -376,6 +379,8 @@ export class RoomServer {
     this.fire(this.directory.markUsed(token, false, this.scheduler.now() + this.seatLapseMs), 'seat');
   }
 }
+
+const SEAT_TAKEN = 'react-netcode: this seat was taken by a newer connection (the same seat used on another page or device); matchmake again to play here.';
 
 function secureUint32(): number {
   return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;

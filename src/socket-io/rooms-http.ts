@@ -123,7 +123,7 @@ async function handle(
   } catch (error) {
     if (error instanceof MatchmakingError) return reply(STATUS[error.reason] ?? 400, { reason: error.reason, message: error.message });
     const what = (error instanceof Error ? error.message : String(error)).replace(/^react-netcode: /, '').replace(/[.;\s]+$/, '');
-    return reply(500, { reason: 'unavailable', message: `react-netcode: matchmaking failed on the server (${what}); retry with the same requestId.` });
+    return reply(503, { reason: 'unavailable', message: `react-netcode: matchmaking failed on the server (${what}); retry with the same requestId.` });
   }
 }
 

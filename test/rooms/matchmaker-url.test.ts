@@ -36,3 +36,28 @@ describe('createMatchmakerClient URL', () => {
     );
   });
 });
+
+describe('createMatchmakerClient errors', () => {
+  it('a URL that is no matchmaker (a 404 without a matchmaking reply) says to check the URL', async () => {
+    const notFound = (async () => new Response('Not Found', { status: 404 })) as typeof fetch;
+    await expect(createMatchmakerClient('http://127.0.0.1:3000', { fetch: notFound }).joinOrCreate('duel')).rejects.toThrow(
+      "react-netcode: http://127.0.0.1:3000/joinOrCreate answered HTTP 404, not a matchmaking reply; is http://127.0.0.1:3000 the matchmaker's URL? (serveRooms serves it under /matchmake, e.g. http://host:port/matchmake)",
+    );
+  });
+
+  it('a server that stays unavailable: its words once, the attempts, and one piece of advice', async () => {
+    let calls = 0;
+    const down = (async () => {
+      calls++;
+      const message = 'react-netcode: matchmaking failed on the server (Redis at 127.0.0.1:6391 is unreachable (reconnecting)); retry with the same requestId.';
+      return new Response(JSON.stringify({ reason: 'unavailable', message }), { status: 503 });
+    }) as typeof fetch;
+    const error = await createMatchmakerClient('http://127.0.0.1:3000/matchmake', { fetch: down, retryDelayMs: 1 }).joinOrCreate('duel').catch((e: unknown) => e);
+    expect(calls).toBe(3);
+    expect((error as { reason: string }).reason).toBe('unavailable');
+    expect((error as Error).message).toBe(
+      'react-netcode: the matchmaker is unavailable (http://127.0.0.1:3000/matchmake/joinOrCreate, 3 attempts: HTTP 503: matchmaking failed on the server ' +
+        '(Redis at 127.0.0.1:6391 is unreachable (reconnecting))); try again in a moment (pass the same requestId to each try of one request, so it never gets two seats).',
+    );
+  });
+});

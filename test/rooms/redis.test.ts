@@ -27,10 +27,10 @@ afterAll(async () => {
 });
 
 /** One room-server "process": its own port and url, the shared Redis directory under `prefix`. */
-async function node(prefix: string, heartbeatTtlMs = 2000): Promise<ServedRooms & { directory: RedisDirectory; url: string }> {
+async function node(prefix: string, heartbeatTtlMs = 2000, onError: (m: string) => void = () => {}): Promise<ServedRooms & { directory: RedisDirectory; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const directory = new RedisDirectory({ url: redis.url, prefix, heartbeatTtlMs, onError: () => {} });
+  const directory = new RedisDirectory({ url: redis.url, prefix, heartbeatTtlMs, onError });
   const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port, url, directory, log: quiet });
   await served.ready();
   cleanups.push(() => {
@@ -110,8 +110,31 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     expect(again.url).toBe(a.url);
   });
 
+  it('closing a room server and then its directory at once: the rooms leave Redis, and nothing is logged', async () => {
+    const said: string[] = [];
+    const port = await freePort();
+    const directory = new RedisDirectory({ url: redis.url, prefix: 'close:', onError: (m) => said.push(m) });
+    const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port, url: `http://127.0.0.1:${port}`, directory, log: (level, m) => void said.push(`${level}: ${m}`) });
+    await served.ready();
+    await served.rooms.matchmaker.create('arena');
+    await served.rooms.matchmaker.create('arena', { private: true });
+    expect(await directory.rooms({ includePrivate: true })).toHaveLength(2);
+    served.close();
+    directory.close(); // at once, as a process's shutdown does: the removals already sent still finish
+    const check = new RedisDirectory({ url: redis.url, prefix: 'close:', onError: () => {} });
+    cleanups.push(() => check.close());
+    let left = -1;
+    await waitFor(() => {
+      void check.rooms({ includePrivate: true }).then((r) => (left = r.length), () => {});
+      return left === 0;
+    }, 'the rooms removed from Redis', 5000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(said).toEqual([]);
+  });
+
   it('Redis restarting crashes nothing: the processes re-register their rooms and matchmaking resumes', async () => {
-    const a = await node('restart:');
+    const said: string[] = [];
+    const a = await node('restart:', 2000, (m) => said.push(m));
     const seat = await a.rooms.matchmaker.joinOrCreate('arena');
     const clients: NetClient<Arena>[] = [];
     const c = connect(seat, clients);
@@ -132,5 +155,10 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     const next = await a.rooms.matchmaker.joinOrCreate('arena');
     expect(next.roomId).toBe(seat.roomId);
     expect(c.status).toBe('connected'); // the player never noticed
+    // The directory's two connections (commands, pub/sub) each said the outage once and its end once, however
+    // many reconnection attempts they made in between.
+    expect(said.filter((m) => m.startsWith('react-netcode: Redis connection error'))).toHaveLength(2);
+    await waitFor(() => said.filter((m) => m.endsWith('is reachable again.')).length === 2, 'both connections back', 10_000);
+    expect(said).toHaveLength(4);
   });
 });

@@ -61,6 +61,9 @@ export interface RespClientOptions {
   onReconnect?: () => void;
 }
 
+/** How long a closing client waits for the replies of what it sent before it drops the connection. */
+const QUIT_WAIT_MS = 2000;
+
 export class RespClient {
   private socket: Socket | undefined;
   private ready = false;
@@ -72,6 +75,8 @@ export class RespClient {
   /** Commands sent before the first connection opened, written once it does. */
   private early: Buffer[] = [];
   private connectedOnce = false;
+  /** An outage was reported (once, until the connection is back). */
+  private down = false;
   private readonly host: string;
   private readonly port: number;
 
@@ -112,9 +117,21 @@ export class RespClient {
     if (this.ready) this.socket!.write(encode(['SUBSCRIBE', channel]));
   }
 
+  /**
+   * Close the connection. Commands already sent still get their replies (a QUIT is queued after them; Redis answers
+   * it and closes), so work issued just before, such as a closing room server's last removals, is not lost.
+   */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    this.socket?.destroy();
+    const socket = this.socket;
+    if (socket !== undefined && this.ready && this.waiting.length > 0 && this.channels.size === 0) {
+      this.waiting.push({ resolve: () => {}, reject: () => {} });
+      socket.write(encode(['QUIT']));
+      setTimeout(() => socket.destroy(), QUIT_WAIT_MS).unref();
+      return;
+    }
+    socket?.destroy();
     this.fail('react-netcode: the Redis client was closed.');
   }
 
@@ -127,11 +144,17 @@ export class RespClient {
       this.delayMs = 100;
       for (const channel of this.channels.keys()) socket.write(encode(['SUBSCRIBE', channel]));
       for (const command of this.early.splice(0)) socket.write(command);
+      if (this.down) this.options.onError?.(`react-netcode: Redis at ${this.host}:${this.port} is reachable again.`);
+      this.down = false;
       if (this.connectedOnce) this.options.onReconnect?.();
       this.connectedOnce = true;
     });
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('error', (e) => this.options.onError?.(`react-netcode: Redis connection error (${e.message}); reconnecting.`));
+    socket.on('error', (e) => {
+      if (this.down || this.closed) return; // one line per outage, not one per attempt
+      this.down = true;
+      this.options.onError?.(`react-netcode: Redis connection error (${e.message}); reconnecting (said again when it is back).`);
+    });
     socket.on('close', () => {
       this.ready = false;
       this.buffer = Buffer.alloc(0);

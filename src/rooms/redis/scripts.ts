@@ -20,9 +20,7 @@ local function listing(id)
 end
 local function emit(kind, r)
   local v = redis.call('INCR', P .. 'version')
-  if not (r.private and kind == 'update') then
-    redis.call('PUBLISH', P .. 'changes', cjson.encode({ version = v, kind = kind, room = r }))
-  end
+  redis.call('PUBLISH', P .. 'changes', cjson.encode({ version = v, kind = kind, room = r }))
   return v
 end
 local function seatOf(token)
