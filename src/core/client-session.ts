@@ -282,7 +282,8 @@ export class ClientSession<P extends Protocol> {
   /** The grace (and a paused drop's last attempt) is over: close, saying why the link dropped (and `why` it could not resume). */
   private expired(dropped: string | undefined, why = ''): void {
     // An attempt still under way (a transport retrying to open) stops here.
-    this.end('lost', `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; call connect() to start a new session.`);
+    const advice = this.parts.options.transport.newSessionAdvice ?? 'call connect() to start a new session';
+    this.end('lost', `react-netcode: connection lost: could not resume within ${this.reconnect.graceMs} ms (${dropped ?? 'link closed'})${why}; ${advice}.`);
   }
 
   /** One transport message: a lone message or a Batch, whose parts are handled in order. */

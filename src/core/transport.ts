@@ -69,6 +69,11 @@ export interface ClientTransport {
   readonly stats?: TransportStats | undefined;
   /** The largest unreliable message that fits one packet (optional; WebRTC: 1100). */
   readonly maxDatagramBytes?: number | undefined;
+  /**
+   * Optional: what starts a new session over this transport, said in the reason of a session that could not be
+   * resumed (`'lost'`). Default: "call connect() to start a new session"; `seatedTransport`'s: matchmake again.
+   */
+  readonly newSessionAdvice?: string | undefined;
 }
 
 export interface ServerTransportHandler {

@@ -354,13 +354,14 @@ export class RoomServer {
     this.mux.close();
   }
 
-  private admit(token: string, peer: PeerId): SeatVerdict | Promise<SeatVerdict> {
-    return after(this.directory.seat(token), (seat): SeatVerdict => {
+  private admit(token: string, peer: PeerId): MaybePromise<SeatVerdict> {
+    // A promise that resolves to a promise is flattened by `then`: the nested MaybePromise is one.
+    return after(this.directory.seat(token), (seat): MaybePromise<SeatVerdict> => {
       if (seat === undefined) {
         return { refuse: `react-netcode: this seat is unknown or lapsed unused (an unused seat is kept ${this.seatLapseMs} ms); call joinOrCreate or join again for a new seat.` };
       }
       const room = this.live.get(seat.roomId);
-      if (room === undefined) return { refuse: `react-netcode: room ${seat.roomId} does not run on this process (${this.processId}); connect to the url of the seat.` };
+      if (room === undefined) return after(this.directory.room(seat.roomId), (listing) => ({ refuse: this.notHere(seat.roomId, listing) }));
       // One seat, one link: the newer one wins (a reload, a resume after a link that went half-open, the seat used on
       // another page). The older is told so with a Close, not dropped: a dropped link resumes, and two live holders
       // of one seat would take it from each other without end.
@@ -369,7 +370,17 @@ export class RoomServer {
       this.linkOfSeat.set(token, peer);
       this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
       return { room: room.link };
-    });
+    }) as MaybePromise<SeatVerdict>;
+  }
+
+  /** Why a seat of room `roomId` (listed as `listing`, or no more) cannot be used on this process. */
+  private notHere(roomId: string, listing: RoomListing | undefined): string {
+    const again = 'matchmake again for a new seat';
+    if (listing === undefined) return `react-netcode: room ${roomId} has ended; ${again}.`;
+    if (listing.url !== undefined && listing.url === this.url) {
+      return `react-netcode: room ${roomId} ran at this address in process ${listing.processId}, which is gone (this is process ${this.processId}, started since); ${again}.`;
+    }
+    return `react-netcode: room ${roomId} runs on process ${listing.processId}${listing.url === undefined ? '' : ` at ${listing.url}`}, not on this one (${this.processId}); connect to the url of the seat, or ${again}.`;
   }
 
   private gone(token: string, peer: PeerId): void {

@@ -77,7 +77,10 @@ export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'
     },
     send: (data, channel) => inner.send(data, channel),
     close: (reason) => inner.close(reason),
+    // The server ended the session with the link: the seat is gone with it (or its room ended).
+    newSessionAdvice: 'matchmake again for a new seat and connect with it',
   };
   if (inner.stats !== undefined) Object.defineProperty(wrapped, 'stats', { get: () => inner.stats, enumerable: true });
+  if (inner.maxDatagramBytes !== undefined) Object.defineProperty(wrapped, 'maxDatagramBytes', { get: () => inner.maxDatagramBytes, enumerable: true });
   return wrapped;
 }

@@ -191,6 +191,7 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
       return inner.stats;
     },
     ...(inner.maxDatagramBytes !== undefined ? { maxDatagramBytes: inner.maxDatagramBytes } : {}),
+    ...(inner.newSessionAdvice !== undefined ? { newSessionAdvice: inner.newSessionAdvice } : {}),
     setOptions(next) {
       if (next.up !== undefined) up.setOptions(next.up);
       if (next.down !== undefined) down.setOptions(next.down);

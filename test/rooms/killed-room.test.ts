@@ -90,10 +90,10 @@ describe('players of a room process that is killed', () => {
       expect(closedAt.get(c)).toBeLessThanOrEqual(BOUND_MS);
     }
     expect(timelines.get(running)![0]).toMatch(/ ms reconnecting$/);
-    expect(running.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(.*\); call connect\(\) to start a new session\.$/);
+    expect(running.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(.*\); matchmake again for a new seat and connect with it\.$/);
     expect(silent.opened()).toBeGreaterThanOrEqual(1); // its resume opened a link, said Hello, and waited
     expect(timelines.get(hidden)).toEqual([expect.stringMatching(/ ms closed$/)]); // no frame saw the drop: never 'reconnecting'
-    expect(hidden.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(.*\): client\.update\(now\) did not run for \d+ ms.*call connect\(\) to start a new session\.$/);
+    expect(hidden.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 2000 ms \(.*\): client\.update\(now\) did not run for \d+ ms.*matchmake again for a new seat and connect with it\.$/);
     hidden.update(performance.now()); // the page shows again: it stays closed
     expect(hidden.status).toBe('closed');
   });

@@ -100,7 +100,7 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     })();
     await waitFor(() => c.status === 'reconnecting', 'the player sees the drop', 10_000);
     await waitFor(() => c.status === 'closed', 'the player is told', 3000 * 3);
-    expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 3000 ms/);
+    expect(c.state.closeReason).toMatch(/^react-netcode: connection lost: could not resume within 3000 ms.*; matchmake again for a new seat and connect with it\.$/);
     const reapedMs = await reaped;
     // Bound: heartbeat TTL (2000 ms) + reap interval (1000 ms) + one sweep (250 ms), with slack for a loaded machine.
     expect(reapedMs).toBeLessThan(3250 * 3);
@@ -108,6 +108,35 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     // The player matchmakes again and lands on A.
     const again = await createMatchmakerClient(`${a.url}/matchmake`).joinOrCreate('arena');
     expect(again.url).toBe(a.url);
+  });
+
+  it("a seat taken to another process is refused saying where its room runs; a seat of a room whose process is gone, at that address, says to matchmake again", async () => {
+    const [a, b] = await Promise.all([node('where:'), node('where:')]);
+    const onB = await b.rooms.matchmaker.create('arena');
+    const clients: NetClient<Arena>[] = [];
+    const pump = setInterval(() => clients.forEach((x) => x.update(performance.now())), 4);
+    cleanups.push(() => clearInterval(pump));
+    const misrouted = connect({ ...onB, url: a.url }, clients);
+    await waitFor(() => misrouted.status === 'closed', 'refused by A', 10_000);
+    expect(misrouted.state.closeReason).toBe(
+      `react-netcode: room ${onB.roomId} runs on process ${b.rooms.processId} at ${b.url}, not on this one (${a.rooms.processId}); connect to the url of the seat, or matchmake again for a new seat.`,
+    );
+    // B's process dies and another starts at its address before its rooms are reaped: B's seat is refused there.
+    b.rooms.stop();
+    b.transport.close();
+    const port = Number(new URL(b.url).port);
+    const directory = new RedisDirectory({ url: redis.url, prefix: 'where:', heartbeatTtlMs: 2000, onError: () => {} });
+    const reborn = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port, url: b.url, directory, log: quiet });
+    await reborn.ready();
+    cleanups.push(() => {
+      reborn.close();
+      directory.close();
+    });
+    const stale = connect(await b.rooms.matchmaker.join(onB.roomId), clients); // B's room is still listed (not reaped yet)
+    await waitFor(() => stale.status === 'closed', 'refused by the new process', 10_000);
+    expect(stale.state.closeReason).toBe(
+      `react-netcode: room ${onB.roomId} ran at this address in process ${b.rooms.processId}, which is gone (this is process ${reborn.rooms.processId}, started since); matchmake again for a new seat.`,
+    );
   });
 
   it('closing a room server and then its directory at once: the rooms leave Redis, and nothing is logged', async () => {
