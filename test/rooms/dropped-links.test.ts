@@ -20,10 +20,7 @@ const arenaRoom = defineRoom('arena', {
 async function inGame() {
   const h = new RoomHarness({ rooms: [arenaRoom] });
   const seat = await h.server.matchmaker.joinOrCreate('arena');
-  const c = h.addClient(arena, seat, arenaSystems);
-  h.until(() => c.status === 'connected', 'connect');
-  c.join({ name: 'p' });
-  h.until(() => c.status === 'in-game', 'in game');
+  const c = h.inGame(seat);
   const room = h.server.room(seat.roomId)!;
   return { h, c, room, conn: [...room.server.connections.values()][0]! };
 }

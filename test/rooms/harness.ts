@@ -9,6 +9,7 @@ import type { SystemDef } from '../../src/core/system.ts';
 import { RoomServer, seatedTransport, type RoomServerOptions, type Seat } from '../../src/rooms/index.ts';
 import { LoopbackNetwork } from '../../src/transport/loopback.ts';
 import { VirtualScheduler } from '../../src/transport/scheduler.ts';
+import { arena, arenaSystems, type Arena } from '../helpers/arena.ts';
 
 export interface HarnessClient<P extends Protocol> {
   readonly client: NetClient<P>;
@@ -51,6 +52,15 @@ export class RoomHarness {
     this.clients.push({ client: client as unknown as NetClient<Protocol>, seat, nextFrameAt: this.time });
     client.connect();
     return client;
+  }
+
+  /** `addClient` for the arena, then connected and joined as `name`: the client in game. */
+  inGame(seat: Seat | string, name = 'p'): NetClient<Arena> {
+    const c = this.addClient(arena, seat, arenaSystems);
+    this.until(() => c.status === 'connected', 'connect');
+    c.join({ name });
+    this.until(() => c.status === 'in-game', 'in game');
+    return c;
   }
 
   advance(ms: number): void {

@@ -74,10 +74,7 @@ describe('rooms in one process', () => {
   it('a private room is disposed after its last player leaves, as a public one', async () => {
     const h = new RoomHarness({ rooms: [arenaRoom], emptyGraceMs: 1000 });
     const seat = await h.server.matchmaker.create('arena', { private: true });
-    const c = h.addClient(arena, seat, arenaSystems);
-    h.until(() => c.status === 'connected', 'connect');
-    c.join({ name: 'solo' });
-    h.until(() => c.status === 'in-game', 'in game');
+    const c = h.inGame(seat, 'solo');
     const room = h.server.room(seat.roomId)!;
     expect(room.private).toBe(true);
     c.leave('done');
@@ -88,10 +85,7 @@ describe('rooms in one process', () => {
   it('one seat used by two live clients: the newer keeps it, the older is closed with the reason (no flapping)', async () => {
     const h = new RoomHarness({ rooms: [arenaRoom] });
     const seat = await h.server.matchmaker.joinOrCreate('arena');
-    const older = h.addClient(arena, seat, arenaSystems);
-    h.until(() => older.status === 'connected', 'connect');
-    older.join({ name: 'a' });
-    h.until(() => older.status === 'in-game', 'in game');
+    const older = h.inGame(seat, 'a');
     const newer = h.addClient(arena, seat, arenaSystems);
     const statuses: string[] = [];
     newer.events.on('status', (st) => statuses.push(st.status));
