@@ -55,6 +55,9 @@ function checkSeatToken(token: string): void {
   }
 }
 
+/** Said when a seated first link never opened. */
+const NEVER_OPENED = "if the seat's room server is gone (a process stopped since matchmaking), matchmake again for a new seat.";
+
 /**
  * A client transport that presents `seat` first on every link it opens (the first connect and
  * each reconnect of a resume), so the room server routes it to the seat's room. Everything else
@@ -65,13 +68,16 @@ export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'
   const hello = encodeSeat(token);
   const wrapped: ClientTransport = {
     connect(handler, intent) {
+      let opened = false;
       inner.connect({
         onOpen: () => {
+          opened = true;
           inner.send(hello, 'reliable');
           handler.onOpen();
         },
         onMessage: (data, channel) => handler.onMessage(data, channel),
-        onClose: (reason) => handler.onClose(reason),
+        // A first link that never opened: the seat's url is the room's process, which may have died since matchmaking.
+        onClose: (reason) => handler.onClose(opened || intent?.resume === true ? reason : `${reason.replace(/[.;\s]+$/, '')}; ${NEVER_OPENED}`),
         onServerError: (reason) => handler.onServerError?.(reason),
       }, intent);
     },

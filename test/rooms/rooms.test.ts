@@ -2,7 +2,8 @@
 // room's snapshots carrying only its own world; a one-room server behaving like a plain one.
 import { describe, expect, it } from 'vitest';
 import { defineRoom } from '../../src/rooms/index.ts';
-import { decodeSeat, encodeSeat } from '../../src/rooms/seat.ts';
+import type { ClientTransport, ClientTransportHandler } from '../../src/index.ts';
+import { decodeSeat, encodeSeat, seatedTransport } from '../../src/rooms/seat.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
 import { RoomHarness } from './harness.ts';
 
@@ -109,6 +110,29 @@ describe('rooms in one process', () => {
     const c = h.addClient(arena, 'no-such-seat', arenaSystems);
     h.until(() => c.status === 'closed', 'refused');
     expect(c.state.closeReason).toMatch(/^react-netcode: this seat is unknown or lapsed unused.*call joinOrCreate/);
+  });
+});
+
+describe('seatedTransport', () => {
+  it("a first link that never opened: the close reason adds that the seat's server may be gone; a link that opened keeps its reason", () => {
+    const handlers: ClientTransportHandler[] = [];
+    const inner: ClientTransport = { connect: (h) => void handlers.push(h), send: () => {}, close: () => {} };
+    const seated = seatedTransport(inner, 'token');
+    const reasons: string[] = [];
+    const handler: ClientTransportHandler = { onOpen: () => {}, onMessage: () => {}, onClose: (r) => void reasons.push(r) };
+    seated.connect(handler);
+    handlers[0]!.onClose('react-netcode: could not connect to http://127.0.0.1:3102 in 10 attempts over 34.5 s: websocket error; check the URL.');
+    seated.connect(handler);
+    handlers[1]!.onOpen();
+    handlers[1]!.onClose('react-netcode: the connection closed (socket.io: transport close)');
+    seated.connect(handler, { resume: true });
+    handlers[2]!.onClose('react-netcode: could not connect (a resume attempt)');
+    expect(reasons).toEqual([
+      "react-netcode: could not connect to http://127.0.0.1:3102 in 10 attempts over 34.5 s: websocket error; check the URL; if the seat's room server is gone (a process stopped since matchmaking), matchmake again for a new seat.",
+      'react-netcode: the connection closed (socket.io: transport close)',
+      'react-netcode: could not connect (a resume attempt)',
+    ]);
+    expect(seated.newSessionAdvice).toBe('matchmake again for a new seat and connect with it');
   });
 });
 
