@@ -10,8 +10,6 @@ import { CharacterMover } from './character.ts';
 import type { BodySpec, Rapier } from './options.ts';
 import type { RawVec, WraplessClasses } from './raw.ts';
 
-const DOWN: Vec3 = Object.freeze({ x: 0, y: -1, z: 0 });
-
 export class Movers {
   #query: RAPIER.World | undefined;
   readonly #controllers = new Map<string, RAPIER.KinematicCharacterController>();
@@ -45,11 +43,9 @@ export class Movers {
     const { cmd } = e;
     if (!cmd.hasMove) return;
     const pos = comp<Vec3>(e, e.spec.position.key);
-    const fresh = e.proxy === undefined;
     const proxy = this.#proxy(e);
-    if (e.spec.rotation) proxy.setRotation(comp<Quat>(e, e.spec.rotation.key));
-    if (fresh) this.#offGround(e, proxy, pos);
     proxy.setTranslation(pos);
+    if (e.spec.rotation) proxy.setRotation(comp<Quat>(e, e.spec.rotation.key));
     const kcc = this.#controller(e.spec);
     (this.#mover ??= new CharacterMover(this.vec(), this.wrapless)).move(kcc, proxy, cmd.move);
     this.kinematic(e);
@@ -81,24 +77,6 @@ export class Movers {
   #proxy(e: Entry): RAPIER.Collider {
     if (e.proxy === undefined) e.proxy = this.#queryWorld().createCollider(colliderDesc(this.R, e.spec.options.collider));
     return e.proxy;
-  }
-
-  /**
-   * A character's first move on this peer: when it starts closer to the level below it than its controller's offset
-   * (spawned standing on the ground at halfHeight + radius, say), lift it to the offset plus one quantum of its position.
-   * Rapier's controller pushes a character out of its offset by less than a millimetre per move, which the position's
-   * quantization (every tick, for characters) undoes, and a capsule in exact contact meets the ground as a wall in some
-   * places: it stops or drifts. The same quantized state gives the same lift on the server and on every client.
-   */
-  #offGround(e: Entry, proxy: RAPIER.Collider, pos: Vec3): void {
-    const offset = e.spec.options.character?.offset ?? 0.01;
-    proxy.setTranslation(pos);
-    const hit = this.#queryWorld().castShape(pos, proxy.rotation(), DOWN, proxy.shape, 0, offset, true, undefined, undefined, proxy);
-    const q = e.spec.position.q;
-    const quantum = q === undefined ? 0 : 1 / q;
-    // At the offset (within a quantum, or 0.1 mm) it is where the controller keeps it: not moved.
-    if (hit === null || !(hit.time_of_impact < offset - Math.max(quantum, 1e-4))) return;
-    pos.y += offset - hit.time_of_impact + quantum;
   }
 
   #controller(spec: BodySpec): RAPIER.KinematicCharacterController {

@@ -158,7 +158,7 @@ export class LiveRoom<P extends Protocol = Protocol> extends ListedRoom implemen
       // The same seat opened a new connection instead of resuming its old one: one seat, one connection.
       this.tokenByNetworkId.delete(previous);
       const old = this.server.connections.get(previous);
-      if (old) this.server.kick(old, 'react-netcode: this seat was taken by a newer connection (the same seat used on another page or device); matchmake again to play here.');
+      if (old) this.server.kick(old, 'react-netcode: replaced by a newer connection on the same seat.');
     }
     this.tokenByNetworkId.set(c.networkId, token);
     this.networkIdByToken.set(token, c.networkId);

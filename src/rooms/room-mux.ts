@@ -204,14 +204,6 @@ export class RoomMux {
     this.refusing.set(peer, this.options.now() + LINGER_MS);
   }
 
-  /**
-   * Tell a routed link `reason` with a Close, and leave it routed: its client ends the session (`'server-closed'`, no
-   * resume) and closes the link, which its room then sees go as any other.
-   */
-  sendClose(peer: PeerId, reason: string): void {
-    if (this.routed.has(peer)) this.real.send(peer, this.encoder.reason(MessageKind.Close, reason), 'reliable');
-  }
-
   /** Tell the link why (a Refuse, which the client engine reports as its close reason), drop it after a linger. */
   private refuse(peer: PeerId, reason: string): void {
     this.pending.delete(peer);

@@ -362,11 +362,10 @@ export class RoomServer {
       }
       const room = this.live.get(seat.roomId);
       if (room === undefined) return after(this.directory.room(seat.roomId), (listing) => ({ refuse: this.notHere(seat.roomId, listing) }));
-      // One seat, one link: the newer one wins (a reload, a resume after a link that went half-open, the seat used on
-      // another page). The older is told so with a Close, not dropped: a dropped link resumes, and two live holders
-      // of one seat would take it from each other without end.
+      // One seat, one link: the newer one wins (a reload, a resume over a new link while the old one is half-open:
+      // dropping the old link suspends its session, which the resume then takes).
       const old = this.linkOfSeat.get(token);
-      if (old !== undefined && old !== peer) this.mux.sendClose(old, SEAT_TAKEN);
+      if (old !== undefined && old !== peer) this.options.transport.disconnect(old, 'react-netcode: replaced by a newer link with the same seat.');
       this.linkOfSeat.set(token, peer);
       this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
       return { room: room.link };
@@ -390,8 +389,6 @@ export class RoomServer {
     this.fire(this.directory.markUsed(token, false, this.scheduler.now() + this.seatLapseMs), 'seat');
   }
 }
-
-const SEAT_TAKEN = 'react-netcode: this seat was taken by a newer connection (the same seat used on another page or device); matchmake again to play here.';
 
 function secureUint32(): number {
   return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
