@@ -62,8 +62,8 @@ export function NetcodeFrame({ now, priority = NETCODE_STEP_PRIORITY }: NetcodeF
   }, [frame, demand, invalidate]);
 
   useFrame((state) => {
+    if (state.frameloop === 'demand') state.invalidate(); // first: a step that throws does not stop the frames
     frame.step(now === undefined ? time.next(frameClockMs(state)) : now(state));
-    if (state.frameloop === 'demand') state.invalidate();
   }, priority);
 
   return null;

@@ -71,7 +71,11 @@ export function createMatchmakerClient(url: string, options: MatchmakerClientOpt
         continue;
       }
       if (!known) {
-        throw new MatchmakingError('bad-request', `react-netcode: ${base}${route} answered HTTP ${res.status}, not a matchmaking reply; is ${base} the matchmaker's URL? (serveRooms serves it under /matchmake, e.g. http://host:port/matchmake)`);
+        // 404 / 405: nothing there answers matchmaking; other statuses (a proxy's 413 or 429, say) as they are.
+        const where = res.status === 404 || res.status === 405
+          ? `; is ${base} the matchmaker's URL? (serveRooms serves it under /matchmake, e.g. http://host:port/matchmake)`
+          : ' (from something in between, not the matchmaker)';
+        throw new MatchmakingError('bad-request', `react-netcode: ${base}${route} answered HTTP ${res.status}, not a matchmaking reply${where}`);
       }
       const reason = body!.reason as MatchmakingReason;
       throw new MatchmakingError(reason, typeof body?.message === 'string' ? body.message : refusalMessage(reason, what));
