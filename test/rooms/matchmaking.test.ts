@@ -90,6 +90,7 @@ describe('matchmaking', () => {
     expect((await mm.rooms('duel')).rooms.map((r) => r.roomId)).toEqual([eu.roomId, us.roomId]);
     expect((await mm.joinByCode(priv.code!.toLowerCase())).roomId).toBe(priv.roomId);
     expect((await refusal(mm.joinByCode('ZZZZZZ'))).reason).toBe('not-found');
+    expect((await refusal(mm.joinByCode(' zzzzzz'))).message).toContain('no room with code ZZZZZZ '); // as looked up, not as typed
     h.server.room(eu.roomId)!.lock();
     const after = await mm.joinOrCreate('duel', { filter: { region: 'eu' } });
     expect([eu.roomId, priv.roomId]).not.toContain(after.roomId);

@@ -27,11 +27,11 @@ afterAll(async () => {
 });
 
 /** One room-server "process": its own port and url, the shared Redis directory under `prefix`. */
-async function node(prefix: string, heartbeatTtlMs = 2000, onError: (m: string) => void = () => {}): Promise<ServedRooms & { directory: RedisDirectory; url: string }> {
+async function node(prefix: string, heartbeatTtlMs = 2000, onError: (m: string) => void = () => {}, log: Logger = quiet): Promise<ServedRooms & { directory: RedisDirectory; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const directory = new RedisDirectory({ url: redis.url, prefix, heartbeatTtlMs, onError });
-  const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port, url, directory, log: quiet });
+  const served = serveRooms({ rooms: [arenaRoom], host: '127.0.0.1', port, url, directory, log });
   await served.ready();
   cleanups.push(() => {
     served.close();
@@ -163,7 +163,8 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
 
   it('Redis restarting crashes nothing: the processes re-register their rooms and matchmaking resumes', async () => {
     const said: string[] = [];
-    const a = await node('restart:', 2000, (m) => said.push(m));
+    const warned: string[] = [];
+    const a = await node('restart:', 2000, (m) => said.push(m), (level, m) => void (level === 'warn' && warned.push(m)));
     const seat = await a.rooms.matchmaker.joinOrCreate('arena');
     const clients: NetClient<Arena>[] = [];
     const c = connect(seat, clients);
@@ -189,5 +190,8 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     expect(said.filter((m) => m.startsWith('react-netcode: Redis connection error'))).toHaveLength(2);
     await waitFor(() => said.filter((m) => m.endsWith('is reachable again.')).length === 2, 'both connections back', 10_000);
     expect(said).toHaveLength(4);
+    // The room server's own warnings during the outage read as one sentence each.
+    expect(warned.filter((m) => m.startsWith('react-netcode: the room directory failed')).length).toBeGreaterThan(0);
+    for (const m of warned) expect(m).not.toMatch(/\.;/);
   });
 });

@@ -2,7 +2,8 @@
 // room's snapshots carrying only its own world; a one-room server behaving like a plain one.
 import { describe, expect, it } from 'vitest';
 import { defineRoom } from '../../src/rooms/index.ts';
-import type { ClientTransport, ClientTransportHandler } from '../../src/index.ts';
+import { conditionClient, type ClientTransport, type ClientTransportHandler } from '../../src/index.ts';
+import { VirtualScheduler } from '../../src/transport/scheduler.ts';
 import { decodeSeat, encodeSeat, seatedTransport } from '../../src/rooms/seat.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
 import { RoomHarness } from './harness.ts';
@@ -111,6 +112,19 @@ describe('seatedTransport', () => {
       'react-netcode: could not connect (a resume attempt)',
     ]);
     expect(seated.newSessionAdvice).toBe('matchmake again for a new seat and connect with it');
+  });
+
+  it("passes on the inner transport's maxDatagramBytes and server errors; the conditioner passes on its advice", () => {
+    const handlers: ClientTransportHandler[] = [];
+    const inner: ClientTransport = { connect: (h) => void handlers.push(h), send: () => {}, close: () => {}, maxDatagramBytes: 1100 };
+    const seated = seatedTransport(inner, 'token');
+    expect(seated.maxDatagramBytes).toBe(1100);
+    const conditioned = conditionClient(seated, { seed: 1 }, new VirtualScheduler());
+    expect(conditioned.newSessionAdvice).toBe(seated.newSessionAdvice);
+    const told: string[] = [];
+    conditioned.connect({ onOpen: () => {}, onMessage: () => {}, onClose: () => {}, onServerError: (r) => void told.push(r) });
+    handlers[0]!.onServerError!('react-netcode: the server sent a non-binary payload');
+    expect(told).toEqual(['react-netcode: the server sent a non-binary payload']);
   });
 });
 

@@ -158,6 +158,9 @@ describe('rooms in worker threads', () => {
     const refused = await createMatchmakerClient(`http://127.0.0.1:${port}/matchmake`, { attempts: 1 }).joinOrCreate('arena').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(MatchmakingError);
     expect((refused as MatchmakingError).reason).toBe('unavailable');
+    const raw = await fetch(`http://127.0.0.1:${port}/matchmake/joinOrCreate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"arena"}' });
+    expect(raw.status).toBe(503); // unavailable, as the reason says (it was 500)
+    expect(await raw.json()).toMatchObject({ reason: 'unavailable' });
     expect(() => serveRooms({ rooms: [arenaRoom], port: 0, workers: 2 as never })).toThrow(/workers takes the count and the module/);
   });
 });

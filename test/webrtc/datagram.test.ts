@@ -2,6 +2,9 @@
 // framing of the reliable channel, the setup rate limit, the public-address rewrite.
 import { describe, expect, it } from 'vitest';
 import { forEachMessage, Outbox } from '../../src/core/outbox.ts';
+import type { ClientTransport, ClientTransportHandler } from '../../src/core/transport.ts';
+import { MessageKind } from '../../src/core/wire.ts';
+import { createWebRtcClientTransport } from '../../src/webrtc/client.ts';
 import { packDatagrams } from '../../src/webrtc/datagram.ts';
 import { SetupLimiter } from '../../src/webrtc/rate-limit.ts';
 import { advertise } from '../../src/webrtc/server.ts';
@@ -75,5 +78,23 @@ describe('advertise', () => {
     const sdp = 'a=candidate:1 1 UDP 2122317311 172.17.0.2 50000 typ host\r\na=candidate:2 1 UDP 1686052607 203.0.113.9 50000 typ srflx raddr 172.17.0.2 rport 50000\r\n';
     expect(advertise(sdp, '198.51.100.7')).toBe(sdp.replace('172.17.0.2 50000 typ host', '198.51.100.7 50000 typ host'));
     expect(advertise(sdp, undefined)).toBe(sdp);
+  });
+});
+
+describe('the WebRTC client transport', () => {
+  it("a malformed signalling frame from the server is a server error: the engine's session ends with 'protocol-error'", () => {
+    const handlers: ClientTransportHandler[] = [];
+    const closed: string[] = [];
+    const inner: ClientTransport = { connect: (h) => void handlers.push(h), send: () => {}, close: (r) => { closed.push(r); handlers[0]!.onClose(r); } };
+    const told: string[] = [];
+    const closes: string[] = [];
+    // No RTCPeerConnection is given and Node has none: the transport stays on socket.io, which is all this needs.
+    const rtc = createWebRtcClientTransport(inner, { openTimeoutMs: 1000 });
+    rtc.connect({ onOpen: () => {}, onMessage: () => {}, onClose: (r) => void closes.push(r), onServerError: (r) => void told.push(r) });
+    handlers[0]!.onOpen();
+    handlers[0]!.onMessage(new Uint8Array([MessageKind.Signal, 0x7b]), 'reliable'); // '{': not JSON
+    expect(told).toEqual(['react-netcode: the server sent a signalling message that is not JSON']);
+    expect(closed).toEqual(told);
+    expect(closes).toEqual(told);
   });
 });
