@@ -47,6 +47,8 @@ export class Connection<JoinData = unknown> {
   suspendedAt = 0;
   /** @internal server time (ms) this client was last heard from (a message; its handshake, resume or join): the silence check */
   heardAt = 0;
+  /** @internal closed by the server with a reason for its client (a kick, the server's close): a resume is refused with it */
+  kicked = false;
   /** @internal the state to return to on resume */
   resumeState: 'connected' | 'in-game' = 'connected';
 

@@ -19,6 +19,9 @@ export type JoinDecision = boolean | undefined | void | { reject: string };
 
 export const LINGER_MS = 500;
 
+/** A live connection is taken over by a resume (its token) only once its old link has sent nothing this long (ms). */
+export const TAKEOVER_SILENCE_MS = 1000;
+
 export interface SessionHooks<P extends Protocol> {
   /** A new connection completed the handshake (or an old one resumed, `resumed` true). */
   opened(connection: Connection<JoinPayload<P>>, resumed: boolean): void;
@@ -53,6 +56,15 @@ export class Sessions<P extends Protocol> {
   private readonly pending = new Map<PeerId, number>(); // peer → server time it connected
   private readonly refused = new Map<PeerId, number>(); // peer → drop at (ms)
   private readonly ids: IdAllocator;
+  /**
+   * Sessions the server closed with a reason for their client (a kick, a replaced seat), by networkId, while their id
+   * is quarantined: a resume of one (its client did not hear the Close) is refused with that reason rather than
+   * answered with a fresh session.
+   */
+  private readonly ended = new Map<number, { readonly token: number; readonly reason: string; readonly until: number }>();
+  private readonly endedForMs: number;
+  /** Resumes of a connection whose old link still talked: peer → the session it named, retried each tick. */
+  private readonly waiting = new Map<PeerId, { readonly id: number; readonly token: number }>();
 
   constructor(
     private readonly protocol: P,
@@ -64,7 +76,8 @@ export class Sessions<P extends Protocol> {
     private readonly hooks: SessionHooks<P>,
     private readonly log: Logger,
   ) {
-    this.ids = new IdAllocator(options.resumeGraceMs + options.idQuarantineMs);
+    this.endedForMs = options.resumeGraceMs + options.idQuarantineMs;
+    this.ids = new IdAllocator(this.endedForMs);
   }
 
   get pendingPeers(): number {
@@ -94,21 +107,17 @@ export class Sessions<P extends Protocol> {
     }
     const mismatch = buildMismatch('server', this.options.identity, hello);
     if (mismatch !== null) return this.refuseHello(peer, mismatch, now);
-    const old = hello.resumeId !== 0 ? this.connections.get(hello.resumeId) : undefined;
-    if (old && old.state === 'suspended' && old.resumeToken === hello.resumeToken) {
-      this.pending.delete(peer);
-      old.peer = peer;
-      old.state = old.resumeState;
-      old.heardAt = now;
-      this.byPeer.set(peer, old);
-      this.hooks.sendWelcome(old, true);
-      this.hooks.opened(old, true);
-      return;
-    }
+    if (hello.resumeId !== 0 && this.resume(peer, hello.resumeId, hello.resumeToken, now)) return;
+    this.open(peer, now);
+  }
+
+  /** A new session for `peer`, unless the server is full. */
+  private open(peer: PeerId, now: number): void {
     const full = `react-netcode: server full (${this.connections.size} connections`;
     if (this.connections.size >= this.options.maxConnections) return this.refuseHello(peer, `${full}, maxConnections ${this.options.maxConnections}); try again later.`, now);
     const networkId = this.ids.allocate(now);
     if (networkId === undefined) return this.refuseHello(peer, `${full}, no free networkId: ids of closed ones are quarantined); try again later.`, now);
+    this.ended.delete(networkId);
     this.pending.delete(peer);
     const connection = new Connection<JoinPayload<P>>(networkId, peer, this.tokens.nextUint32() >>> 0 || 1);
     connection.heardAt = now;
@@ -118,9 +127,56 @@ export class Sessions<P extends Protocol> {
     this.hooks.opened(connection, false);
   }
 
+  /**
+   * A Hello that names a session (`id`, `token`): resume it, or refuse it when the server kicked it. Returns
+   * whether it was handled; false starts a fresh session (an unknown id, a wrong token, a session lost past its grace).
+   */
+  private resume(peer: PeerId, id: number, token: number, now: number): boolean {
+    const old = this.connections.get(id);
+    if (old === undefined || old.resumeToken !== token) {
+      const ended = this.ended.get(id);
+      if (ended === undefined || ended.token !== token) return false;
+      this.ended.delete(id);
+      if (now >= ended.until) return false;
+      this.refuseHello(peer, endedWhileAway(ended.reason), now);
+      return true;
+    }
+    if (old.state === 'closed') {
+      if (!old.kicked) return false;
+      this.refuseHello(peer, endedWhileAway(old.closeReason ?? 'closed'), now);
+      return true;
+    }
+    if (old.state !== 'suspended') {
+      // Its client resumes over a new link while the server still holds the old one (half-open, or not yet seen to
+      // drop): the token proves it is the same client, so the new link takes the session and the old one is dropped —
+      // once the old link has been silent TAKEOVER_SILENCE_MS (a client resuming has stopped sending on it), so a
+      // guessed token can never take the session of a client that is still talking. Until then the Hello waits.
+      if (now - old.heardAt < TAKEOVER_SILENCE_MS) {
+        this.waiting.set(peer, { id, token });
+        return true;
+      }
+      const oldPeer = old.peer;
+      this.byPeer.delete(oldPeer);
+      this.transport.disconnect(oldPeer, 'react-netcode: the session resumed over a newer link.');
+      old.resumeState = old.state;
+      old.state = 'suspended';
+      old.suspendedAt = now;
+      this.hooks.suspended(old, 'react-netcode: its client resumed over a newer link (the server still held the old one)');
+    }
+    this.pending.delete(peer);
+    old.peer = peer;
+    old.state = old.resumeState;
+    old.heardAt = now;
+    this.byPeer.set(peer, old);
+    this.hooks.sendWelcome(old, true);
+    this.hooks.opened(old, true);
+    return true;
+  }
+
   /** The transport lost `peer`. */
   peerDisconnected(peer: PeerId, reason: string, now: number): void {
     this.pending.delete(peer);
+    this.waiting.delete(peer);
     this.refused.delete(peer);
     const connection = this.byPeer.get(peer);
     if (!connection) return;
@@ -142,6 +198,7 @@ export class Sessions<P extends Protocol> {
     const wasSuspended = connection.state === 'suspended';
     connection.state = 'closed';
     connection.closeReason = reason;
+    connection.kicked = notify;
     if (wasSuspended) {
       this.finish(connection, reason, now);
       return;
@@ -194,9 +251,24 @@ export class Sessions<P extends Protocol> {
         this.transport.disconnect(peer, 'refused');
       }
     }
+    if (this.waiting.size > 0) this.retryWaiting(now);
     // forEach with a kept callback, not for…of: every tick, nothing allocated per connection.
     this.expireNow = now;
     this.connections.forEach(this.expireOne);
+  }
+
+  /** Resumes waiting for their old link's silence: taken over, resumed, refused or a fresh session once it is over. */
+  private retryWaiting(now: number): void {
+    for (const [peer, { id, token }] of this.waiting) {
+      if (!this.pending.has(peer)) {
+        this.waiting.delete(peer); // gone, or timed out
+        continue;
+      }
+      const old = this.connections.get(id);
+      if (old !== undefined && old.resumeToken === token && (old.state === 'connected' || old.state === 'in-game') && now - old.heardAt < TAKEOVER_SILENCE_MS) continue;
+      this.waiting.delete(peer);
+      if (!this.resume(peer, id, token, now)) this.open(peer, now);
+    }
   }
 
   private expireNow = 0;
@@ -225,11 +297,17 @@ export class Sessions<P extends Protocol> {
 
   private finish(connection: Connection<JoinPayload<P>>, reason: string, now: number): void {
     if (!this.connections.delete(connection.networkId)) return;
+    if (connection.kicked) this.ended.set(connection.networkId, { token: connection.resumeToken, reason, until: now + this.endedForMs });
     this.ids.release(connection.networkId, now);
     connection.lingerUntil = 0;
     this.hooks.closed(connection, reason);
     this.log('debug', `react-netcode: connection ${connection.networkId} closed: ${reason}`);
   }
+}
+
+/** The refusal of a resume whose session the server ended while the client's link was down. */
+function endedWhileAway(reason: string): string {
+  return `react-netcode: this session cannot resume: the server ended it while its link was down: ${describeError(reason)}`;
 }
 
 function* inGame<C extends Connection<unknown>>(connections: Iterable<C>): Generator<C> {

@@ -70,6 +70,8 @@ export interface LiveRoomHooks {
   log: Logger;
 }
 
+const REPLACED = 'react-netcode: another client connected with this seat (a seat is for one client); matchmake again for a seat of your own.';
+
 export class LiveRoom<P extends Protocol = Protocol> extends ListedRoom implements HostedRoom<P> {
   readonly server: NetServer<P>;
   readonly emptyGraceMs: number;
@@ -155,10 +157,12 @@ export class LiveRoom<P extends Protocol = Protocol> extends ListedRoom implemen
     if (token === undefined) return;
     const previous = this.networkIdByToken.get(token);
     if (previous !== undefined && previous !== c.networkId) {
-      // The same seat opened a new connection instead of resuming its old one: one seat, one connection.
+      // The same seat opened a new session instead of resuming its old one (a reload, or a second client given the
+      // seat): one seat, one connection, the newer. The older is closed with a reason and, if its client resumes
+      // later, refused with it: two clients with one seat do not take it from each other in turn.
       this.tokenByNetworkId.delete(previous);
       const old = this.server.connections.get(previous);
-      if (old) this.server.kick(old, 'react-netcode: replaced by a newer connection on the same seat.');
+      if (old) this.server.kick(old, REPLACED);
     }
     this.tokenByNetworkId.set(c.networkId, token);
     this.networkIdByToken.set(token, c.networkId);

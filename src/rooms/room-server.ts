@@ -362,10 +362,8 @@ export class RoomServer {
       }
       const room = this.live.get(seat.roomId);
       if (room === undefined) return after(this.directory.room(seat.roomId), (listing) => ({ refuse: this.notHere(seat.roomId, listing) }));
-      // One seat, one link: the newer one wins (a reload, a resume over a new link while the old one is half-open:
-      // dropping the old link suspends its session, which the resume then takes).
-      const old = this.linkOfSeat.get(token);
-      if (old !== undefined && old !== peer) this.options.transport.disconnect(old, 'react-netcode: replaced by a newer link with the same seat.');
+      // A seat may come again on a new link while an older one holds it: the room's server settles which session the
+      // link gets by its Hello (a resume with the session's token takes it over, a new session replaces the old one).
       this.linkOfSeat.set(token, peer);
       this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
       return { room: room.link };

@@ -4,6 +4,7 @@
 // the in-memory directory answers synchronously, so nothing depends on wall time.
 import { createClient, type NetClient } from '../../src/core/client.ts';
 import type { Protocol } from '../../src/core/protocol.ts';
+import type { ClientTransport } from '../../src/core/transport.ts';
 import { Rng } from '../../src/core/rng.ts';
 import type { SystemDef } from '../../src/core/system.ts';
 import { RoomServer, seatedTransport, type RoomServerOptions, type Seat } from '../../src/rooms/index.ts';
@@ -40,11 +41,11 @@ export class RoomHarness {
     return this.time;
   }
 
-  /** A client of `protocol` that connects with `seat` (a Seat or a bare token). */
-  addClient<P extends Protocol>(protocol: P, seat: Seat | string, systems?: readonly SystemDef<P>[]): NetClient<P> {
+  /** A client of `protocol` that connects with `seat` (a Seat or a bare token), over `inner` (a loopback client by default). */
+  addClient<P extends Protocol>(protocol: P, seat: Seat | string, systems?: readonly SystemDef<P>[], inner: ClientTransport = this.network.createClient()): NetClient<P> {
     const client = createClient({
       protocol,
-      transport: seatedTransport(this.network.createClient(), seat),
+      transport: seatedTransport(inner, seat),
       ...(systems ? { systems } : {}),
       now: () => this.time,
       log: (level, m) => this.logs.push(`client ${level}: ${m}`),
@@ -55,8 +56,8 @@ export class RoomHarness {
   }
 
   /** `addClient` for the arena, then connected and joined as `name`: the client in game. */
-  inGame(seat: Seat | string, name = 'p'): NetClient<Arena> {
-    const c = this.addClient(arena, seat, arenaSystems);
+  inGame(seat: Seat | string, name = 'p', inner?: ClientTransport): NetClient<Arena> {
+    const c = this.addClient(arena, seat, arenaSystems, inner);
     this.until(() => c.status === 'connected', 'connect');
     c.join({ name });
     this.until(() => c.status === 'in-game', 'in game');

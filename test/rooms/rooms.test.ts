@@ -6,6 +6,7 @@ import { conditionClient, type ClientTransport, type ClientTransportHandler } fr
 import { VirtualScheduler } from '../../src/transport/scheduler.ts';
 import { decodeSeat, encodeSeat, seatedTransport } from '../../src/rooms/seat.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
+import { halfOpenable } from '../helpers/half-open.ts';
 import { RoomHarness } from './harness.ts';
 
 const arenaRoom = defineRoom('arena', {
@@ -89,6 +90,64 @@ describe('rooms in one process', () => {
     const c = h.addClient(arena, 'no-such-seat', arenaSystems);
     h.until(() => c.status === 'closed', 'refused');
     expect(c.state.closeReason).toMatch(/^react-netcode: this seat is unknown or lapsed unused.*call joinOrCreate/);
+  });
+});
+
+const REPLACED = 'react-netcode: another client connected with this seat (a seat is for one client); matchmake again for a seat of your own.';
+
+describe('one seat, one client', () => {
+  it('a client whose link went half-open resumes over a new link with the same seat: same networkId, no fresh session', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    const seat = await h.server.matchmaker.joinOrCreate('arena');
+    const link = halfOpenable(h.network);
+    const c = h.inGame(seat, 'p', link.transport);
+    const id = c.networkId;
+    const statuses: string[] = [];
+    c.events.on('status', (s) => statuses.push(`${s.status}${s.resumeFailed ? ' resumeFailed' : ''}`));
+    link.halfOpen();
+    h.advance(3000);
+    const room = h.server.room(seat.roomId)!;
+    expect(c.status).toBe('in-game');
+    expect(c.networkId).toBe(id);
+    expect(statuses).toEqual(['reconnecting', 'in-game']);
+    expect([...room.server.connections.values()].map((x) => `${x.networkId}:${x.state}`)).toEqual([`${id}:in-game`]);
+    expect(link.serverClosed).toEqual(['react-netcode: the session resumed over a newer link.']);
+    expect(room.clients).toBe(1);
+  });
+
+  it('two live clients given one seat: the newer keeps it, the older is closed with a reason and stays closed (no taking turns)', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    const seat = await h.server.matchmaker.joinOrCreate('arena');
+    const a = h.inGame(seat, 'a');
+    const room = h.server.room(seat.roomId)!;
+    let sessions = 0;
+    room.server.events.on('connect', () => sessions++);
+    const b = h.inGame(seat, 'b');
+    h.advance(5000);
+    expect(a.status).toBe('closed');
+    expect(a.state.closeCode).toBe('server-closed');
+    expect(a.state.closeReason).toBe(REPLACED);
+    expect(b.status).toBe('in-game');
+    expect(sessions).toBe(1); // b's only: nobody took the seat back
+    expect([...room.server.connections.values()].map((x) => [x.networkId, x.state, x.joinPayload?.name])).toEqual([[b.networkId, 'in-game', 'b']]);
+    expect(room.clients).toBe(1);
+  });
+
+  it("the older client did not hear its Close (half-open): its resume later is refused with the reason, the newer keeps the seat", async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    const seat = await h.server.matchmaker.joinOrCreate('arena');
+    const link = halfOpenable(h.network);
+    const a = h.inGame(seat, 'a', link.transport);
+    const room = h.server.room(seat.roomId)!;
+    // a's link dies on its side only as b takes the seat: the Close goes down the dead link.
+    link.halfOpen();
+    const b = h.inGame(seat, 'b');
+    h.until(() => a.status === 'closed', "a's resume answered", 5000);
+    h.advance(2000);
+    expect(a.state.closeCode).toBe('refused');
+    expect(a.state.closeReason).toBe(`react-netcode: this session cannot resume: the server ended it while its link was down: ${REPLACED.replace('react-netcode: ', '')}`);
+    expect(b.status).toBe('in-game');
+    expect([...room.server.connections.values()].map((x) => x.joinPayload?.name)).toEqual(['b']);
   });
 });
 
