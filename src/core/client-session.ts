@@ -185,6 +185,7 @@ export class ClientSession<P extends Protocol> {
   private open(): void {
     const generation = ++this.generation;
     let serverError = false;
+    let retryTold = false;
     this.inbox.clear();
     this.parts.sender.clear();
     const now = this.parts.options.now;
@@ -207,6 +208,11 @@ export class ClientSession<P extends Protocol> {
         if (generation !== this.generation || serverError) return;
         serverError = true; // the close that follows is no drop: nothing to resume
         this.inbox.push({ kind: 'server-error', reason });
+      },
+      onRetry: (reason) => {
+        if (generation !== this.generation || retryTold) return;
+        retryTold = true; // once per connect: the close after the last attempt says it again, with the count
+        this.parts.log('warn', reason);
       },
     }, intent);
   }

@@ -47,6 +47,12 @@ export interface ClientTransportHandler {
    * speaks something else), as it does on a message that does not decode. `onClose` follows.
    */
   onServerError?(reason: string): void;
+  /**
+   * Optional: an attempt to open the link failed and the transport tries again (its own retries of a first connect);
+   * `reason` says where it tried, why it failed and for how long it keeps trying. The engine logs the first of each
+   * `connect()` as a warning, so a wrong URL is told at once rather than when the attempts run out.
+   */
+  onRetry?(reason: string): void;
 }
 
 /** What a `connect` is for: `resume`, an attempt to resume a dropped session (the engine retries it on its own schedule). */

@@ -79,6 +79,7 @@ export function seatedTransport(inner: ClientTransport, seat: Pick<Seat, 'token'
         // A first link that never opened: the seat's url is the room's process, which may have died since matchmaking.
         onClose: (reason) => handler.onClose(opened || intent?.resume === true ? reason : `${reason.replace(/[.;\s]+$/, '')}; ${NEVER_OPENED}`),
         onServerError: (reason) => handler.onServerError?.(reason),
+        onRetry: (reason) => handler.onRetry?.(reason),
       }, intent);
     },
     send: (data, channel) => inner.send(data, channel),

@@ -68,8 +68,12 @@ function retryPolicy(retry: ConnectRetryOptions | false | undefined): Required<C
 
 /** Delay before attempt `attempt` + 1 (from 1): doubling from minDelayMs, capped, ±25 % so clients of a restarted server spread out. */
 function retryDelay(r: Required<ConnectRetryOptions>, attempt: number): number {
-  const base = Math.min(r.maxDelayMs, r.minDelayMs * 2 ** (attempt - 1));
-  return Math.round(base * (0.75 + Math.random() * 0.5));
+  return Math.round(baseDelay(r, attempt) * (0.75 + Math.random() * 0.5));
+}
+
+/** The delay before attempt `attempt` + 1 without its ±25 %. */
+function baseDelay(r: Required<ConnectRetryOptions>, attempt: number): number {
+  return Math.min(r.maxDelayMs, r.minDelayMs * 2 ** (attempt - 1));
 }
 
 /** One `connect()`: its socket, its handler, whether it is still reported to, and its attempts to open. */
@@ -130,6 +134,14 @@ function connectFailure(url: string, where: string, link: Link, err: Error): str
   );
 }
 
+/** Said after a failed attempt that will be tried again: where, why, and how long the attempts go on. */
+function retryNotice(url: string, where: string, link: Link, err: Error, retry: Required<ConnectRetryOptions>): string {
+  let leftMs = 0;
+  for (let a = link.attempts; a < link.maxAttempts; a++) leftMs += baseDelay(retry, a);
+  const why = err.message.startsWith('react-netcode: ') ? describeError(err) : `${err.message}; if it goes on, check the URL${schemeHint(url)} and path and that the game server is running`;
+  return `react-netcode: could not connect to ${where} (attempt ${link.attempts} of ${link.maxAttempts}: ${why}); trying again for about ${leftMs < 10_000 ? (leftMs / 1000).toFixed(1) : Math.round(leftMs / 1000)} s more (the transport option retry).`;
+}
+
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
   checkClientArgs(url, options);
   const path = options.path ?? options.socket?.path ?? DEFAULT_PATH;
@@ -155,6 +167,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
     if (link !== current || current.open) return;
     current.attempts++;
     if (current.attempts < current.maxAttempts) {
+      current.handler.onRetry?.(retryNotice(url, where, current, err, retry));
       current.retryTimer = setTimeout(() => {
         current.retryTimer = undefined;
         if (link === current) current.socket.connect();

@@ -223,6 +223,9 @@ export function conditionClient(inner: ClientTransport, options: ConditionerOpti
         onServerError: (reason) => {
           if (!c.reported) handler.onServerError?.(reason);
         },
+        onRetry: (reason) => {
+          if (!c.reported) handler.onRetry?.(reason);
+        },
       }, intent);
     },
     send(data, channel) {

@@ -116,6 +116,7 @@ class WebRtcClient implements WebRtcClientTransport {
         next.onClose(reason);
       },
       onServerError: (reason: string) => next.onServerError?.(reason),
+      onRetry: (reason: string) => next.onRetry?.(reason),
     }, intent);
   }
 

@@ -173,7 +173,7 @@ describe('seatedTransport', () => {
     expect(seated.newSessionAdvice).toBe('matchmake again for a new seat and connect with it');
   });
 
-  it("passes on the inner transport's maxDatagramBytes and server errors; the conditioner passes on its advice", () => {
+  it("passes on the inner transport's maxDatagramBytes, server errors and retry notices; the conditioner passes on its advice", () => {
     const handlers: ClientTransportHandler[] = [];
     const inner: ClientTransport = { connect: (h) => void handlers.push(h), send: () => {}, close: () => {}, maxDatagramBytes: 1100 };
     const seated = seatedTransport(inner, 'token');
@@ -181,9 +181,10 @@ describe('seatedTransport', () => {
     const conditioned = conditionClient(seated, { seed: 1 }, new VirtualScheduler());
     expect(conditioned.newSessionAdvice).toBe(seated.newSessionAdvice);
     const told: string[] = [];
-    conditioned.connect({ onOpen: () => {}, onMessage: () => {}, onClose: () => {}, onServerError: (r) => void told.push(r) });
+    conditioned.connect({ onOpen: () => {}, onMessage: () => {}, onClose: () => {}, onServerError: (r) => void told.push(r), onRetry: (r) => void told.push(`retry: ${r}`) });
+    handlers[0]!.onRetry!('react-netcode: could not connect (attempt 1 of 10)');
     handlers[0]!.onServerError!('react-netcode: the server sent a non-binary payload');
-    expect(told).toEqual(['react-netcode: the server sent a non-binary payload']);
+    expect(told).toEqual(['retry: react-netcode: could not connect (attempt 1 of 10)', 'react-netcode: the server sent a non-binary payload']);
   });
 });
 

@@ -163,3 +163,29 @@ describe('connecting to a server that is not up yet', () => {
     expect(server.connections.size).toBe(1);
   });
 });
+
+describe('a URL where nothing listens', () => {
+  it('the engine warns at the first failed attempt, with where, why and how long it keeps trying; closed after the last', async () => {
+    const refuser = await refuseConnections();
+    const url = `http://127.0.0.1:${refuser.port}`;
+    const transport = createSocketIoClientTransport(url, { retry: { attempts: 4, minDelayMs: 40, maxDelayMs: 80 } });
+    const logs: string[] = [];
+    const client = createClient({ protocol: chatProtocol, transport, log: (level, m) => logs.push(`${level}: ${m}`) });
+    cleanups.push(() => client.leave());
+    const pump = setInterval(() => client.update(performance.now()), 2);
+    cleanups.push(() => clearInterval(pump));
+    client.connect();
+    await waitFor(() => logs.length >= 1, 'the first warning');
+    const where = `${url} (socket.io path '/netcode', transports websocket)`;
+    // Delays left after the first attempt: 40 + 80 + 80 ms (without their ±25 %).
+    expect(logs[0]).toMatch(new RegExp(`^warn: react-netcode: could not connect to ${where.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(attempt 1 of 4: .+; if it goes on, check the URL and path and that the game server is running\\); trying again for about 0\\.2 s more \\(the transport option retry\\)\\.$`));
+    expect(client.status).toBe('connecting');
+    await waitFor(() => client.status === 'closed', 'the last attempt');
+    await refuser.close();
+    expect(client.state.closeCode).toBe('connect-failed');
+    expect(refuser.attempts).toBe(4);
+    // Said twice in all: at the first failure, and the close after the last (with the count), not once per attempt.
+    expect(logs).toHaveLength(2);
+    expect(logs[1]).toMatch(/^warn: react-netcode: could not connect to .* in 4 attempts over/);
+  });
+});

@@ -97,4 +97,13 @@ describe('the WebRTC client transport', () => {
     expect(closed).toEqual(told);
     expect(closes).toEqual(told);
   });
+
+  it("passes on its socket.io link's retry notices", () => {
+    const handlers: ClientTransportHandler[] = [];
+    const inner: ClientTransport = { connect: (h) => void handlers.push(h), send: () => {}, close: () => {} };
+    const told: string[] = [];
+    createWebRtcClientTransport(inner, { openTimeoutMs: 1000 }).connect({ onOpen: () => {}, onMessage: () => {}, onClose: () => {}, onRetry: (r) => void told.push(r) });
+    handlers[0]!.onRetry!('react-netcode: could not connect (attempt 1 of 10)');
+    expect(told).toEqual(['react-netcode: could not connect (attempt 1 of 10)']);
+  });
 });
