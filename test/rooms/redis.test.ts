@@ -110,6 +110,27 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     expect(again.url).toBe(a.url);
   });
 
+  it('a process that stopped heart-beating gets no new players or rooms before it is reaped (its heartbeat 1.5 s late)', async () => {
+    const [a, b] = await Promise.all([node('late:', 6000), node('late:', 6000)]);
+    const onB = await b.rooms.matchmaker.create('arena', { here: true });
+    await Promise.all([1, 2].map(() => a.rooms.matchmaker.create('arena', { here: true, private: true }))); // A is the more loaded
+    await new Promise((r) => setTimeout(r, 600)); // two heartbeats carry the loads
+    const mm = createMatchmakerClient(`${a.url}/matchmake`);
+    const before = await mm.joinOrCreate('arena');
+    expect(before.roomId).toBe(onB.roomId); // contrast: B's room, while B beats
+    // "Kill" B: its loop (heartbeats) stops and its port closes; its key lives on for the TTL (6 s).
+    b.rooms.stop();
+    b.transport.close();
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await a.directory.rooms()).map((r) => r.roomId)).toContain(onB.roomId); // not reaped yet
+    const after = await mm.joinOrCreate('arena');
+    expect(after.roomId).not.toBe(onB.roomId);
+    expect(after.url).toBe(a.url);
+    const created = await mm.joinOrCreate('arena', { filter: { mode: 'new' } }); // a new room: placed on A, not on B, less loaded but late
+    expect(created.url).toBe(a.url);
+    expect(a.rooms.room(created.roomId)).toBeDefined();
+  });
+
   it("a seat taken to another process is refused saying where its room runs; a seat of a room whose process is gone, at that address, says to matchmake again", async () => {
     const [a, b] = await Promise.all([node('where:'), node('where:')]);
     const onB = await b.rooms.matchmaker.create('arena');

@@ -29,9 +29,17 @@ export interface RedisDirectoryOptions {
 
 type Wire = Record<string, unknown>;
 
+/**
+ * A heartbeat (renewed every 250 ms) older than this (ms; at most half the TTL) marks its process late: matchmaking's
+ * search and the placement of new rooms pass it by, as it may have died and not been reaped yet (TTL + up to 1 s).
+ */
+const LATE_MS = 1500;
+
 export class RedisDirectory implements Directory {
   readonly prefix: string;
   readonly heartbeatTtlMs: number;
+  /** A process whose heartbeat is older than this (ms) gets no new players or rooms: it may be dead and not yet reaped. */
+  private readonly lateMs: number;
   private readonly client: RespClient;
   private readonly subscriber: RespClient;
   private readonly listeners = new Set<(change: RoomChange) => void>();
@@ -40,6 +48,7 @@ export class RedisDirectory implements Directory {
   constructor(options: RedisDirectoryOptions) {
     this.prefix = options.prefix ?? 'rn:';
     this.heartbeatTtlMs = options.heartbeatTtlMs ?? 5000;
+    this.lateMs = Math.min(LATE_MS, this.heartbeatTtlMs / 2);
     this.now = options.now ?? (() => performance.now());
     const onError = options.onError ?? ((m: string) => consoleLogger('warn', m));
     this.client = new RespClient(options.url, { onError, ...(options.onReconnect ? { onReconnect: options.onReconnect } : {}) });
@@ -85,7 +94,7 @@ export class RedisDirectory implements Directory {
   }
 
   async claim(q: ClaimQuery): Promise<ClaimResult> {
-    const reply = await this.run(S.CLAIM, q.requestId, q.token, q.expiresAt - this.now(), q.roomId ?? '', q.code ?? '', q.type ?? '', JSON.stringify(q.filter ?? {}));
+    const reply = await this.run(S.CLAIM, q.requestId, q.token, q.expiresAt - this.now(), q.roomId ?? '', q.code ?? '', q.type ?? '', JSON.stringify(q.filter ?? {}), this.heartbeatTtlMs - this.lateMs);
     return this.result(reply);
   }
 
@@ -169,11 +178,16 @@ export class RedisDirectory implements Directory {
     await this.heartbeat(record);
   }
 
+  /** The processes whose heartbeat is on time (renewed within `lateMs`): a late one may be dead, not yet reaped. */
   async processes(): Promise<readonly ProcessRecord[]> {
     const ids = await this.client.command(['SMEMBERS', `${this.prefix}procs`]);
     if (!Array.isArray(ids) || ids.length === 0) return [];
-    const records = await this.client.command(['MGET', ...ids.map((id) => `${this.prefix}proc:${String(id)}`)]);
-    return (Array.isArray(records) ? records : []).filter((r): r is string => typeof r === 'string').map((r) => JSON.parse(r) as ProcessRecord);
+    const keys = ids.map((id) => `${this.prefix}proc:${String(id)}`);
+    const [records, ...left] = await Promise.all([this.client.command(['MGET', ...keys]), ...keys.map((k) => this.client.command(['PTTL', k]))]);
+    const floor = this.heartbeatTtlMs - this.lateMs;
+    const out: ProcessRecord[] = [];
+    if (Array.isArray(records)) records.forEach((r, i) => typeof r === 'string' && Number(left[i]) >= floor && out.push(JSON.parse(r) as ProcessRecord));
+    return out;
   }
 
   /** Remove the rooms of processes whose heartbeat lapsed; returns their ids. */

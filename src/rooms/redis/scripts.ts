@@ -88,7 +88,10 @@ local function removeRoom(id)
 end
 `;
 
-/** ARGV: prefix, requestId, token, lapse delta ms, roomId ('' = none), code ('' = none), type, filter JSON. */
+/**
+ * ARGV: prefix, requestId, token, lapse delta ms, roomId ('' = none), code ('' = none), type, filter JSON, and the
+ * heartbeat TTL left (ms) below which a process is late: a search (no roomId, no code) skips the rooms of late processes.
+ */
 export const CLAIM = `${HELPERS}
 local e = existing(ARGV[2])
 if e then return e end
@@ -102,9 +105,15 @@ if ARGV[5] ~= '' or ARGV[6] ~= '' then
   if r.clients >= r.maxClients then return cjson.encode({ refused = 'full' }) end
 else
   local filter = cjson.decode(ARGV[8])
+  local floor = tonumber(ARGV[9])
+  local live = {}
+  local function alive(p)
+    if live[p] == nil then live[p] = redis.call('PTTL', P .. 'proc:' .. p) >= floor end
+    return live[p]
+  end
   for _, id in ipairs(redis.call('SMEMBERS', P .. 'type:' .. ARGV[7])) do
     local c = listing(id)
-    if c and not c.private and not c.locked and c.clients < c.maxClients then
+    if c and not c.private and not c.locked and c.clients < c.maxClients and alive(c.processId) then
       local ok = true
       for k, v in pairs(filter) do if c.metadata[k] ~= v then ok = false break end end
       if ok and (r == nil or c.clients > r.clients or (c.clients == r.clients and c.seq < r.seq)) then r = c end
