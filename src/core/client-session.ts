@@ -365,11 +365,22 @@ export class ClientSession<P extends Protocol> {
     this.resumeToken = welcome.resumeToken;
     this.parts.host.welcome(welcome, this.now);
     const networkId = welcome.networkId;
+    if (this.parts.host.paused()) this.sayPaused(true); // a (resumed) connection starts unpaused on the server
     if (reconnecting && welcome.resumed) {
       this.setState({ ...this.current, status: this.statusBeforeDrop, networkId, closeReason: undefined, closeCode: undefined });
     } else {
       this.setState({ ...this.current, status: 'connected', networkId, closeReason: undefined, closeCode: undefined, resumeFailed: reconnecting });
     }
+  }
+
+  /** The app paused the client or it runs again: tell the server, when there is a connection (else the next Welcome does). */
+  pausedChanged(paused: boolean): void {
+    const status = this.current.status;
+    if (status === 'connected' || status === 'joining' || status === 'in-game') this.sayPaused(paused);
+  }
+
+  private sayPaused(paused: boolean): void {
+    this.parts.sender.send(this.parts.encoder.pause(paused), 'reliable');
   }
 
   /** End the session (why: `code`, `reason`) and close the link. */

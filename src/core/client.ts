@@ -184,6 +184,7 @@ export class NetClient<P extends Protocol> {
   setPaused(paused: boolean): void {
     if (paused === this.paused) return;
     this.paused = paused;
+    this.session.pausedChanged(paused);
     if (paused) {
       this.inputs.pause(this.session.state.status === 'in-game' ? this.prediction?.lastTick : undefined);
     } else {

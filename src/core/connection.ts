@@ -28,6 +28,7 @@ export class Connection<JoinData = unknown> {
   #interpolationFraction = 0;
   #peer: PeerId;
   #resumeToken: number;
+  #paused = false;
   /** Free slot for the app's per-connection data (player name, team …). */
   data: Record<string, unknown> = {};
   readonly stats: ConnectionStats = {
@@ -70,6 +71,18 @@ export class Connection<JoinData = unknown> {
   /** @internal */
   set state(state: ConnectionState) {
     this.#state = state;
+  }
+
+  /**
+   * Whether its client said it is paused (`client.setPaused(true)`: the React provider does while the page is hidden):
+   * it runs no frames and sends no inputs, so its player stands still, and the server counts no missing inputs for it.
+   */
+  get paused(): boolean {
+    return this.#paused;
+  }
+  /** @internal */
+  set paused(paused: boolean) {
+    this.#paused = paused;
   }
 
   /** Why it closed (when `state` is 'closed'). */

@@ -118,6 +118,12 @@ export class MessageEncoder {
     return w;
   }
 
+  pause(paused: boolean): Uint8Array {
+    const w = this.begin(MessageKind.Pause);
+    w.writeBool(paused);
+    return w.toBytes();
+  }
+
   joined(): Uint8Array {
     return this.begin(MessageKind.Joined).toBytes();
   }

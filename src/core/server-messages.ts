@@ -123,6 +123,12 @@ export class ServerMessages<P extends Protocol> {
       this.x.ghosts.ack(connection, tick, mask);
     } else if (kind === MessageKind.Join) this.onJoinMessage(connection);
     else if (kind === MessageKind.Rpc) this.onRpcMessage(connection);
+    else if (kind === MessageKind.Pause) {
+      const paused = this.reader.readBool();
+      this.reader.expectEnd();
+      connection.paused = paused;
+      this.x.inputs.setPaused(connection.networkId, paused);
+    }
     else if (kind === MessageKind.Close) this.x.sessions.close(connection, this.closeReason(), false, this.x.timeMs());
     else throw new WireError('wire/unknown-message', `react-netcode: ${kindName(kind)} is not one a client may send.`);
   }

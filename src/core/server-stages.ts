@@ -127,6 +127,8 @@ function createSessions<P extends Protocol>(
       if (!resumed) inputs.open(c.networkId);
       if (resumed) {
         inputs.setSuspended(c.networkId, false);
+        inputs.setPaused(c.networkId, false); // a paused client says so again after the Welcome
+        c.paused = false;
         if (c.inGame) ghosts.attach(c);
         host.events.emit('resume', c);
       } else host.events.emit('connect', c);

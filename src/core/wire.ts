@@ -3,7 +3,7 @@
 // see bits.ts). Changing anything here changes the protocol hash's VERSION.
 
 /** Bumped whenever the framing below changes; part of the handshake hash. */
-export const WIRE_VERSION = 6;
+export const WIRE_VERSION = 7;
 
 /** First byte of every message. */
 export const MessageKind = {
@@ -65,6 +65,12 @@ export const MessageKind = {
    */
   Seat: 15,
   /**
+   * client → server, reliable: bool paused — the app paused the client (setPaused: a hidden page) or it runs again.
+   * Sent when that changes, and after each Welcome while paused (a new connection, or a resumed one, starts unpaused).
+   * While paused, the ticks the server runs without its input are not counted missing and not warned about.
+   */
+  Pause: 16,
+  /**
    * either way, reliable: a transport's own signalling, never an engine message — the WebRTC
    * transport's offer, answer, refusal or bye (src/webrtc/signal.ts): this kind byte, then UTF-8
    * JSON. The transports that use it take it out of the stream; an engine that receives one (a
@@ -89,6 +95,7 @@ export const RELIABLE_ONLY_KINDS: ReadonlySet<number> = new Set([
   MessageKind.Rpc,
   MessageKind.Close,
   MessageKind.Seat,
+  MessageKind.Pause,
   MessageKind.Signal,
 ]);
 

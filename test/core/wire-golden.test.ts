@@ -26,6 +26,7 @@ const DIGESTS: Readonly<Record<number, string>> = {
   4: '12cd7ba83746e486', // the Batch message; Pong carries late and missing input counts
   5: '3b01d3ecbf595df2', // Hello and Welcome carry the shared-systems fingerprint and the app's build id
   6: 'c96abfebf896cad6', // the room server's Seat (15) and the transports' Signal (254)
+  7: '0759cd6c51c4856a', // the client's Pause (16)
 };
 
 const protocol = defineProtocol({
@@ -105,7 +106,7 @@ const snap = snapshots('compiled');
 const snapshot = (name: string, hexBytes: string): Vector => ({ name, kind: MessageKind.Snapshot, hex: hexBytes, make: () => snap[name]! });
 
 const VECTORS: readonly Vector[] = [
-  { name: 'Hello', kind: MessageKind.Hello, hex: '01a83ba58906efbeadde07b66327340476312e32', make: () => hex(messages.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0xdeadbeef, resumeId: 7, systemsHash: systems.hash, buildId: 'v1.2' })) },
+  { name: 'Hello', kind: MessageKind.Hello, hex: '019d5f164f07efbeadde07b66327340476312e32', make: () => hex(messages.hello({ protocolHash: protocol.hash, wireVersion: WIRE_VERSION, resumeToken: 0xdeadbeef, resumeId: 7, systemsHash: systems.hash, buildId: 'v1.2' })) },
   { name: 'Welcome', kind: MessageKind.Welcome, hex: '0207efbeadded2040000c70000006cc74e680000', make: () => hex(messages.welcome({ networkId: 7, resumeToken: 0xdeadbeef, serverTick: 1234, resumed: true, worldSeed: 99, systemsHash: systems.hash, buildId: '' })) },
   { name: 'Refuse', kind: MessageKind.Refuse, hex: '031170726f746f636f6c206d69736d61746368', make: () => hex(messages.reason(MessageKind.Refuse, 'protocol mismatch')) },
   { name: 'Join', kind: MessageKind.Join, hex: '0403416461', make: () => { const w = messages.custom(MessageKind.Join); protocol.join.write(w, { name: 'Ada' }); return hex(w.toBytes()); } },
@@ -147,9 +148,10 @@ const VECTORS: readonly Vector[] = [
       return out;
     },
   },
+  { name: 'Pause', kind: MessageKind.Pause, hex: '1001', make: () => hex(messages.pause(true)) },
   { name: 'Seat', kind: MessageKind.Seat, hex: '0f03616263', make: () => hex(encodeSeat('abc')) },
   { name: 'Signal', kind: MessageKind.Signal, hex: 'fe7b2274223a22627965222c22726561736f6e223a2274696d656f7574227d', make: () => hex(frameSignal({ t: 'bye', reason: 'timeout' })) },
-  { name: 'protocol hash', kind: MessageKind.Hello, hex: '89a53ba8', make: () => protocol.hash.toString(16).padStart(8, '0') },
+  { name: 'protocol hash', kind: MessageKind.Hello, hex: '4f165f9d', make: () => protocol.hash.toString(16).padStart(8, '0') },
   { name: 'systems fingerprint', kind: MessageKind.Hello, hex: 'shared=["move","throw"] 342763b6', make: () => `${systems.describe} ${systems.hash.toString(16).padStart(8, '0')}` },
 ];
 

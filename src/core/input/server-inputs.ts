@@ -76,6 +76,14 @@ export class ServerInputs<P extends Protocol> {
   }
 
   /** The link of `networkId` dropped (true) or it resumed (false): while suspended nothing counts as missing or is warned about. */
+  /** The client paused itself (a hidden page) or runs again: while paused, ticks without its input are not missing. */
+  setPaused(networkId: number, paused: boolean): void {
+    const queue = this.queues.get(networkId);
+    if (queue === undefined || queue.paused === paused) return;
+    queue.paused = paused;
+    if (!paused) this.health.delete(networkId); // a fresh window from its return
+  }
+
   setSuspended(networkId: number, suspended: boolean): void {
     const queue = this.queues.get(networkId);
     if (queue) queue.suspended = suspended;
@@ -93,7 +101,7 @@ export class ServerInputs<P extends Protocol> {
    */
   checkHealth(nowMs: number, ticksPerWindow: number, warn: (message: string) => void, name: (networkId: number) => string): void {
     for (const [networkId, queue] of this.queues) {
-      if (queue.suspended) continue;
+      if (queue.suspended || queue.paused) continue;
       const s = queue.stats;
       let h = this.health.get(networkId);
       if (!h) this.health.set(networkId, (h = { since: nowMs, late: s.late, missing: s.missing, warnedAt: -Infinity }));

@@ -66,6 +66,8 @@ export class ServerInputQueue<S extends Schema> {
   readonly arrivals = new Uint32Array(ARRIVAL_BUCKETS);
   /** The connection is suspended (its link dropped; it may resume): ticks without input are not counted missing. */
   suspended = false;
+  /** The client said it is paused (a hidden page): ticks without input are not counted missing. */
+  paused = false;
   private readonly store: InputStore<S>;
   private readonly sanitize: boolean;
   private readonly maxLead: number;
@@ -181,7 +183,7 @@ export class ServerInputQueue<S extends Schema> {
     if (this.lastSimulated === undefined || isNewer(tick, this.lastSimulated)) {
       this.lastSimulated = tick;
       // Ticks before the client's first input are not missing: it starts its inputs at its predicted tick, ahead of ours.
-      if (!this.suspended && !this.store.has(tick) && this.oldestSeen !== undefined && !isNewer(this.oldestSeen, tick)) {
+      if (!this.suspended && !this.paused && !this.store.has(tick) && this.oldestSeen !== undefined && !isNewer(this.oldestSeen, tick)) {
         this.stats.missing++;
         if (current === this.neutralValues) this.stats.neutral++;
         else this.stats.repeated++;
