@@ -12,7 +12,7 @@ import { BLAST_BURST, goalBurst } from './particles.ts';
 import { burst, Particles } from './Particles.tsx';
 import { NameTag } from './NameTag.tsx';
 import { playExplosion, playKick } from './sound.ts';
-import { NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
+import { hideR3fClockWarning, NetcodeFrame, NetDebug, VisualProxy } from 'react-netcode/r3f';
 import type { Ghost, Vec3 } from 'react-netcode';
 import type { DemoProtocol } from '../shared/protocol.ts';
 import { GOAL_HALF_WIDTH, GOAL_HEIGHT } from '../shared/level.ts';
@@ -21,10 +21,9 @@ import { ARENA_HALF_SIZE, BALL_RADIUS, GRENADE_RADIUS, PLAYER_CENTRE_Y, PLAYER_H
 import { ballColour, DEBUG, DemoDebugHook, grenadeColour, recordExplosion } from './debug.tsx';
 import { controls, useGhosts, useInput, useLocalGhost, useNetcode } from './netcode.ts';
 import { getBallSettings, setLocalPrediction, subscribeBallSettings, switchBallsAround } from './switching.ts';
-import { routeThreeConsole } from './three-console.ts';
 import { touchStick } from './Touch.tsx';
 
-routeThreeConsole();
+hideR3fClockWarning(); // R3F's own THREE.Clock warns once per <Canvas> with three 0.187: not the demo's
 
 /** The keys and mouse, then the touch stick (it overrides `move` while a finger holds it). */
 const CONTROLS = [...controls, touchStick];

@@ -13,4 +13,5 @@ export { NET_DEBUG_COLORS, NET_DEBUG_NAMES } from './debug-objects.ts';
 export { frameClockMs, MonotonicTime, NETCODE_STEP_PRIORITY, NETCODE_VIEW_PRIORITY } from './frame-order.ts';
 export type { QuatFieldOf, Vec3FieldOf } from './transform.ts';
 export { PredictedRigidBody } from './predicted-rigid-body.tsx';
+export { hideR3fClockWarning } from './three-console.ts';
 export type { PredictedRigidBodyProps } from './predicted-rigid-body.tsx';

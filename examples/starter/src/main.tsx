@@ -5,9 +5,11 @@ import { Canvas } from '@react-three/fiber';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createNetcode } from 'react-netcode/react';
-import { NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
+import { hideR3fClockWarning, NetcodeFrame, VisualProxy } from 'react-netcode/r3f';
 import { createSocketIoClientTransport } from 'react-netcode/socket-io';
 import { ARENA, colourOf, protocol, systems } from './shared.ts';
+
+hideR3fClockWarning(); // R3F's own THREE.Clock warns once per <Canvas> with three 0.187: not this game's
 
 const { NetcodeProvider, useConnection, useGhosts, useInput, usePredictedSpawn, keyboardAxes, pressOnKey } = createNetcode(protocol, systems);
 const controls = [keyboardAxes({ up: 'KeyW', down: 'KeyS', left: 'KeyA', right: 'KeyD' }), pressOnKey('Space', 'shoot')];
