@@ -13,7 +13,7 @@ import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts
 import type { Channel, ClientTransport, ClientTransportHandler, ConnectIntent, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { toBytes } from './bytes.ts';
-import { encodeFrame, FRAMES_QUERY, interceptFrames, type DataEmitter } from './frames.ts';
+import { BYE_EVENT, encodeFrame, FRAMES_QUERY, interceptFrames, MAX_BYE_LENGTH, type DataEmitter } from './frames.ts';
 
 export interface SocketIoClientTransportOptions {
   /** socket.io path (default '/netcode'), must match the server's. */
@@ -142,6 +142,17 @@ function retryNotice(url: string, where: string, link: Link, err: Error, retry: 
   return `react-netcode: could not connect to ${where} (attempt ${link.attempts} of ${link.maxAttempts}: ${why}); trying again for about ${leftMs < 10_000 ? (leftMs / 1000).toFixed(1) : Math.round(leftMs / 1000)} s more (the transport option retry).`;
 }
 
+/** Calls `closed` with why `socket` disconnected: the server's reason when it said one (its bye event), else socket.io's. */
+function onDisconnect(socket: Socket, closed: (why: string) => void): void {
+  let bye: string | undefined; // the server's reason, said just before it disconnects
+  socket.on(BYE_EVENT, (reason: unknown) => {
+    if (typeof reason === 'string') bye = reason.slice(0, MAX_BYE_LENGTH);
+  });
+  socket.on('disconnect', (reason: string) => {
+    closed(bye !== undefined && reason === 'io server disconnect' ? `the server closed it: ${describeError(bye).replace(/[.;\s]+$/, '')}` : `socket.io: ${reason}`);
+  });
+}
+
 export function createSocketIoClientTransport(url: string, options: SocketIoClientTransportOptions = {}): ClientTransport {
   checkClientArgs(url, options);
   const path = options.path ?? options.socket?.path ?? DEFAULT_PATH;
@@ -216,7 +227,7 @@ export function createSocketIoClientTransport(url: string, options: SocketIoClie
       socket.on('r', (...args: unknown[]) => onData(current, 'reliable', args.length === 1 ? toBytes(args[0]) : null));
       socket.on('u', (...args: unknown[]) => onData(current, 'unreliable', args.length === 1 ? toBytes(args[0]) : null));
       socket.on('connect_error', (err: Error) => failed(current, err));
-      socket.on('disconnect', (reason: string) => finish(current, `react-netcode: the connection to ${where} closed (socket.io: ${reason})`));
+      onDisconnect(socket, (why) => finish(current, `react-netcode: the connection to ${where} closed (${why})`));
       socket.connect();
     },
     send(data: Uint8Array, channel: Channel): void {

@@ -15,6 +15,14 @@
 import type { Channel } from '../core/transport.ts';
 import { toBytes } from './bytes.ts';
 
+/**
+ * The socket.io event that carries the server's reason (a string) just before it disconnects a peer, since a
+ * socket.io disconnect carries none: the client transport closes with it. A transport event, never an engine message.
+ */
+export const BYE_EVENT = 'bye';
+/** Longest reason the bye event carries (UTF-16 code units). */
+export const MAX_BYE_LENGTH = 300;
+
 /** The handshake query parameter a client that speaks netcode frames sets to '1'. */
 export const FRAMES_QUERY = 'netcodeFrames';
 

@@ -16,7 +16,7 @@ import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts
 import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
 import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
-import { encodeFrame, FRAMES_QUERY, interceptFrames, type DataEmitter } from './frames.ts';
+import { BYE_EVENT, encodeFrame, FRAMES_QUERY, interceptFrames, MAX_BYE_LENGTH, type DataEmitter } from './frames.ts';
 
 export interface SocketIoServerTransportOptions {
   /**
@@ -72,9 +72,13 @@ interface EngineLike {
 /** A peer that does not answer the WebSocket close handshake keeps its socket this long at most (ws itself waits 30 s). */
 const CLOSE_GRACE_MS = 1000;
 
-/** Disconnect `socket`; if its WebSocket is still open after CLOSE_GRACE_MS (a peer that never answers the close), terminate it. */
-function hangUp(socket: Socket | undefined): void {
+/**
+ * Disconnect `socket`, first saying `reason` (the bye event: a socket.io disconnect carries none); if its WebSocket
+ * is still open after CLOSE_GRACE_MS (a peer that never answers the close), terminate it.
+ */
+function hangUp(socket: Socket | undefined, reason?: string): void {
   if (socket === undefined) return;
+  if (reason !== undefined) socket.emit(BYE_EVENT, reason.slice(0, MAX_BYE_LENGTH));
   const ws = (socket.conn as unknown as { transport?: { socket?: { readyState?: number; terminate?: () => void } } }).transport?.socket;
   socket.disconnect(true);
   if (ws?.terminate === undefined) return;
@@ -287,7 +291,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     if (violation !== null || channel === null || data === null) {
       const reason = `react-netcode: ${violation ?? 'protocol violation'}`;
       handler?.onPeerError?.(peer, reason);
-      return hangUp(drop(peer, reason));
+      return hangUp(drop(peer, reason), reason);
     }
     handler?.onMessage(peer, data, channel);
   };
@@ -329,7 +333,7 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
     peerStats: (peer) => peers.get(peer)?.stats,
     peerAddress: (peer) => peers.get(peer)?.socket.handshake.address,
     disconnect(peer: PeerId, reason: string): void {
-      hangUp(drop(peer, reason));
+      hangUp(drop(peer, reason), reason);
     },
     close(): void {
       if (closed) return;

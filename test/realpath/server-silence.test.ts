@@ -49,6 +49,8 @@ describe("the server's silenceTimeoutMs over socket.io", () => {
     const frozen = await join();
     const paused = await join();
     const frozenId = frozen.client.networkId!;
+    const frozenReasons: string[] = [];
+    frozen.client.events.on('status', (st) => st.status === 'reconnecting' && frozenReasons.push(st.closeReason ?? ''));
     const pausedId = paused.client.networkId!;
     paused.client.setPaused(true);
     paused.frames.on = false; // a hidden page: no frames, the socket open
@@ -61,6 +63,9 @@ describe("the server's silenceTimeoutMs over socket.io", () => {
     frozen.frames.on = true;
     await waitFor(() => frozen.client.status === 'in-game' && server.connections.get(frozenId)?.state === 'in-game', 'the resume', 5000);
     expect(frozen.client.networkId).toBe(frozenId);
+    // While it reconnected, the client showed why the server closed its link (the transport's bye event).
+    expect(frozenReasons).toHaveLength(1);
+    expect(frozenReasons[0]).toMatch(new RegExp(`^react-netcode: the connection to http://127\\.0\\.0\\.1:\\d+ .*closed \\(the server closed it: the client sent nothing for ${SILENCE_MS} ms in game`));
     await new Promise((r) => setTimeout(r, Math.max(0, 2.5 * SILENCE_MS - (performance.now() - stoppedAt))));
     expect(server.connections.get(pausedId)?.state).toBe('in-game'); // paused 5 s without a frame, never silent
     expect(events.filter((e) => e.includes(` ${pausedId}:`) || e === `resume ${pausedId}`)).toEqual([]);

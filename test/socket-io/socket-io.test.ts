@@ -228,7 +228,7 @@ describe('socket.io transports', () => {
     const witness = await connected(server);
     server.transport.disconnect(client.peer, 'kicked');
     const closed = await client.events.waitFor((e) => e.kind === 'close', 'client close');
-    expect(closed).toEqual({ kind: 'close', reason: `react-netcode: the connection to ${server.url} (socket.io path '/netcode', transports websocket) closed (socket.io: io server disconnect)` });
+    expect(closed).toEqual({ kind: 'close', reason: `react-netcode: the connection to ${server.url} (socket.io path '/netcode', transports websocket) closed (the server closed it: kicked)` });
     // A round trip with another client flushes anything late.
     witness.transport.send(bytes(8, 0), 'reliable');
     await server.events.waitFor((e) => e.kind === 'message' && e.peer === witness.peer, 'witness message');
