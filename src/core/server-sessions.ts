@@ -181,12 +181,16 @@ export class Sessions<P extends Protocol> {
     const connection = this.byPeer.get(peer);
     if (!connection) return;
     this.byPeer.delete(peer);
-    if (connection.state === 'closed' || this.options.resumeGraceMs <= 0) {
+    // Only a connection in game is kept for a resume: one that has not joined holds nothing a fresh session would
+    // lose, and kept it would hold a place of maxConnections for resumeGraceMs (Hello, then drop, 100 times a second
+    // filled a server). Its client's resume gets a fresh session (resumeFailed) and joins again.
+    if (connection.state !== 'in-game' || this.options.resumeGraceMs <= 0) {
+      if (connection.state !== 'closed') connection.closeReason = reason;
       connection.state = 'closed';
       this.finish(connection, connection.closeReason ?? reason, now);
       return;
     }
-    connection.resumeState = connection.state === 'in-game' ? 'in-game' : 'connected';
+    connection.resumeState = 'in-game';
     connection.state = 'suspended';
     connection.suspendedAt = now;
     this.hooks.suspended(connection, reason);

@@ -134,6 +134,41 @@ describe('handshakes', () => {
     expect(s.server.pendingPeers).toBe(8);
   });
 
+  it('Hello, then drop, at the handshake rate: no place is kept for those that never joined, an honest client gets in', () => {
+    const { s } = setup({ maxConnections: 8, maxHandshakesPerSecond: 100 });
+    const good = s.clients[0]!.client;
+    for (let round = 0; round < 40; round++) { // 200 handshakes in 4 s, 5 at a time (the server has places for 8)
+      const peers = Array.from({ length: 5 }, () => rawPeer(s.network));
+      s.tick(1);
+      for (const p of peers) p.hello(protocol, s.server.identity);
+      s.tick(3);
+      expect(peers.every((p) => p.welcomes.length === 1)).toBe(true); // each had its session
+      for (const p of peers) p.transport.close('gone');
+      s.advance(100);
+      expect(s.server.connections.size).toBe(1); // the good player's only, never suspended strangers
+    }
+    const late = s.addClient();
+    s.until(() => late.client.status === 'connected', 2000, 'the late client');
+    expect(good.status).toBe('in-game');
+  });
+
+  it('a connection that has not joined is closed when its link drops (no resume kept); one in game is suspended', () => {
+    const { s } = setup();
+    const lobby = s.addClient();
+    s.until(() => lobby.client.status === 'connected', 2000, 'the lobby client');
+    const id = lobby.client.networkId!;
+    const inGame = [...s.server.connectionsInGame][0]!;
+    const left: string[] = [];
+    s.server.events.on('leave', (c, reason) => left.push(`${c.networkId}: ${reason}`));
+    s.network.server.disconnect(s.server.connections.get(id)!.peer, 'test: dropped');
+    s.network.server.disconnect(inGame.peer, 'test: dropped');
+    s.tick(2);
+    expect(left).toEqual([`${id}: test: dropped`]);
+    expect(inGame.state).toBe('suspended');
+    s.until(() => lobby.client.status === 'connected' && lobby.client.state.resumeFailed, 3000, "the lobby client's fresh session");
+    expect(lobby.client.networkId).not.toBe(id);
+  });
+
   it('caps new peers per second (maxHandshakesPerSecond, a bucket of one second)', () => {
     const { s } = setup({ maxPendingPeers: 1000, maxHandshakesPerSecond: 20 });
     s.advance(2000); // refill after the good client's handshake
