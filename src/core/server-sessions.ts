@@ -5,7 +5,7 @@
 import type { BitReader } from './bits.ts';
 import { buildMismatch, protocolMismatch, type BuildIdentity } from './build-check.ts';
 import { Connection } from './connection.ts';
-import type { Logger } from './emitter.ts';
+import { logs, type Logger } from './emitter.ts';
 import { describeError } from './errors.ts';
 import { IdAllocator } from './ids.ts';
 import { readHello, type MessageEncoder } from './messages.ts';
@@ -305,7 +305,7 @@ export class Sessions<P extends Protocol> {
     this.ids.release(connection.networkId, now);
     connection.lingerUntil = 0;
     this.hooks.closed(connection, reason);
-    this.log('debug', `react-netcode: connection ${connection.networkId} closed: ${reason}`);
+    if (logs(this.log, 'debug')) this.log('debug', `react-netcode: connection ${connection.networkId} closed: ${reason}`);
   }
 }
 

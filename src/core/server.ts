@@ -286,7 +286,9 @@ export class NetServer<P extends Protocol> {
   /** Once a second: warn (at most once per 5 s per connection) about inputs that go missing. */
   private checkInputHealth(): void {
     const ticksPerWindow = this.protocol.tickRate * 5;
-    this.inputs.checkHealth(this.timeMs, ticksPerWindow, (m) => this.log('warn', m), (id) => {
+    // Through the limiter: one line per connection per 5 s is many lines with many connections (a host that opens
+    // hundreds that send no input); at most LOG_LIMIT_PER_WINDOW every 10 s, then a count of the rest.
+    this.inputs.checkHealth(this.timeMs, ticksPerWindow, (m) => this.limitedLog.log('warn', 'missing inputs', m, this.timeMs), (id) => {
       const c = this.connections.get(id);
       return c && c.inGame ? `networkId ${id} (peer ${c.peer})` : `networkId ${id}`;
     });

@@ -115,6 +115,33 @@ describe('message and byte rates', () => {
   });
 });
 
+describe('log lines that many connections can cause', () => {
+  it('missing inputs: one line per connection per 5 s goes through the limiter (at most 5 per 10 s, then a count)', () => {
+    const warnings: string[] = [];
+    const s = createStepper({ protocol, systems, clients: 20, seed: 3, log: (level, m) => level === 'warn' && warnings.push(m) });
+    s.server.events.on('join', (c) => s.server.spawn('dot', {}, { owner: c.networkId }));
+    s.joinAll({ name: 'p' });
+    for (const c of s.clients) c.client.input.current.move = 1;
+    s.advance(1000);
+    for (const c of s.clients) s.stall(c, 7000); // every client's frames stop: no inputs (under the 8 s silence timeout)
+    s.advance(18_000); // the limiter's window (10 s) from the first line ends, and it counts what it left out
+    const health = warnings.filter((w) => w.includes('ran without its input'));
+    expect(health.length).toBe(5); // 20 connections were over the 2 % in the same window
+    expect(warnings.some((w) => /^react-netcode: \d+ more "missing inputs" messages were not logged in the last \d+ s/.test(w))).toBe(true);
+  });
+
+  it("a logger that lists only warn and error gets no debug line for each closed connection", () => {
+    const lines: string[] = [];
+    const log = Object.assign((level: string, m: string) => void lines.push(`${level}: ${m}`), { levels: ['warn', 'error'] as const });
+    const s = createStepper({ protocol, systems, clients: 3, log });
+    s.joinAll({ name: 'p' });
+    for (const c of s.clients) c.client.leave();
+    s.advance(1000);
+    expect(s.server.connections.size).toBe(0);
+    expect(lines.filter((l) => l.startsWith('debug:'))).toEqual([]);
+  });
+});
+
 describe('handshakes', () => {
   it('refuses peers beyond maxPendingPeers at once, with the reason; they never reach the server', () => {
     const { s } = setup({ maxPendingPeers: 8 });
