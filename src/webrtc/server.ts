@@ -40,12 +40,19 @@ interface RtcPeer {
   dc: DataChannelLike | null;
   open: boolean;
   setups: number;
+  /** Signalling messages received: a client needs a few per setup; past MAX_SIGNALS_PER_CONNECTION the link is closed. */
+  signals: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   stats: TransportStats & { unreliablePath: 'webrtc' | 'socket.io' };
 }
 
 /** Setups one connection may ask for (a client that falls back and retries, or loops). */
 const SETUPS_PER_CONNECTION = 3;
+/**
+ * Signalling messages one connection may send (an offer and a bye per setup, with room to spare). Signals are handled
+ * here, before the engine's per-peer rate limits: without this cap a socket could send a refused offer per message.
+ */
+const MAX_SIGNALS_PER_CONNECTION = 4 * SETUPS_PER_CONNECTION;
 
 /** `sdp` with the address of every host candidate replaced by `address`. */
 export function advertise(sdp: string, address: string | undefined): string {
@@ -91,7 +98,7 @@ class WebRtcServer implements WebRtcServerTransport {
       ...(next.onPeerError ? { onPeerError: (peer: PeerId, reason: string) => next.onPeerError!(peer, reason) } : {}),
       onConnect: (peer) => {
         const stats = { unreliableDropped: 0, unreliablePath: 'socket.io' as const, maxDatagramBytes: MAX_DATAGRAM_BYTES, unreliableOversize: 0, datagramsIn: 0, datagramsOut: 0 };
-        this.peers.set(peer, { pc: null, dc: null, open: false, setups: 0, timer: undefined, stats });
+        this.peers.set(peer, { pc: null, dc: null, open: false, setups: 0, signals: 0, timer: undefined, stats });
         next.onConnect(peer);
       },
       onMessage: (peer, data, channel) => this.onMessage(peer, data, channel),
@@ -211,8 +218,17 @@ class WebRtcServer implements WebRtcServerTransport {
     if (channel === 'unreliable') return this.handler.onMessage(peer, data, channel);
     const part = unframe(data);
     if ('game' in part) this.handler.onMessage(peer, part.game, 'reliable');
-    else if ('signal' in part) this.onSignal(peer, p, part.signal);
-    else this.inner.disconnect(peer, `react-netcode: the client sent ${part.error}`);
+    else if ('signal' in part) {
+      if (++p.signals <= MAX_SIGNALS_PER_CONNECTION) return this.onSignal(peer, p, part.signal);
+      this.violation(peer, `more than ${MAX_SIGNALS_PER_CONNECTION} WebRTC signalling messages on one connection`);
+    } else this.violation(peer, part.error);
+  }
+
+  /** The client sent something no client of this transport sends (`what`): a protocol violation, the link closed. */
+  private violation(peer: PeerId, what: string): void {
+    const reason = `react-netcode: the client sent ${what}`;
+    this.handler?.onPeerError?.(peer, reason);
+    this.inner.disconnect(peer, reason);
   }
 
   private sendUnreliable(peer: PeerId, p: RtcPeer, data: Uint8Array): void {

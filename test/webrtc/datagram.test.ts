@@ -2,12 +2,12 @@
 // framing of the reliable channel, the setup rate limit, the public-address rewrite.
 import { describe, expect, it } from 'vitest';
 import { forEachMessage, Outbox } from '../../src/core/outbox.ts';
-import type { ClientTransport, ClientTransportHandler } from '../../src/core/transport.ts';
+import type { ClientTransport, ClientTransportHandler, ServerTransport, ServerTransportHandler } from '../../src/core/transport.ts';
 import { MessageKind } from '../../src/core/wire.ts';
 import { createWebRtcClientTransport } from '../../src/webrtc/client.ts';
 import { packDatagrams } from '../../src/webrtc/datagram.ts';
 import { SetupLimiter } from '../../src/webrtc/rate-limit.ts';
-import { advertise } from '../../src/webrtc/server.ts';
+import { advertise, createWebRtcServerTransport } from '../../src/webrtc/server.ts';
 import { frameSignal, MAX_DATAGRAM_BYTES, unframe } from '../../src/webrtc/signal.ts';
 
 const message = (kind: number, size: number): Uint8Array => new Uint8Array(size).fill(kind);
@@ -105,5 +105,31 @@ describe('the WebRTC client transport', () => {
     createWebRtcClientTransport(inner, { openTimeoutMs: 1000 }).connect({ onOpen: () => {}, onMessage: () => {}, onClose: () => {}, onRetry: (r) => void told.push(r) });
     handlers[0]!.onRetry!('react-netcode: could not connect (attempt 1 of 10)');
     expect(told).toEqual(['react-netcode: could not connect (attempt 1 of 10)']);
+  });
+});
+
+describe('the WebRTC server transport', () => {
+  it('closes a connection that sends more signalling messages than any client needs, as a protocol violation', () => {
+    let inner: ServerTransportHandler | undefined;
+    const disconnected: string[] = [];
+    const sent: string[] = [];
+    const fake: ServerTransport = {
+      listen: (h) => void (inner = h),
+      send: (_p, data) => void sent.push(JSON.stringify(unframe(data))),
+      disconnect: (peer, reason) => void disconnected.push(`${peer}: ${reason}`),
+      close: () => {},
+    };
+    const errors: string[] = [];
+    const rtc = createWebRtcServerTransport(fake, { log: () => {} });
+    rtc.listen({ onConnect: () => {}, onMessage: () => {}, onDisconnect: () => {}, onPeerError: (peer, reason) => void errors.push(`${peer}: ${reason}`) });
+    inner!.onConnect(1);
+    for (let i = 0; i < 12; i++) inner!.onMessage(1, frameSignal({ t: 'junk' } as never), 'reliable'); // each refused, once
+    expect(sent).toHaveLength(12);
+    expect(disconnected).toEqual([]);
+    inner!.onMessage(1, frameSignal({ t: 'junk' } as never), 'reliable');
+    const reason = 'react-netcode: the client sent more than 12 WebRTC signalling messages on one connection';
+    expect(disconnected).toEqual([`1: ${reason}`]);
+    expect(errors).toEqual([`1: ${reason}`]);
+    expect(sent).toHaveLength(12); // the thirteenth is not answered
   });
 });
