@@ -34,6 +34,11 @@ export interface RoomServerOptions {
   /** Links waiting to present their seat, at most (default 64); more are turned away. */
   maxPendingPeers?: number;
   /**
+   * Rooms this process runs at most (default 500): a create beyond it is refused ('unavailable', HTTP 503), so a
+   * flood of creates (matchmaking has no rate limit of its own) cannot grow the process without bound.
+   */
+  maxRooms?: number;
+  /**
    * With a shared directory (one that keeps heartbeats, e.g. Redis): how a new room is created on
    * another process, the least loaded one (serveRooms passes an HTTP call to its matchmaker with
    * `here: true`). Without it, or with an in-process directory, rooms are created here.

@@ -30,6 +30,8 @@ import { nonNegative, positive, type RoomServerEvents, type RoomServerOptions } 
 
 export type { RoomServerEvents, RoomServerOptions } from './room-server-options.ts';
 
+/** Rooms one process runs at most, unless the maxRooms option says otherwise. */
+const DEFAULT_MAX_ROOMS = 500;
 /** How often the sweep (lapsed seats, empty rooms, heartbeat) runs. */
 const SWEEP_MS = 250;
 /** The loop sleeps at most this long (so link timeouts are seen without rooms). */
@@ -47,6 +49,8 @@ export class RoomServer {
   readonly types = new Map<string, RoomType<any>>();
   readonly log: Logger;
   readonly seatLapseMs: number;
+  /** Rooms this process runs at most (the maxRooms option). */
+  readonly maxRooms: number;
   readonly random: () => number;
   readonly mux: RoomMux;
   /** Matchmaking in this process: joinOrCreate, create, join, joinByCode, rooms (served over HTTP by serveRooms). */
@@ -77,6 +81,8 @@ export class RoomServer {
     this.url = options.url;
     this.seatLapseMs = positive(options.seatLapseMs ?? 30_000, 'seatLapseMs');
     this.emptyGraceMs = nonNegative(options.emptyGraceMs ?? 30_000, 'emptyGraceMs');
+    this.maxRooms = options.maxRooms ?? DEFAULT_MAX_ROOMS;
+    if (!(Number.isInteger(this.maxRooms) && this.maxRooms > 0)) throw new NetcodeError('usage', `react-netcode: maxRooms must be an integer > 0, got ${String(options.maxRooms)}.`);
     for (const type of options.rooms) {
       if (this.types.has(type.name)) throw new NetcodeError('usage', `react-netcode: room type "${type.name}" is given twice; give each type one defineRoom.`);
       this.types.set(type.name, type);
@@ -128,6 +134,9 @@ export class RoomServer {
 
   /** Before a room is created: throws `unavailable` when no worker can take it (matchmaking). */
   async canOpenRoom(): Promise<void> {
+    if (this.live.size >= this.maxRooms) {
+      throw new MatchmakingError('unavailable', `react-netcode: process ${this.processId} runs ${this.live.size} rooms, its maxRooms, and takes no new one; join a room that runs, or add a process (or raise maxRooms).`);
+    }
     if (this.pool === undefined) return;
     try {
       await this.pool.ready();

@@ -85,6 +85,19 @@ describe('rooms in one process', () => {
     h.until(() => h.server.room(seat.roomId) === undefined, 'room disposed after its grace', 3000);
   });
 
+  it('maxRooms: a create beyond it is refused (unavailable), the rooms that run still take players', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom], maxRooms: 2 });
+    const a = await h.server.matchmaker.create('arena');
+    await h.server.matchmaker.create('arena');
+    await expect(h.server.matchmaker.create('arena')).rejects.toMatchObject({
+      reason: 'unavailable',
+      message: expect.stringMatching(/^react-netcode: process \S+ runs 2 rooms, its maxRooms, and takes no new one; join a room that runs, or add a process \(or raise maxRooms\)\.$/),
+    });
+    expect((await h.server.matchmaker.joinOrCreate('arena')).roomId).toBe(a.roomId); // a place in a running room
+    expect(h.server.stats().rooms).toHaveLength(2);
+    expect(() => new RoomHarness({ rooms: [arenaRoom], maxRooms: 0 })).toThrow('react-netcode: maxRooms must be an integer > 0, got 0.');
+  });
+
   it('a link without a seat, or with an unknown one, is refused with a reason that says what to do', async () => {
     const h = new RoomHarness({ rooms: [arenaRoom] });
     const c = h.addClient(arena, 'no-such-seat', arenaSystems);
