@@ -5,7 +5,7 @@
 // seats, rooms empty past their grace, the process heartbeat. With `workers`, the rooms run in
 // worker threads instead (room-workers.ts) and this loop keeps the links, seats and sweep.
 
-import { Emitter, consoleLogger, type Listenable, type Logger } from '../core/emitter.ts';
+import { Emitter, consoleLogger, type Listenable, type Logger, type LogLevel } from '../core/emitter.ts';
 import { NetcodeError, asNetcodeError } from '../core/errors.ts';
 import type { Protocol } from '../core/protocol.ts';
 import { deriveSeed } from '../core/rng.ts';
@@ -48,6 +48,8 @@ export class RoomServer {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each type has its own protocol
   readonly types = new Map<string, RoomType<any>>();
   readonly log: Logger;
+  /** The rooms' logger: `log` through the limiter, by message shape. */
+  private readonly roomLog: Logger;
   readonly seatLapseMs: number;
   /** Rooms this process runs at most (the maxRooms option). */
   readonly maxRooms: number;
@@ -76,6 +78,13 @@ export class RoomServer {
     this.scheduler = options.scheduler ?? realTimeScheduler;
     this.log = options.log ?? consoleLogger;
     this.limited = new LogLimiter(this.log);
+    // What the rooms log goes through this process's limiter, by the message's shape (its numbers left out): rooms that
+    // all fall behind at once (an overloaded process) say so a few times, not once each.
+    const shape = (m: string): string => `room: ${m.replace(/\d[\d.]*/g, '#').slice(0, 72)}`;
+    this.roomLog = Object.assign(
+      (level: LogLevel, m: string) => this.limited.log(level, shape(m), m, this.scheduler.now()),
+      this.log.levels === undefined ? {} : { levels: this.log.levels },
+    );
     this.random = options.random ?? secureUint32;
     this.processId = options.processId ?? `p${hex(this.random())}`;
     this.url = options.url;
@@ -115,7 +124,7 @@ export class RoomServer {
     }
     return new WorkerPool(workers, {
       real: options.transport,
-      log: this.log,
+      log: this.roomLog,
       tokenOf: (peer) => this.mux.tokenOf(peer),
       evict: (peer, reason) => this.mux.evict(peer, reason),
       lost: (rooms, reason) => rooms.forEach((room) => this.forget(room, reason)),
@@ -202,6 +211,7 @@ export class RoomServer {
     if (now >= this.nextSweepAt) {
       this.nextSweepAt = now + SWEEP_MS;
       this.sweep(now);
+      this.limited.flush(now); // counts of what the limiter left out, when their window is over
     }
   }
 
@@ -289,12 +299,12 @@ export class RoomServer {
       seed,
       randomUint32: this.random,
       emptyGraceMs: this.emptyGraceMs,
-      log: this.log,
+      log: this.roomLog,
     }, {
       tokenOf: (peer) => this.mux.tokenOf(peer),
       lock: (id, locked) => this.fire(this.directory.setLocked(id, locked), 'lock'),
       release: (token) => this.fire(this.directory.releaseSeat(token), 'release'),
-      log: this.log,
+      log: this.roomLog,
     });
     this.live.set(room.id, room);
     this.order = [...this.order, room];

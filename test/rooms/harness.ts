@@ -79,6 +79,14 @@ export class RoomHarness {
     }
   }
 
+  /** `ms` pass in one step, as in a process that stalled: one server update at the end, no frames between. */
+  jump(ms: number): void {
+    this.time += ms;
+    this.scheduler.advanceTo(this.time);
+    this.network.deliver();
+    this.server.update(this.time);
+  }
+
   /** Advance until `predicate()` holds (at most `maxMs`); throws naming `what` otherwise. */
   until(predicate: () => boolean, what: string, maxMs = 5000): number {
     const start = this.time;

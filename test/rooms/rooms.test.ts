@@ -98,6 +98,17 @@ describe('rooms in one process', () => {
     expect(() => new RoomHarness({ rooms: [arenaRoom], maxRooms: 0 })).toThrow('react-netcode: maxRooms must be an integer > 0, got 0.');
   });
 
+  it("what rooms log goes through the process's limiter by shape: 20 rooms that fall behind at once say so 5 times, then a count", async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    for (let i = 0; i < 20; i++) await h.server.matchmaker.create('arena');
+    h.advance(100);
+    h.jump(3000); // the process stalled 3 s: every room's loop falls behind at once
+    const behind = () => h.logs.filter((l) => l.includes('server tick loop fell behind'));
+    expect(behind()).toHaveLength(5);
+    h.advance(11_000);
+    expect(h.logs.some((l) => /^warn: react-netcode: 15 more "room: react-netcode: server tick loop fell behind; dropped # ticks so far/.test(l))).toBe(true);
+  });
+
   it('a link without a seat, or with an unknown one, is refused with a reason that says what to do', async () => {
     const h = new RoomHarness({ rooms: [arenaRoom] });
     const c = h.addClient(arena, 'no-such-seat', arenaSystems);
