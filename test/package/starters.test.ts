@@ -241,6 +241,7 @@ describe('the starters, installed from the packed package (headless Chromium)', 
     await untilHud(page, 'the shot ball to be matched', (h) => Number(h.matched) >= 1, 20_000, context);
     expect(errors).toEqual([]);
     expect(warnings.filter((w) => /externalized|Buffer/.test(w))).toEqual([]);
+    expect(warnings.filter((w) => w.includes('THREE.Clock'))).toEqual([]); // hideR3fClockWarning, before the Canvas
     expect(server.output()).not.toMatch(/error/i);
   });
 });
