@@ -7,9 +7,10 @@
 // ground, straight below its centre, is nearer than the offset, to the offset: decided by the state at that
 // move alone, so the server, a client's first prediction and its resimulations all lift alike.
 import RAPIER from '@dimforge/rapier3d-compat';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineProtocol, defineSystems, field, ghost, system, type Vec3 } from '../../src/index.ts';
 import { createPhysics, type PhysicsMode, type PhysicsOptions } from '../../src/rapier/index.ts';
+import { wrapClassOf } from '../../src/rapier/scratch.ts';
 import { createStepper } from '../../src/testing/index.ts';
 
 await RAPIER.init();
@@ -185,5 +186,35 @@ describe('a predicted character in exact contact, rolled back at every snapshot'
     expect(r.correction).toBe(0);
     expect(r.server.x).toBeGreaterThan(7.5); // 2 s at 4 m/s
     expect(Math.abs(r.server.z - 2)).toBeLessThan(0.01);
+  });
+});
+
+describe('the ground query', () => {
+  it("wraps no new object per hit (0.19): after the first, the ray's hits reuse one wrapper", () => {
+    // The class of a raw ray hit: what the ray under a character at its offset returns at every move.
+    const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
+    floor(world, RAPIER);
+    world.step();
+    const w = world as unknown as { broadPhase: { raw: { castRay(...a: unknown[]): { free(): void } | undefined } }; narrowPhase: { raw: unknown }; bodies: { raw: unknown }; colliders: { raw: unknown } };
+    const origin = RAPIER.VectorOps.intoRaw({ x: 0, y: 1, z: 0 });
+    const down = RAPIER.VectorOps.intoRaw({ x: 0, y: -1, z: 0 });
+    const hit = w.broadPhase.raw.castRay(w.narrowPhase.raw, w.bodies.raw, w.colliders.raw, origin, down, 2, true, 0, undefined, undefined, undefined, null)!;
+    const C = wrapClassOf(hit)!;
+    hit.free();
+    origin.free();
+    down.free();
+    world.free();
+    expect(C).toBeDefined();
+    const spy = vi.spyOn(C, '__wrap');
+    try {
+      const w2 = walker({ x: 0, y: CONTACT + OFFSET, z: 0 }); // at its offset: the ray hits the floor at every move
+      w2.tick(2);
+      const first = spy.mock.calls.length;
+      w2.tick(30);
+      expect(first).toBeLessThanOrEqual(1);
+      expect(spy.mock.calls.length).toBe(first);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
