@@ -189,6 +189,34 @@ describe('a predicted character in exact contact, rolled back at every snapshot'
   });
 });
 
+const turned = defineProtocol({ tickRate: 60, ghosts: { player: ghost({ position: field.vec3({ quantize: 1000 }), rotation: field.quat() }) } });
+
+describe('other shapes and a rotation', () => {
+  const yaw = { x: 0, y: Math.SQRT1_2, z: 0, w: Math.SQRT1_2 }; // 90° about y
+  const lying = { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 }; // 90° about z: the capsule's axis along x
+  it.each([
+    ['a capsule turned 90° about y', { capsule: [HALF_HEIGHT, RADIUS] as const }, yaw, CONTACT],
+    ['a capsule lying along x', { capsule: [HALF_HEIGHT, RADIUS] as const }, lying, RADIUS],
+    ['a ball', { ball: RADIUS }, yaw, RADIUS],
+    ['a cuboid turned 90° about y', { cuboid: [0.2, 0.8, 0.4] as const }, yaw, 0.8],
+  ])('%s in exact contact is lifted too, and walks', (_name, collider, rotation, contact) => {
+    const physics = createPhysics(RAPIER, { level: floor, bodies: { player: { kind: 'character', collider } } });
+    const systems = defineSystems(turned, [
+      system.shared('walk', (world) => {
+        for (const p of world.query('player')) physics.moveCharacter(p, { x: 4 / 60, y: 0, z: 0 });
+      }),
+      physics.system(),
+    ]);
+    const s = createStepper({ protocol: turned, systems, seed: 1, clients: [] });
+    const player = s.server.spawn('player', { position: { x: 0, y: contact, z: 2 }, rotation });
+    s.tick(60);
+    const end = player.components.position;
+    expect(end.x).toBeGreaterThan(3.9);
+    expect(Math.abs(end.z - 2)).toBeLessThan(0.003);
+    expect(end.y).toBeCloseTo(contact + OFFSET + 0.001, 6);
+  });
+});
+
 describe('the ground query', () => {
   it("wraps no new object per hit (0.19): after the first, the ray's hits reuse one wrapper", () => {
     // The class of a raw ray hit: what the ray under a character at its offset returns at every move.
