@@ -5,16 +5,18 @@
 // halfHeight + radius over a floor — is pushed out of the skin by less than a millimetre per
 // move, which the per-tick quantization of a character's position (1 mm with quantize 1000)
 // rounds away: it never leaves the skin, and at some places the controller meets the floor as a
-// wall (it stops within a few ticks, or is deflected sideways). So at each move, before the
+// wall (it stops within a few ticks, or is deflected sideways). So at each move that does not go
+// down (a move down is the controller's landing, which walks from inside the skin), before the
 // controller runs, a ray straight down from the character's centre measures the ground below
 // it; when the gap between the shape's lowest point and that ground is inside the skin (less
 // than the offset minus half a quantum, and no deeper than the offset into the ground), the
 // character is lifted to the offset plus one quantum, on the quantization grid (exactly at the
 // offset the controller still deflects it at some places). Decided by the state at that move
-// alone (the quantized position and the static level), so the server, a client's first
+// alone (the quantized position, the move's direction and the static level), so the server, a client's first
 // prediction and its resimulations lift alike, and a character teleported onto the ground
-// later is lifted at its next move. A wall beside a character is not below its centre, and on a
-// slope the ground below the centre is farther than the skin: neither lifts.
+// later is lifted at its next move. A wall beside a character is not below its centre, and under
+// a slope steeper than a few degrees the ground below the centre is farther than the skin:
+// neither lifts (test/rapier/character-contact.test.ts).
 //
 // Where the query world has 0.19's layout, the ray is the raw broad-phase call with two reused
 // wasm vectors and no filter closure, and its hit is wrapped in one reused object (scratch.ts):
