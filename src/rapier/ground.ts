@@ -5,18 +5,24 @@
 // halfHeight + radius over a floor — is pushed out of the skin by less than a millimetre per
 // move, which the per-tick quantization of a character's position (1 mm with quantize 1000)
 // rounds away: it never leaves the skin, and at some places the controller meets the floor as a
-// wall (it stops within a few ticks, or is deflected sideways). So at each move that does not go
-// down (a move down is the controller's landing, which walks from inside the skin), before the
-// controller runs, a ray straight down from the character's centre measures the ground below
-// it; when the gap between the shape's lowest point and that ground is inside the skin (less
-// than the offset minus half a quantum, and no deeper than the offset into the ground), the
+// wall (it stops within a few ticks, or is deflected sideways). And a character at the offset
+// (where the quantization puts one the controller has landed: 0.810 for a capsule whose
+// halfHeight + radius is 0.8) is let through into the ground by the whole of a move down: 10 cm
+// a tick sank it 10 cm into the floor, and kept it there while the move went on. So at each move,
+// before the controller runs, a ray straight down from the character's centre measures the ground
+// below it. When the gap between the shape's lowest point and that ground is inside the skin
+// (less than the offset minus half a quantum; for a move down, less than the offset plus half a
+// quantum, so the offset itself is in; and no deeper than the offset into the ground), the
 // character is lifted to the offset plus one quantum, on the quantization grid (exactly at the
-// offset the controller still deflects it at some places). Decided by the state at that move
-// alone (the quantized position, the move's direction and the static level), so the server, a client's first
-// prediction and its resimulations lift alike, and a character teleported onto the ground
-// later is lifted at its next move. A wall beside a character is not below its centre, and under
-// a slope steeper than a few degrees the ground below the centre is farther than the skin:
-// neither lifts (test/rapier/character-contact.test.ts).
+// offset the controller still deflects it at some places). A move down from up to two quanta over
+// the offset then goes down to the offset plus one quantum and no lower: from there the
+// controller itself pushed a character up or sideways by up to 3 cm at some places, and then let it
+// through the offset again. Decided by the state at that move alone (the quantized position, the
+// move and the static level), so the server, a client's first prediction and its resimulations
+// lift alike, and a character teleported onto the ground later is lifted at its next move. A wall
+// beside a character is not below its centre, and under a slope steeper than a few degrees the
+// ground below the centre is farther than the skin and two quanta: neither lifts nor clamps
+// (test/rapier/character-contact.test.ts).
 //
 // Where the query world has 0.19's layout, the ray is the raw broad-phase call with two reused
 // wasm vectors and no filter closure, and its hit is wrapped in one reused object (scratch.ts):
@@ -74,11 +80,10 @@ export class GroundLift {
 
   /**
    * Lift the character `e` at `pos` (its position component, quantized) out of its skin over the ground, in place,
-   * before its controller slides `move` (a move down is not lifted). `rotation`: its rotation component, if any.
+   * before its controller slides `move`, and clamp a move down that would take it back in (`move.y`, in place).
+   * `rotation`: its rotation component, if any.
    */
   lift(world: RAPIER.World, e: Entry, proxy: RAPIER.Collider, pos: Vec3, rotation: Quat | undefined, move: Vec3): void {
-    // A move down is the controller's own landing: it walks from inside the skin (and lifted, it sank the same).
-    if (move.y < 0) return;
     // How far the shape reaches below its centre (world −y). Computed here, not returned by a helper: a returned
     // double is a new heap number per call.
     const { options, position } = e.spec;
@@ -98,16 +103,28 @@ export class GroundLift {
         below = shape.cuboid[0] * Math.abs(xy) + shape.cuboid[1] * Math.abs(yy) + shape.cuboid[2] * Math.abs(zy);
       }
     }
-    this.#maxToi = below + offset;
-    if (!this.#cast(world, proxy, pos)) return;
-    const gap = this.#toi - below;
     const quantum = q === undefined ? 0.001 : 1 / q;
-    // Within half a quantum of the offset it is where the controller keeps it; deeper into the ground than the offset
-    // it is not in the skin.
-    if (!(gap < offset - 0.5 * quantum) || gap < -offset) return;
-    const y = pos.y + (offset - gap);
-    // Onto the grid (upwards, up to a hundredth of a quantum of float noise), then one quantum more.
-    pos.y = q === undefined ? y + quantum : (Math.ceil(y * q - 0.01) + 1) / q;
+    const down = move.y < 0;
+    // A move down looks a little farther: up to two quanta over the offset it is clamped below.
+    this.#maxToi = below + offset + (down ? 2.01 * quantum : 0);
+    if (!this.#cast(world, proxy, pos)) return;
+    let gap = this.#toi - below;
+    if (gap < -offset) return; // deeper into the ground than the offset: not in the skin
+    // A move along or up: within half a quantum of the offset it is where the controller keeps it. A move down: at the
+    // offset (to float noise) the controller lets it through into the ground by the whole move, so up to half a quantum
+    // above the offset is lifted too.
+    if (gap < offset + (down ? 0.5 : -0.5) * quantum) {
+      const y = pos.y + (offset - gap);
+      // Onto the grid (upwards, up to a hundredth of a quantum of float noise), then one quantum more.
+      const lifted = q === undefined ? y + quantum : (Math.ceil(y * q - 0.01) + 1) / q;
+      gap += lifted - pos.y;
+      pos.y = lifted;
+    }
+    // A move down from up to two quanta over the offset: the controller, a quantum from its offset, pushes the character
+    // up or sideways by up to 3 cm at some places and then lets it through the offset, and the quantization puts it back
+    // there every tick. The move goes down to the offset plus one quantum and no lower (and never up); its horizontal part
+    // is the controller's, as before.
+    if (down && gap <= offset + 2.01 * quantum) move.y = Math.min(0, Math.max(move.y, offset + quantum - gap));
   }
 
   /** A ray straight down from `pos` over #maxToi (solid; sensors and the character's own proxy left out): its time of impact into #toi. */

@@ -92,9 +92,11 @@ const CASES: Case[] = [
   ['walking up a 20° ramp', { x: 0, y: 0.811, z: 0 }, 'ramp', X, 90, { x: 5.541, y: 2.119, z: 0 }, 0.811, 2.119],
   ['landing and standing on the ramp', { x: 4, y: 2.5, z: 0 }, 'ramp', { x: 0, y: -0.05, z: 0 }, 60, { x: 4, y: 1.558, z: 0 }, 1.558, 2.5],
   ['walking across the ramp', { x: 4, y: 2.5, z: -2 }, 'ramp', { x: 0, y: -0.02, z: 4 / 60 }, 60, { x: 3.965, y: 1.545, z: 1.953 }, 1.545, 2.5],
-  ['walking down the ramp onto the floor', { x: 6, y: 2.6, z: 0 }, 'ramp', { x: -4 / 60, y: -0.05, z: 0 }, 90, { x: -0.379, y: 0.808, z: 0 }, 0.808, 2.6],
+  // On the floor at the ramp's foot, moved down: held at the offset and one quantum (before, 2 mm into the skin: 0.808).
+  ['walking down the ramp onto the floor', { x: 6, y: 2.6, z: 0 }, 'ramp', { x: -4 / 60, y: -0.05, z: 0 }, 90, { x: -0.38, y: 0.811, z: 0 }, 0.81, 2.6],
   ['on the edge of a 20 cm step', { x: 0.1, y: 1.2, z: 10 }, 'ramp', { x: 0, y: -0.05, z: 0 }, 30, { x: 0.1, y: 0.994, z: 10 }, 0.994, 1.2],
-  ['walking along the step', { x: -0.1, y: 1.02, z: 10 }, 'ramp', { x: -4 / 60, y: -0.05, z: 0 }, 30, { x: -2.115, y: 0.996, z: 10 }, 0.996, 1.02],
+  // Held on the step's top at 1.011 (before, 1.01), it comes off its edge 2 mm higher (before, 0.996).
+  ['walking along the step', { x: -0.1, y: 1.02, z: 10 }, 'ramp', { x: -4 / 60, y: -0.05, z: 0 }, 30, { x: -2.115, y: 0.998, z: 10 }, 0.998, 1.02],
 ];
 const LEVELS: Record<Case[2], NonNullable<PhysicsOptions['level']>> = {
   floor,
@@ -120,10 +122,98 @@ describe('what the lift leaves alone: characters at or above their offset, besid
     expect(Math.max(...w.ys)).toBe(yMax);
   });
 
-  it('a character moved down is not lifted: in the skin, it walks as before (the controller lands it)', () => {
-    const w = walker({ x: 0, y: CONTACT, z: 2 }, floor, { x: 4 / 60, y: -0.005, z: 0 });
-    w.tick(2);
-    expect(w.ys[1]!).toBeLessThan(CONTACT + OFFSET);
+});
+
+// A character moved down every tick (gravity). Rapier's controller, with the character at its offset (0.810 here, where
+// the per-tick quantization puts a landed character), lets a move down through into the ground by the whole move: it
+// rested at 0.70 with 10 cm a tick, 0.78 with 2 cm, 0.795 with 2.7 mm (from exact contact; 0.71, 0.79, 0.807 landing
+// from 2 cm up), with or without snapToGround. A move down is lifted out of the offset too, and a move down from no
+// more than two quanta over it is clamped to the offset and one quantum: a landed character rests at 0.811.
+type Fall = number | 'fall' | 'jump';
+/** `dy`: the move down each tick, or 'fall' (a velocity accelerated by gravity from 0) or 'jump' (4 m/s up from
+ * the spawn, accelerated by gravity, and stopped when the controller says grounded). */
+function faller(spawn: Vec3, dy: Fall, snapToGround?: number, level: NonNullable<PhysicsOptions['level']> = floor, vx = 4) {
+  const g = defineProtocol({ tickRate: 60, ghosts: { player: ghost({ position: field.vec3({ quantize: 1000 }), grounded: field.bool() }) } });
+  const physics = createPhysics(RAPIER, {
+    level,
+    bodies: { player: { kind: 'character', collider: { capsule: [HALF_HEIGHT, RADIUS] }, ...(snapToGround === undefined ? {} : { character: { snapToGround } }) } },
+  });
+  let vy = dy === 'jump' ? 4 : 0;
+  const systems = defineSystems(g, [
+    system.shared('walk', (world, ctx) => {
+      for (const p of world.query('player')) {
+        if (dy === 'jump' && p.components.grounded && vy < 0) vy = 0;
+        vy -= 9.81 * ctx.dt;
+        physics.moveCharacter(p, { x: vx * ctx.dt, y: typeof dy === 'number' ? dy : vy * ctx.dt, z: 0 });
+      }
+    }),
+    physics.system(),
+  ]);
+  const s = createStepper({ protocol: g, systems, seed: 1, clients: [] });
+  const player = s.server.spawn('player', { position: spawn });
+  const path: Vec3[] = [];
+  return {
+    path,
+    tick(n: number) {
+      for (let i = 0; i < n; i++) {
+        s.tick(1);
+        path.push({ ...player.components.position });
+      }
+      return { ...player.components.position };
+    },
+  };
+}
+
+describe('a character moved down every tick (gravity) lands on the ground and stays out of it', () => {
+  it.each([
+    [-0.0027, CONTACT, undefined],
+    [-0.0027, 0.82, undefined],
+    [-0.02, CONTACT, undefined],
+    [-0.02, 0.82, 0.1],
+    [-0.1, CONTACT, 0.1],
+    [-0.1, 0.82, undefined],
+    [-0.1, 1.3, undefined],
+    ['fall', 1.8, undefined],
+    ['fall', 1.8, 0.1],
+    ['jump', CONTACT, undefined],
+    ['jump', 0.82, 0.1],
+  ] as const)('%s a tick from y = %d (snapToGround %s): rests at the offset and one quantum, and walks 4 m/s, at z = 0…4', (dy, y, snap) => {
+    for (const z of [0, 1, 2, 3, 4]) {
+      const w = faller({ x: 0, y, z }, dy, snap);
+      w.tick(60); // landed (a jump comes down after 0.8 s)
+      const x0 = w.path.at(-1)!.x;
+      const end = w.tick(60);
+      const ys = w.path.slice(60).map((p) => p.y);
+      expect(Math.min(...ys), `z = ${z}`).toBe(LIFTED); // not in the floor, nor in the skin
+      expect(Math.max(...ys), `z = ${z}`).toBe(LIFTED);
+      expect(end.x - x0, `z = ${z}`).toBeGreaterThan(3.9);
+      expect(Math.abs(end.z - z), `z = ${z}`).toBeLessThan(0.005);
+    }
+  });
+
+  // The ground's distance below the capsule's lowest sphere: the floor, or the ramp's face where the sphere is over it.
+  const A = (20 * Math.PI) / 180;
+  const clearance = (p: Vec3) => {
+    const by = p.y - HALF_HEIGHT;
+    const along = (p.x - 2) * Math.cos(A) + by * Math.sin(A);
+    const floorGap = by - RADIUS;
+    return along > 0 && along < 10 && Math.abs(p.z) < 3 ? Math.min(floorGap, -(p.x - 2) * Math.sin(A) + by * Math.cos(A) - RADIUS) : floorGap;
+  };
+  it.each([
+    ['up', -0.05, undefined],
+    ['up', -0.1, 0.1],
+    ['down', -0.05, 0.1],
+    ['down', -0.1, undefined],
+    ['down', -0.1, 0.1],
+  ] as const)('walking %s the 20° ramp moved %d a tick (snapToGround %s): never into the ramp or the floor', (way, dy, snap) => {
+    // Before, these sank 4 cm into the floor at the ramp's foot (up, 5 cm a tick) and 0.6–14 cm (down).
+    const start = way === 'up' ? { x: 0, y: CONTACT + 0.02, z: 0 } : { x: 2 + 9 * Math.cos(A), y: 9 * Math.sin(A) + 0.9, z: 0 };
+    const w = faller(start, dy, snap, LEVELS.ramp, way === 'up' ? 4 : -4);
+    const end = w.tick(way === 'up' ? 110 : 150);
+    const gaps = w.path.slice(6).map(clearance);
+    expect(Math.min(...gaps)).toBeGreaterThan(0.009); // at the offset (1 cm) but for float and a millimetre's rounding
+    if (way === 'up') expect(end.x).toBeGreaterThan(4); // up the ramp (its foot is at x = 2)
+    else expect(end.y).toBe(LIFTED); // down on the floor
   });
 });
 
@@ -138,7 +228,8 @@ const predicted = defineProtocol({
   join: { name: field.string(16) },
 });
 
-function predictedWalk(spawnY: number, mode: PhysicsMode) {
+/** `dy`: the move down each tick while the key is held (gravity), 0 for none. */
+function predictedWalk(spawnY: number, mode: PhysicsMode, dy = 0) {
   const physics = createPhysics(RAPIER, {
     mode,
     level: floor,
@@ -149,7 +240,7 @@ function predictedWalk(spawnY: number, mode: PhysicsMode) {
       for (const p of world.query('player')) {
         const { move } = ctx.input(p);
         if (move.x === 0 && move.y === 0) continue; // only while a key is held: the first move comes late
-        physics.moveCharacter(p, { x: move.x * 4 * ctx.dt, y: 0, z: move.y * 4 * ctx.dt });
+        physics.moveCharacter(p, { x: move.x * 4 * ctx.dt, y: dy, z: move.y * 4 * ctx.dt });
       }
     }),
     physics.system(),
@@ -185,6 +276,24 @@ describe('a predicted character in exact contact, rolled back at every snapshot'
     expect(r.mispredictions).toBe(0);
     expect(r.correction).toBe(0);
     expect(r.server.x).toBeGreaterThan(7.5); // 2 s at 4 m/s
+    expect(Math.abs(r.server.z - 2)).toBeLessThan(0.01);
+  });
+});
+
+describe('a predicted character moved down every tick (gravity), rolled back at every snapshot', () => {
+  it.each([
+    [CONTACT, 'exact', -0.02],
+    [CONTACT + OFFSET, 'exact', -0.1],
+    [1.3, 'exact', -0.1],
+    [CONTACT, 'smoothed', -0.0027],
+    [CONTACT + OFFSET, 'smoothed', -0.02],
+    [1.3, 'smoothed', -0.1],
+  ] as const)('spawned at %d (%s), %d a tick: lands, walks, and the client never mispredicts', (y, mode, dy) => {
+    const r = predictedWalk(y, mode, dy);
+    expect(r.mispredictions).toBe(0);
+    expect(r.correction).toBe(0);
+    expect(r.server.y).toBe(LIFTED);
+    expect(r.server.x).toBeGreaterThan(7.5);
     expect(Math.abs(r.server.z - 2)).toBeLessThan(0.01);
   });
 });
