@@ -152,12 +152,15 @@ function faller(spawn: Vec3, dy: Fall, snapToGround?: number, level: NonNullable
   const s = createStepper({ protocol: g, systems, seed: 1, clients: [] });
   const player = s.server.spawn('player', { position: spawn });
   const path: Vec3[] = [];
+  const grounded: boolean[] = [];
   return {
     path,
+    grounded,
     tick(n: number) {
       for (let i = 0; i < n; i++) {
         s.tick(1);
         path.push({ ...player.components.position });
+        grounded.push(player.components.grounded);
       }
       return { ...player.components.position };
     },
@@ -186,6 +189,7 @@ describe('a character moved down every tick (gravity) lands on the ground and st
       const ys = w.path.slice(60).map((p) => p.y);
       expect(Math.min(...ys), `z = ${z}`).toBe(LIFTED); // not in the floor, nor in the skin
       expect(Math.max(...ys), `z = ${z}`).toBe(LIFTED);
+      expect(w.grounded.slice(60).every((g) => g), `z = ${z}`).toBe(true); // the controller says grounded at every move
       expect(end.x - x0, `z = ${z}`).toBeGreaterThan(3.9);
       expect(Math.abs(end.z - z), `z = ${z}`).toBeLessThan(0.005);
     }
