@@ -5,7 +5,8 @@
 // contact the controller met the floor as a wall at some places (it stopped within a few ticks: 0.46 m of a
 // 4 m walk at z = 2) and deflected sideways at others. At each move the adapter lifts a character whose
 // ground, straight below its centre, is nearer than the offset, to the offset: decided by the state at that
-// move alone, so the server, a client's first prediction and its resimulations all lift alike.
+// move alone, so the server, a client's first prediction and its resimulations all lift alike. A character moved
+// down every tick (gravity) is lifted and its move down clamped at the offset and one quantum (below).
 import RAPIER from '@dimforge/rapier3d-compat';
 import { describe, expect, it, vi } from 'vitest';
 import { defineProtocol, defineSystems, field, ghost, system, type Vec3 } from '../../src/index.ts';
@@ -75,7 +76,8 @@ describe('a character in exact contact with the ground', () => {
   });
 });
 
-// Positions recorded on the code before the lift (the same runs, without it): the lift changes none of them.
+// Positions recorded on the code before the lift (the same runs, without it): the lift changes none of them but two
+// that end on flat ground with a move down, held at the offset and one quantum (marked).
 // A character at exactly its offset (0.81) is pushed up 1–3 mm and, at z = 4, deflected 26 mm by the controller
 // itself (exact contact is lifted one quantum higher, to 0.811, which walks straight at all five places).
 type Case = [name: string, spawn: Vec3, level: 'floor' | 'wall' | 'ramp', step: Vec3, ticks: number, end: Vec3, yMin: number, yMax: number];
