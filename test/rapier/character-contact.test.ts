@@ -310,15 +310,19 @@ describe('other shapes and a rotation', () => {
   const yaw = { x: 0, y: Math.SQRT1_2, z: 0, w: Math.SQRT1_2 }; // 90° about y
   const lying = { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 }; // 90° about z: the capsule's axis along x
   it.each([
-    ['a capsule turned 90° about y', { capsule: [HALF_HEIGHT, RADIUS] as const }, yaw, CONTACT],
-    ['a capsule lying along x', { capsule: [HALF_HEIGHT, RADIUS] as const }, lying, RADIUS],
-    ['a ball', { ball: RADIUS }, yaw, RADIUS],
-    ['a cuboid turned 90° about y', { cuboid: [0.2, 0.8, 0.4] as const }, yaw, 0.8],
-  ])('%s in exact contact is lifted too, and walks', (_name, collider, rotation, contact) => {
+    ['a capsule turned 90° about y', { capsule: [HALF_HEIGHT, RADIUS] as const }, yaw, CONTACT, 0],
+    ['a capsule lying along x', { capsule: [HALF_HEIGHT, RADIUS] as const }, lying, RADIUS, 0],
+    ['a ball', { ball: RADIUS }, yaw, RADIUS, 0],
+    ['a cuboid turned 90° about y', { cuboid: [0.2, 0.8, 0.4] as const }, yaw, 0.8, 0],
+    ['a capsule turned 90° about y, moved 5 cm down a tick', { capsule: [HALF_HEIGHT, RADIUS] as const }, yaw, CONTACT, -0.05],
+    ['a capsule lying along x, moved 5 cm down a tick', { capsule: [HALF_HEIGHT, RADIUS] as const }, lying, RADIUS, -0.05],
+    ['a ball, moved 5 cm down a tick', { ball: RADIUS }, yaw, RADIUS, -0.05],
+    ['a cuboid turned 90° about y, moved 5 cm down a tick', { cuboid: [0.2, 0.8, 0.4] as const }, yaw, 0.8, -0.05],
+  ])('%s in exact contact is lifted too, and walks', (_name, collider, rotation, contact, dy) => {
     const physics = createPhysics(RAPIER, { level: floor, bodies: { player: { kind: 'character', collider } } });
     const systems = defineSystems(turned, [
       system.shared('walk', (world) => {
-        for (const p of world.query('player')) physics.moveCharacter(p, { x: 4 / 60, y: 0, z: 0 });
+        for (const p of world.query('player')) physics.moveCharacter(p, { x: 4 / 60, y: dy, z: 0 });
       }),
       physics.system(),
     ]);
