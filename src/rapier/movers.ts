@@ -7,6 +7,7 @@ import type RAPIER from '@dimforge/rapier3d-compat';
 import type { Quat, Vec3 } from '../core/field.ts';
 import { colliderDesc, comp, type Entry } from './body.ts';
 import { CharacterMover } from './character.ts';
+import { GroundLift } from './ground.ts';
 import type { BodySpec, Rapier } from './options.ts';
 import type { RawVec, WraplessClasses } from './raw.ts';
 
@@ -15,6 +16,7 @@ export class Movers {
   readonly #controllers = new Map<string, RAPIER.KinematicCharacterController>();
   readonly #next: Vec3 = { x: 0, y: 0, z: 0 };
   #mover: CharacterMover | undefined;
+  #lift: GroundLift | undefined;
 
   /** `build` makes a world with the level (the peer's own builder); `vec` is a reused wasm vector. */
   constructor(
@@ -44,8 +46,11 @@ export class Movers {
     if (!cmd.hasMove) return;
     const pos = comp<Vec3>(e, e.spec.position.key);
     const proxy = this.#proxy(e);
+    const rotation = e.spec.rotation ? comp<Quat>(e, e.spec.rotation.key) : undefined;
+    // Out of the controller's skin over the ground first (ground.ts): decided by this state alone.
+    (this.#lift ??= new GroundLift(this.R)).lift(this.#queryWorld(), e, proxy, pos, rotation, cmd.move);
     proxy.setTranslation(pos);
-    if (e.spec.rotation) proxy.setRotation(comp<Quat>(e, e.spec.rotation.key));
+    if (rotation) proxy.setRotation(rotation);
     const kcc = this.#controller(e.spec);
     (this.#mover ??= new CharacterMover(this.vec(), this.wrapless)).move(kcc, proxy, cmd.move);
     this.kinematic(e);
@@ -60,6 +65,8 @@ export class Movers {
 
   dispose(): void {
     this.#mover = undefined;
+    this.#lift?.dispose();
+    this.#lift = undefined;
     this.#query?.free();
     this.#query = undefined;
     this.#controllers.clear();

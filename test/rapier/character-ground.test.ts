@@ -1,7 +1,6 @@
-// A character spawned at the height docs/physics.md gives — its capsule's offset (1 cm) and a margin above the
-// ground, halfHeight + radius + 0.02 — walks on flat ground wherever it stands. (In exact contact, at
-// halfHeight + radius, it stopped within a few ticks at some places: the controller's push out of its skin is
-// smaller than the per-tick quantization of a character's position.)
+// A character spawned 2 cm up — its capsule's offset (1 cm) and a margin above the ground, halfHeight + radius +
+// 0.02, as the demo does — walks on flat ground wherever it stands, and keeps that height when moved with y = 0.
+// (A character in exact contact, at halfHeight + radius, is lifted out of the offset: character-contact.test.ts.)
 import RAPIER from '@dimforge/rapier3d-compat';
 import { describe, expect, it } from 'vitest';
 import { defineProtocol, defineSystems, field, ghost, system } from '../../src/index.ts';
@@ -32,7 +31,7 @@ function walk(spawn: { x: number; y: number; z: number }, ticks: number) {
   return { ...player.components.position };
 }
 
-describe('a character spawned at halfHeight + radius + 0.02 (docs/physics.md)', () => {
+describe('a character spawned at halfHeight + radius + 0.02', () => {
   it.each([0, 1, 2, 3, -2])('walks 4 m/s along x from z = %d without stopping or drifting sideways', (z) => {
     const end = walk({ x: 0, y: HALF_HEIGHT + RADIUS + 0.02, z }, 60);
     expect(end.x).toBeGreaterThan(3.8); // 1 s at 4 m/s
