@@ -16,6 +16,7 @@ import { defineProtocol, ghost, type InputValues } from '../src/core/protocol.ts
 import { defineSystems, system, SystemRunner } from '../src/core/system.ts';
 import { EngineWorld } from '../src/core/world.ts';
 import { createPhysics } from '../src/rapier/index.ts';
+import { heapPerTick, median, round, timedSystem } from './physics.bench.ts';
 
 const CHARACTERS = 64;
 const DEPTH = 30;
@@ -35,8 +36,6 @@ const protocol = defineProtocol({
 });
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const round = (value: number, digits: number): number => Number(value.toFixed(digits));
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 function world(lift: number, dy: number) {
   const physics = createPhysics(RAPIER, {
@@ -57,11 +56,7 @@ function world(lift: number, dy: number) {
       move.y = dy;
       for (const p of players) physics.moveCharacter(p, move);
     }),
-    system.shared('physics', (pw, ctx) => {
-      const t0 = performance.now();
-      inner.run(pw, ctx);
-      timed.ms += performance.now() - t0;
-    }),
+    timedSystem(inner, timed),
   ]);
   const input = protocol.input.defaults() as InputValues<typeof protocol>;
   const runner = new SystemRunner(w, systems, { seed: 7, input: () => input, allocateId: () => 0 });
@@ -70,18 +65,6 @@ function world(lift: number, dy: number) {
     for (let i = 0; i < n; i++) runner.run('server', ++tick);
   };
   return { physics, w, players, timed, plain };
-}
-
-function heapPerTick(fn: () => void, n: number): number | null {
-  if (typeof gc !== 'function') return null;
-  const xs: number[] = [];
-  for (let rep = 0; rep < 5; rep++) {
-    gc();
-    const a = process.memoryUsage().heapUsed;
-    fn();
-    xs.push((process.memoryUsage().heapUsed - a) / n);
-  }
-  return round(median(xs), 0);
 }
 
 /** One spawn height: 30-tick runs of the walk, timed inside the physics system. */

@@ -11,8 +11,8 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import { performance } from 'node:perf_hooks';
 import { field } from '../src/core/field.ts';
-import { defineProtocol, ghost, type InputValues } from '../src/core/protocol.ts';
-import { defineSystems, system, SystemRunner, type SystemStage } from '../src/core/system.ts';
+import { defineProtocol, ghost, type InputValues, type Protocol } from '../src/core/protocol.ts';
+import { defineSystems, system, SystemRunner, type SystemDef, type SystemStage } from '../src/core/system.ts';
 import { EngineWorld } from '../src/core/world.ts';
 import { createPhysics, type PhysicsMode, type Rapier } from '../src/rapier/index.ts';
 import { restoreInPlace } from '../src/rapier/restore.ts';
@@ -34,8 +34,8 @@ const protocol = defineProtocol({
 });
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const round = (value: number, digits: number): number => Number(value.toFixed(digits));
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+export const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** 200 boxes (0.5 m) in 8 layers of a 5 × 5 grid, every layer shifted so the pile topples. */
 type Variant = PhysicsMode | 'smoothed-no-world-snapshots' | 'exact-every-tick';
@@ -109,11 +109,7 @@ function world(isServer: boolean, mode: Variant, scene: Scene = 'awake', R: Rapi
         physics.applyImpulse(boxes[at]!, kick);
       }
     }),
-    system.shared('physics', (pw, ctx) => {
-      const t0 = performance.now();
-      inner.run(pw, ctx);
-      timed.ms += performance.now() - t0;
-    }),
+    timedSystem(inner, timed),
   ]);
   const input = protocol.input.defaults() as InputValues<typeof protocol>;
   const runner = new SystemRunner(w, systems, { seed: 7, input: () => input, allocateId: () => 0 });
@@ -160,8 +156,17 @@ function ms(fn: () => void): number {
   return performance.now() - t0;
 }
 
+/** The physics system `inner`, its time added to `timed.ms` at each run. */
+export function timedSystem<P extends Protocol>(inner: SystemDef<P>, timed: { ms: number }): SystemDef<P> {
+  return system.shared<P>('physics', (pw, ctx) => {
+    const t0 = performance.now();
+    inner.run(pw, ctx);
+    timed.ms += performance.now() - t0;
+  });
+}
+
 /** Heap growth per tick over n ticks, after a forced gc (null without --expose-gc). */
-function heapPerTick(fn: () => void, n: number): number | null {
+export function heapPerTick(fn: () => void, n: number): number | null {
   if (typeof gc !== 'function') return null;
   const xs: number[] = [];
   for (let rep = 0; rep < 5; rep++) {

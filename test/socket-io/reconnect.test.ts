@@ -15,6 +15,18 @@ afterEach(() => {
 });
 
 
+/** A client of the arena at 127.0.0.1:`port`, pumped every 2 ms, connected and in game with its player ghost. */
+async function inGame(port: number, options: { silenceTimeoutMs?: number; now?: () => number } = {}) {
+  const client = createClient({ protocol: arena, systems: arenaSystems, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), log: quiet, reconnectDelaysMs: [20], ...options });
+  const pump = setInterval(() => client.update(performance.now()), 2);
+  cleanups.push(() => clearInterval(pump), () => client.leave());
+  client.connect();
+  await waitFor(() => client.status === 'connected', 'handshake');
+  client.join({ name: 'p' });
+  await waitFor(() => client.status === 'in-game' && client.world.size === 1, 'join and the player ghost');
+  return client;
+}
+
 describe('reconnection over socket.io', () => {
   it('resumes with the same networkId and keeps the ghosts', async () => {
     const transport = createSocketIoServerTransport({ host: '127.0.0.1', port: 0 });
@@ -23,13 +35,7 @@ describe('reconnection over socket.io', () => {
     server.start();
     cleanups.push(() => server.close());
     const { port } = await transport.ready();
-    const client = createClient({ protocol: arena, systems: arenaSystems, transport: createSocketIoClientTransport(`http://127.0.0.1:${port}`), log: quiet, reconnectDelaysMs: [20] });
-    const pump = setInterval(() => client.update(performance.now()), 2);
-    cleanups.push(() => clearInterval(pump), () => client.leave());
-    client.connect();
-    await waitFor(() => client.status === 'connected', 'handshake');
-    client.join({ name: 'p' });
-    await waitFor(() => client.status === 'in-game' && client.world.size === 1, 'join and the player ghost');
+    const client = await inGame(port);
     const id = client.networkId!;
     const handle = [...client.world.all()][0]!.handle;
     const statuses: string[] = [];
@@ -60,16 +66,7 @@ describe('reconnection over socket.io', () => {
     const proxy = await blackholeProxy(port);
     cleanups.push(() => void proxy.close());
     // The client takes 1 s without a word from the server for a dropped link.
-    const client = createClient({
-      protocol: arena, systems: arenaSystems, transport: createSocketIoClientTransport(`http://127.0.0.1:${proxy.port}`), log: quiet,
-      reconnectDelaysMs: [20], silenceTimeoutMs: 1000, now: () => performance.now(),
-    });
-    const pump = setInterval(() => client.update(performance.now()), 4);
-    cleanups.push(() => clearInterval(pump), () => client.leave());
-    client.connect();
-    await waitFor(() => client.status === 'connected', 'handshake');
-    client.join({ name: 'p' });
-    await waitFor(() => client.status === 'in-game' && client.world.size === 1, 'join and the player ghost');
+    const client = await inGame(proxy.port, { silenceTimeoutMs: 1000, now: () => performance.now() });
     const id = client.networkId!;
     const statuses: string[] = [];
     client.events.on('status', (s) => statuses.push(`${s.status}${s.resumeFailed ? ' resumeFailed' : ''}`));
