@@ -97,6 +97,6 @@ export type { PredictingClient } from './core/client.ts';
 export { pressSpawnIds } from './core/spawning.ts';
 export type { EventKey } from './core/system.ts';
 export { DEFAULT_DEBUG_HANDLE_NAME } from './core/debug-handle.ts';
-export type { DebugGhost, DebugHandle } from './core/debug-handle.ts';
+export type { DebugCorrection, DebugGhost, DebugHandle } from './core/debug-handle.ts';
 export { leaveOnPageHide, PAGE_CLOSED_REASON } from './core/page-hide.ts';
 export type { PageEvents } from './core/page-hide.ts';

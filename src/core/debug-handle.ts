@@ -35,8 +35,26 @@ export interface DebugHandle {
   time(): Readonly<Record<string, number | boolean>>;
   /** Live ghosts (of `type`, or all) in spawn order. */
   ghosts(type?: string): DebugGhost[];
-  /** Counters: traffic, snapshots rejected, and the prediction stats (absent when prediction is off). */
+  /**
+   * Counters: traffic, snapshots rejected, the server's running counts of this client's inputs that came late and went
+   * missing (`inputsLate`, `inputsMissing`), and the prediction stats (absent when prediction is off).
+   */
   stats(): Readonly<Record<string, number>>;
+  /** The recent corrections (at most 64), oldest first: copies of `client.corrections.recent` with their cause and detail. */
+  corrections(): DebugCorrection[];
+}
+
+/** One correction as the debug handle shows it: a copy, safe to keep and to serialize. */
+export interface DebugCorrection {
+  readonly ghostId: number;
+  readonly type: string;
+  readonly local: boolean;
+  readonly tick: number;
+  readonly fromTick: number;
+  /** How far the shown position moved (m). */
+  readonly distance: number;
+  readonly cause: string;
+  readonly detail: string;
 }
 
 /** What the handle reads of a client (NetClient fits). */
@@ -47,6 +65,8 @@ export interface DebugSource {
   readonly traffic: Readonly<Record<string, number>>;
   readonly ghosts: { rejectedSnapshots: number };
   readonly prediction: { stats: object } | undefined;
+  readonly inputReports: { readonly late: number; readonly missing: number };
+  readonly corrections: { readonly recent: readonly DebugCorrection[] };
   view(ghost: never): object;
 }
 
@@ -85,8 +105,14 @@ function handleFor(client: DebugSource): DebugHandle {
     },
     stats: () => {
       const prediction = client.prediction?.stats ?? {};
-      return { ...client.traffic, rejectedSnapshots: client.ghosts.rejectedSnapshots, ...prediction } as Record<string, number>;
+      const { late, missing } = client.inputReports;
+      const inputs = { inputsLate: late, inputsMissing: missing };
+      return { ...client.traffic, rejectedSnapshots: client.ghosts.rejectedSnapshots, ...inputs, ...prediction } as Record<string, number>;
     },
+    corrections: (): DebugCorrection[] =>
+      client.corrections.recent.map(({ ghostId, type, local, tick, fromTick, distance, cause, detail }) => (
+        { ghostId, type, local, tick, fromTick, distance, cause, detail }
+      )),
   });
 }
 

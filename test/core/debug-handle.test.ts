@@ -1,7 +1,7 @@
 // The opt-in debug handle: a read-only object on globalThis that a browser test or the
 // console reads the client through; off by default, removed by removeDebugHandle().
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, defineProtocol, field, ghost, LoopbackNetwork, type DebugHandle } from '../../src/index.ts';
+import { createClient, defineProtocol, defineSystems, field, ghost, LoopbackNetwork, system, type DebugHandle } from '../../src/index.ts';
 import { createStepper } from '../../src/testing/index.ts';
 
 const protocol = defineProtocol({
@@ -43,6 +43,27 @@ describe('debugHandle', () => {
     expect([h.status, h.closeCode]).toEqual(['closed', 'left']);
     s.clients[0]!.client.removeDebugHandle();
     expect('__reactNetcode' in globalThis).toBe(false);
+  });
+
+  it("corrections() copies the recent corrections with their cause; stats() has the server's late and missing input counts", () => {
+    // The server pushes the predicted cube once where the client's shared systems do not: one correction.
+    const systems = defineSystems(protocol, [
+      system.server('push', (world, ctx) => {
+        if (ctx.tick !== 120) return;
+        for (const c of world.query('cube')) c.components.position.x += 1;
+      }),
+    ]);
+    const s = createStepper({ protocol, systems, clients: [{ engine: { debugHandle: true } }], log: () => {} });
+    const h = g.__reactNetcode!;
+    s.server.events.on('join', (c) => s.server.spawn('cube', { position: { x: 0, y: 0, z: 0 }, hp: 1 }, { owner: c.networkId }));
+    s.joinAll({ name: 'a' });
+    expect(h.corrections()).toEqual([]);
+    s.advance(3000);
+    const corrections = h.corrections();
+    expect(corrections).toHaveLength(1);
+    expect(corrections[0]).toMatchObject({ type: 'cube', local: true, distance: expect.closeTo(1, 2), cause: expect.any(String), detail: expect.any(String) });
+    expect(JSON.parse(JSON.stringify(corrections))).toEqual(corrections); // serializable
+    expect(h.stats()).toMatchObject({ inputsLate: expect.any(Number), inputsMissing: expect.any(Number) });
   });
 
   it('a string names the global (two clients in one page); a bad option is refused', () => {
