@@ -54,7 +54,8 @@ export interface ClaimQuery {
 }
 
 /** Why no seat: no matching room, the room is full, locked, or unknown. */
-export type ClaimRefusal = 'no-room' | 'full' | 'locked' | 'not-found';
+/** `late`: the room's process has not renewed its heartbeat lately (a shared directory only): stopped, or overloaded. */
+export type ClaimRefusal = 'no-room' | 'full' | 'locked' | 'not-found' | 'late';
 
 export type ClaimResult =
   | { readonly seat: SeatRecord; readonly room: RoomListing; readonly existing: boolean }

@@ -117,6 +117,9 @@ export class LocalMatchmaker implements Matchmaker {
 
   private seatOf(claim: ClaimResult, what = ''): Seat {
     if ('refused' in claim) {
+      if (claim.refused === 'late') {
+        throw new MatchmakingError('unavailable', `react-netcode: room ${what} is on a process that has not answered lately (its heartbeat is late: stopped, or overloaded); try again in a few seconds, or join another room.`);
+      }
       const reason = claim.refused === 'no-room' ? 'not-found' : claim.refused;
       throw new MatchmakingError(reason, refusalMessage(reason, what));
     }

@@ -125,6 +125,12 @@ describe.skipIf(redisMissing !== undefined)(`rooms on Redis${redisMissing ? ` ($
     expect((await a.directory.rooms()).map((r) => r.roomId)).toContain(onB.roomId); // not reaped yet
     const after = await mm.joinOrCreate('arena');
     expect(after.roomId).not.toBe(onB.roomId);
+    // By its id, the room is not redirected: refused (HTTP 503, which the client retries), saying why — a seat would
+    // lead to a dead process.
+    await expect(mm.join(onB.roomId)).rejects.toMatchObject({
+      reason: 'unavailable',
+      message: expect.stringContaining(`HTTP 503: room ${onB.roomId} is on a process that has not answered lately (its heartbeat is late: stopped, or overloaded)`),
+    });
     expect(after.url).toBe(a.url);
     const created = await mm.joinOrCreate('arena', { filter: { mode: 'new' } }); // a new room: placed on A, not on B, less loaded but late
     expect(created.url).toBe(a.url);

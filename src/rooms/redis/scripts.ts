@@ -90,11 +90,18 @@ end
 
 /**
  * ARGV: prefix, requestId, token, lapse delta ms, roomId ('' = none), code ('' = none), type, filter JSON, and the
- * heartbeat TTL left (ms) below which a process is late: a search (no roomId, no code) skips the rooms of late processes.
+ * heartbeat TTL left (ms) below which a process is late: a search (no roomId, no code) skips the rooms of late processes,
+ * a join by id or code of one is refused ('late').
  */
 export const CLAIM = `${HELPERS}
 local e = existing(ARGV[2])
 if e then return e end
+local floor = tonumber(ARGV[9])
+local live = {}
+local function alive(p)
+  if live[p] == nil then live[p] = redis.call('PTTL', P .. 'proc:' .. p) >= floor end
+  return live[p]
+end
 local r
 if ARGV[5] ~= '' or ARGV[6] ~= '' then
   local id = ARGV[5]
@@ -103,14 +110,9 @@ if ARGV[5] ~= '' or ARGV[6] ~= '' then
   if not r then return cjson.encode({ refused = 'not-found' }) end
   if r.locked then return cjson.encode({ refused = 'locked' }) end
   if r.clients >= r.maxClients then return cjson.encode({ refused = 'full' }) end
+  if not alive(r.processId) then return cjson.encode({ refused = 'late' }) end
 else
   local filter = cjson.decode(ARGV[8])
-  local floor = tonumber(ARGV[9])
-  local live = {}
-  local function alive(p)
-    if live[p] == nil then live[p] = redis.call('PTTL', P .. 'proc:' .. p) >= floor end
-    return live[p]
-  end
   for _, id in ipairs(redis.call('SMEMBERS', P .. 'type:' .. ARGV[7])) do
     local c = listing(id)
     if c and not c.private and not c.locked and c.clients < c.maxClients and alive(c.processId) then
