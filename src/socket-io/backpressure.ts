@@ -40,6 +40,25 @@ export function bufferedBytes(engine: unknown): number {
   return total;
 }
 
+/**
+ * A peer holding more than this many packets (a server writes one or two per tick) or bytes unwritten reads nothing:
+ * its link is closed.
+ */
+export const MAX_WAITING_PACKETS = 1024;
+export const MAX_WAITING_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Why the engine.io socket `engine` is taken for a peer that reads nothing (undefined: it is not): more than
+ * MAX_WAITING_PACKETS packets or MAX_WAITING_BYTES bytes waiting to be written (bufferedBytes).
+ */
+export function backedUp(engine: unknown): string | undefined {
+  const e = engine as EngineLike | undefined;
+  const packets = Array.isArray(e?.writeBuffer) ? e.writeBuffer.length : 0;
+  const bytes = packets > MAX_WAITING_PACKETS ? 0 : bufferedBytes(engine);
+  if (packets <= MAX_WAITING_PACKETS && bytes <= MAX_WAITING_BYTES) return undefined;
+  return `react-netcode: the client reads nothing: ${packets} messages and ${bytes} bytes wait to be written to it (a stalled or hostile client); its link is closed`;
+}
+
 export function checkMaxBufferedBytes(value: number | undefined): number {
   const v = value ?? DEFAULT_MAX_BUFFERED_BYTES;
   if (!(v >= 0) || !Number.isFinite(v)) throw new NetcodeError('usage', `react-netcode: maxBufferedBytes must be a finite number >= 0 (got ${String(value)}); the default is ${DEFAULT_MAX_BUFFERED_BYTES}.`);

@@ -15,7 +15,7 @@ import type { Socket } from 'socket.io';
 import { checkOptionNames, describeError, NetcodeError } from '../core/errors.ts';
 import { toBytes } from './bytes.ts';
 import type { Channel, PeerId, ServerTransport, ServerTransportHandler, TransportStats } from '../core/transport.ts';
-import { bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
+import { backedUp, bufferedBytes, checkMaxBufferedBytes } from './backpressure.ts';
 import { BYE_EVENT, encodeFrame, FRAMES_QUERY, interceptFrames, MAX_BYE_LENGTH, type DataEmitter } from './frames.ts';
 
 export interface SocketIoServerTransportOptions {
@@ -211,10 +211,17 @@ interface Peer {
 const allocFrame = (n: number): Uint8Array => Buffer.allocUnsafe(n);
 
 /** Write one message to a peer: a frame or a plain emit; an unreliable one dropped (counted) while the link is backed up. */
-function write(p: Peer, data: Uint8Array, channel: Channel, maxBuffered: number): void {
+/**
+ * Write `data` to `p`, or drop it (unreliable, while the link is backed up). Returns why the peer must be dropped
+ * instead: reliable messages are never dropped, so to a peer that reads nothing they would pile up without bound.
+ */
+function write(p: Peer, data: Uint8Array, channel: Channel, maxBuffered: number): string | undefined {
+  let stuck: string | undefined;
   if (channel === 'unreliable' && bufferedBytes(p.socket.conn) > maxBuffered) p.stats.unreliableDropped++;
+  else if (channel === 'reliable' && (stuck = backedUp(p.socket.conn)) !== undefined) return stuck;
   else if (p.frames) p.socket.conn.write(encodeFrame(data, channel, allocFrame) as Buffer);
   else p.socket.emit(channel === 'reliable' ? 'r' : 'u', data);
+  return undefined;
 }
 
 /** Why a received event is not acceptable (null: it is). */
@@ -327,8 +334,8 @@ export function createSocketIoServerTransport(options: SocketIoServerTransportOp
       handler = next;
     },
     send(peer: PeerId, data: Uint8Array, channel: Channel): void {
-      const p = peers.get(peer);
-      if (p !== undefined) write(p, data, channel, maxBuffered);
+      const p = peers.get(peer), stuck = p === undefined ? undefined : write(p, data, channel, maxBuffered);
+      if (stuck !== undefined) hangUp(drop(peer, stuck), stuck);
     },
     peerStats: (peer) => peers.get(peer)?.stats,
     peerAddress: (peer) => peers.get(peer)?.socket.handshake.address,

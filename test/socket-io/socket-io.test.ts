@@ -222,6 +222,31 @@ describe('socket.io transports', () => {
     expect(toBytes('text')).toBeNull();
   });
 
+  it('a peer that reads nothing is dropped once reliable messages pile up for it, saying so; the others play on', async () => {
+    const server = await startServer();
+    const witness = await connected(server);
+    const raw = rawSocket(server.url);
+    await bounded(new Promise<void>((resolve) => raw.on('connect', () => resolve())), 'raw connect');
+    const peer = await server.events.waitFor((e) => e.kind === 'connect' && e.peer !== witness.peer, 'the raw peer');
+    // Its TCP socket stops reading: what the server writes waits in the kernel, then in the server's buffers.
+    const tcp = (raw.io.engine as unknown as { transport: { ws: { _socket: { pause(): void } } } }).transport.ws._socket;
+    tcp.pause();
+    const big = bytes(60_000, 1);
+    let sent = 0;
+    while (sent < 400 && !server.events.events.some((e) => e.kind === 'disconnect')) {
+      server.transport.send(peer.kind === 'connect' ? peer.peer : -1, big, 'reliable');
+      sent++;
+      if (sent % 20 === 0) await new Promise((r) => setTimeout(r, 5)); // let the socket flush what it can
+    }
+    const dropped = server.events.events.find((e) => e.kind === 'disconnect');
+    expect(dropped, `sent ${sent} messages of 60 kB`).toBeDefined();
+    expect(dropped!.kind === 'disconnect' && dropped!.reason).toMatch(/^react-netcode: the client reads nothing: \d+ messages and \d+ bytes wait to be written to it/);
+    expect(sent * 60_000).toBeGreaterThan(8 * 1024 * 1024); // not before MAX_WAITING_BYTES
+    // The other peer is untouched.
+    witness.transport.send(bytes(8, 0), 'reliable');
+    await server.events.waitFor((e) => e.kind === 'message' && e.peer === witness.peer, 'witness message');
+  });
+
   it("server disconnect(peer, 'kicked') closes the client and reports our reason once", async () => {
     const server = await startServer();
     const client = await connected(server);
