@@ -330,6 +330,7 @@ export class ClientSession<P extends Protocol> {
         return this.onWelcome();
       case MessageKind.Joined:
         this.reader.expectEnd();
+        if (this.current.status === 'in-game') return; // said again after a resume: nothing new
         return this.setState({ ...this.current, status: 'in-game' });
       case MessageKind.JoinRefused:
         return this.setState({ ...this.current, status: 'connected', joinError: readReason(this.reader) });

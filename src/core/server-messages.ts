@@ -155,7 +155,9 @@ export class ServerMessages<P extends Protocol> {
   private onJoinMessage(connection: Conn<P>): void {
     const payload = this.x.protocol.join.read(this.reader) as JoinPayload<P>;
     this.reader.expectEnd();
-    if (connection.inGame || connection.joining) return;
+    if (connection.joining) return;
+    // In game already: its client did not hear the Joined (the link dropped, or went half-open, just after it): again.
+    if (connection.inGame) return this.x.sendRaw(connection, this.x.encoder.joined(), 'reliable');
     // Decoded means well-formed; the declared bounds (min/max, maxLength) are checked here, before onJoin.
     const problem = boundsProblem(this.x.protocol.join, payload);
     if (problem !== null) {

@@ -44,6 +44,12 @@ export interface ServerOptions<P extends Protocol> {
   maxConnections?: number;
   /** How long a dropped client may resume with its token (default 10,000 ms); 0 disables resume. */
   resumeGraceMs?: number;
+  /**
+   * Keep a connection that has not joined for a resume when its link drops, as one in game is (default false: it is
+   * closed, and its client's resume gets a fresh session — so a host that says Hello and drops holds no place of
+   * maxConnections). Rooms set it: there every connection holds a seat, which the seat check already limits.
+   */
+  resumeUnjoined?: boolean;
   /** Extra quarantine of a released networkId beyond the grace (default 5,000 ms). */
   idQuarantineMs?: number;
   /** A peer that has not said Hello after this long is dropped (default 10,000 ms). */

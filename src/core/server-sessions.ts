@@ -39,6 +39,8 @@ export interface SessionHooks<P extends Protocol> {
 export interface SessionOptions {
   maxConnections: number;
   resumeGraceMs: number;
+  /** Keep a connection that has not joined for a resume too (rooms: each holds a seat). */
+  resumeUnjoined: boolean;
   handshakeTimeoutMs: number;
   idQuarantineMs: number;
   /** A connection in game that sent nothing this long (ms) is taken for dropped: closed, suspended (0: never). */
@@ -181,16 +183,17 @@ export class Sessions<P extends Protocol> {
     const connection = this.byPeer.get(peer);
     if (!connection) return;
     this.byPeer.delete(peer);
-    // Only a connection in game is kept for a resume: one that has not joined holds nothing a fresh session would
-    // lose, and kept it would hold a place of maxConnections for resumeGraceMs (Hello, then drop, 100 times a second
-    // filled a server). Its client's resume gets a fresh session (resumeFailed) and joins again.
-    if (connection.state !== 'in-game' || this.options.resumeGraceMs <= 0) {
+    // Only a connection in game is kept for a resume (unless resumeUnjoined): one that has not joined holds nothing a
+    // fresh session would lose, and kept it would hold a place of maxConnections for resumeGraceMs (Hello, then drop,
+    // 100 times a second filled a server). Its client's resume gets a fresh session (resumeFailed) and joins again.
+    const unjoined = connection.state !== 'in-game' && !this.options.resumeUnjoined;
+    if (connection.state === 'closed' || unjoined || this.options.resumeGraceMs <= 0) {
       if (connection.state !== 'closed') connection.closeReason = reason;
       connection.state = 'closed';
       this.finish(connection, connection.closeReason ?? reason, now);
       return;
     }
-    connection.resumeState = 'in-game';
+    connection.resumeState = connection.state === 'in-game' ? 'in-game' : 'connected';
     connection.state = 'suspended';
     connection.suspendedAt = now;
     this.hooks.suspended(connection, reason);

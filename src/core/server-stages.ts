@@ -112,6 +112,7 @@ function createSessions<P extends Protocol>(
   const limits = {
     maxConnections: options.maxConnections ?? 256,
     resumeGraceMs: options.resumeGraceMs ?? 10_000,
+    resumeUnjoined: options.resumeUnjoined === true,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
     silenceTimeoutMs: silenceTimeout(options.silenceTimeoutMs),
     idQuarantineMs: options.idQuarantineMs ?? 5_000,
@@ -126,6 +127,8 @@ function createSessions<P extends Protocol>(
     opened: (c, resumed) => {
       if (!resumed) inputs.open(c.networkId);
       if (resumed) {
+        // A client that was joining when its link dropped may not have heard the Joined: say it again after the Welcome.
+        if (c.inGame) host.sendRaw(c, host.encoder.joined(), 'reliable');
         inputs.setSuspended(c.networkId, false);
         inputs.setPaused(c.networkId, false); // a paused client says so again after the Welcome
         c.paused = false;

@@ -99,6 +99,8 @@ export class LiveRoom<P extends Protocol = Protocol> extends ListedRoom implemen
       transport,
       scheduler,
       maxConnections: roomType.maxClients,
+      // Each connection holds a seat (the seat check limits them): one that drops before its join resumes with it.
+      resumeUnjoined: true,
     } as ServerOptions<P>);
     this.server.events.on('connect', (c) => this.connected(c));
     this.server.events.on('join', (c) => this.call('onJoin', () => def.onJoin?.(this, c)));

@@ -95,6 +95,15 @@ export class LocalMatchmaker implements Matchmaker {
     const elsewhere = here ? undefined : await this.server.placeNewRoom();
     if (elsewhere !== undefined) return this.server.forwardCreate(elsewhere, type.name, { metadata, private: isPrivate, requestId });
     if (this.server.draining) throw new MatchmakingError('draining', refusalMessage('draining', `process ${this.server.processId}`));
+    const release = this.server.reserveRoom();
+    try {
+      return await this.openRoomHere(type, metadata, isPrivate, requestId);
+    } finally {
+      release();
+    }
+  }
+
+  private async openRoomHere(type: RoomType<Protocol>, metadata: RoomMetadata, isPrivate: boolean, requestId: string): Promise<Seat> {
     await this.server.canOpenRoom();
     const now = this.server.scheduler.now();
     const listing: RoomListing = {

@@ -53,6 +53,8 @@ export class RoomServer {
   readonly seatLapseMs: number;
   /** Rooms this process runs at most (the maxRooms option). */
   readonly maxRooms: number;
+  /** Rooms being created (their directory entry awaited): counted against maxRooms. */
+  private opening = 0;
   readonly random: () => number;
   readonly mux: RoomMux;
   /** Matchmaking in this process: joinOrCreate, create, join, joinByCode, rooms (served over HTTP by serveRooms). */
@@ -142,10 +144,23 @@ export class RoomServer {
   }
 
   /** Before a room is created: throws `unavailable` when no worker can take it (matchmaking). */
-  async canOpenRoom(): Promise<void> {
-    if (this.live.size >= this.maxRooms) {
-      throw new MatchmakingError('unavailable', `react-netcode: process ${this.processId} runs ${this.live.size} rooms, its maxRooms, and takes no new one; join a room that runs, or add a process (or raise maxRooms).`);
+  /**
+   * Hold a place for a room about to open (released by the returned function once it opened or failed), or refuse:
+   * checked and taken at once, so creates that run concurrently (each awaits the directory) never exceed maxRooms.
+   */
+  reserveRoom(): () => void {
+    if (this.live.size + this.opening >= this.maxRooms) {
+      throw new MatchmakingError('unavailable', `react-netcode: process ${this.processId} runs ${this.live.size + this.opening} rooms, its maxRooms, and takes no new one; join a room that runs, or add a process (or raise maxRooms).`);
     }
+    this.opening++;
+    let held = true;
+    return () => {
+      if (held) this.opening--;
+      held = false;
+    };
+  }
+
+  async canOpenRoom(): Promise<void> {
     if (this.pool === undefined) return;
     try {
       await this.pool.ready();

@@ -14,7 +14,7 @@ import { arena, arenaSystems } from '../helpers/arena.ts';
 import { halfOpenable } from '../helpers/half-open.ts';
 import { rawPeer } from '../helpers/raw-peer.ts';
 
-function setup() {
+function setup(join = true) {
   const network = new LoopbackNetwork();
   let now = 0;
   const logs: string[] = [];
@@ -43,8 +43,10 @@ function setup() {
   };
   client.connect();
   until(() => client.status === 'connected', 'connect');
-  client.join({ name: 'p' });
-  until(() => client.status === 'in-game' && client.world.size === 1, 'in game with its player');
+  if (join) {
+    client.join({ name: 'p' });
+    until(() => client.status === 'in-game' && client.world.size === 1, 'in game with its player');
+  }
   /** The server alone runs a frame (the client's next frame has not come yet). */
   const serverFrame = (): void => {
     network.deliver();
@@ -55,7 +57,13 @@ function setup() {
   const serverOnly = (ms: number): void => {
     for (const end = now + ms; now < end; now += 1000 / 60) serverFrame();
   };
-  return { network, server, client, link, events, logs, step, until, serverFrame, serverOnly };
+  /** One frame of each, nothing delivered after the server's: what it sent is still on its way. */
+  const frames = (): void => {
+    client.update(now);
+    network.deliver();
+    server.update(now);
+  };
+  return { network, server, client, link, events, logs, step, until, serverFrame, serverOnly, frames };
 }
 
 describe('a resume over a new link while the server still holds the old one', () => {
@@ -118,6 +126,19 @@ describe('a resume over a new link while the server still holds the old one', ()
     expect(silent).toBeLessThan(TAKEOVER_SILENCE_MS + 100);
     expect(connection.peer).not.toBe(peer);
     expect(server.connections.size).toBe(1);
+  });
+});
+
+describe('a Joined lost with the link', () => {
+  it('the client resumes to connected while the server has it in game: the Joined is said again after the Welcome', () => {
+    const { server, client, link, step, frames } = setup(false);
+    client.join({ name: 'p' });
+    frames(); // the Join goes out, the server joins it: the Joined is on its way down the old link …
+    expect([...server.connections.values()][0]!.state).toBe('in-game');
+    link.halfOpen(); // and dies on the client's side with it
+    step(4000);
+    expect(client.status).toBe('in-game');
+    expect(client.world.size).toBe(1);
   });
 });
 

@@ -85,6 +85,29 @@ describe('rooms in one process', () => {
     h.until(() => h.server.room(seat.roomId) === undefined, 'room disposed after its grace', 3000);
   });
 
+  it('a link that drops before the join: the session is kept for a resume in rooms (it holds the seat), and joins after', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom] });
+    const seat = await h.server.matchmaker.joinOrCreate('arena');
+    const c = h.addClient(arena, seat, arenaSystems);
+    h.until(() => c.status === 'connected', 'connect');
+    const id = c.networkId;
+    const room = h.server.room(seat.roomId)!;
+    h.network.server.disconnect([...room.server.connections.values()][0]!.peer, 'test: the link dropped');
+    h.until(() => c.status === 'reconnecting', 'the drop');
+    h.until(() => c.status === 'connected', 'the resume');
+    expect([c.networkId, c.state.resumeFailed]).toEqual([id, false]);
+    c.join({ name: 'p' });
+    h.until(() => c.status === 'in-game', 'in game', 3000);
+    expect(room.clients).toBe(1);
+  });
+
+  it('maxRooms holds for creates that run at once (here: true skips the queue; each awaits the directory)', async () => {
+    const h = new RoomHarness({ rooms: [arenaRoom], maxRooms: 2 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => h.server.matchmaker.create('arena', { here: true })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(h.server.stats().rooms).toHaveLength(2);
+  });
+
   it('maxRooms: a create beyond it is refused (unavailable), the rooms that run still take players', async () => {
     const h = new RoomHarness({ rooms: [arenaRoom], maxRooms: 2 });
     const a = await h.server.matchmaker.create('arena');

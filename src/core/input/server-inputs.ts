@@ -75,7 +75,6 @@ export class ServerInputs<P extends Protocol> {
     return this.queues.get(networkId)?.stats;
   }
 
-  /** The link of `networkId` dropped (true) or it resumed (false): while suspended nothing counts as missing or is warned about. */
   /** The client paused itself (a hidden page) or runs again: while paused, ticks without its input are not missing. */
   setPaused(networkId: number, paused: boolean): void {
     const queue = this.queues.get(networkId);
@@ -84,6 +83,7 @@ export class ServerInputs<P extends Protocol> {
     if (!paused) this.health.delete(networkId); // a fresh window from its return
   }
 
+  /** The link of `networkId` dropped (true) or it resumed (false): while suspended nothing counts as missing or is warned about. */
   setSuspended(networkId: number, suspended: boolean): void {
     const queue = this.queues.get(networkId);
     if (queue) queue.suspended = suspended;
