@@ -365,3 +365,45 @@ describe('the ground query', () => {
     }
   });
 });
+
+// docs/physics.md, "Gravity: keep a grounded character moving down": the snippet's system, dropped from 2 m and
+// jumping, rests at the offset and one quantum every time; with its speed zeroed while grounded (the contrast) it
+// rests wherever the controller's last move down stopped it, above that.
+describe("physics.md's gravity snippet", () => {
+  const jumper = defineProtocol({
+    tickRate: 60,
+    ghosts: { player: ghost({ position: field.vec3({ quantize: 1000 }), grounded: field.bool(), vy: field.f32({ quantize: 1000 }) }) },
+  });
+  function land(groundedVy: number): number[] {
+    const physics = createPhysics(RAPIER, { level: floor, bodies: { player: { kind: 'character', collider: { capsule: [HALF_HEIGHT, RADIUS] } } } });
+    let ticks = 0;
+    const systems = defineSystems(jumper, [
+      system.shared('walk', (world, ctx) => {
+        const jump = ++ticks === 200; // once, after the drop has landed
+        for (const p of world.query('player')) {
+          const c = p.components;
+          c.vy = c.grounded ? (jump ? 5 : groundedVy) : c.vy - 9.81 * ctx.dt;
+          physics.moveCharacter(p, { x: 4 * ctx.dt, y: c.vy * ctx.dt, z: 0 });
+        }
+      }),
+      physics.system(),
+    ]);
+    const s = createStepper({ protocol: jumper, systems, seed: 1, clients: [] });
+    const player = s.server.spawn('player', { position: { x: 0, y: 2, z: 2 } });
+    const rests: number[] = [];
+    s.tick(190);
+    rests.push(player.components.position.y); // after the drop
+    s.tick(200);
+    rests.push(player.components.position.y); // after the jump
+    return rests;
+  }
+
+  it('kept moving down while grounded (-0.5 m/s): rests at 0.811 after a 2 m drop and after a jump', () => {
+    expect(land(-0.5)).toEqual([LIFTED, LIFTED]);
+  });
+
+  it('contrast, zeroed while grounded: it rests above that', () => {
+    const rests = land(0);
+    expect(Math.max(...rests)).toBeGreaterThan(LIFTED);
+  });
+});
