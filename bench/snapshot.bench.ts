@@ -88,23 +88,26 @@ const CASES: Case[] = [
   { name: `${IDEAL}, schema StateView`, motion: 'linear', clients: CLIENTS, peers: (world) => [createSchemaPeer(world, CLIENTS, true)] },
 ];
 
-interface Totals { bytes: number; encodeMs: number[]; otherMs: number; encodes: number | undefined }
+interface Totals { bytes: number; encodeMs: number[]; otherMs: number; encodes: number | undefined; heap: number[] }
 
 /** One world, every system fed the same snapshots; the order rotates each snapshot so no system always runs first. */
 function runCase(c: Case): Result[] {
   const world = new World(c.motion, GHOSTS, SEED);
   const peers = c.peers(world);
-  const totals: Totals[] = peers.map(() => ({ bytes: 0, encodeMs: [], otherMs: 0, encodes: undefined }));
+  const totals: Totals[] = peers.map(() => ({ bytes: 0, encodeMs: [], otherMs: 0, encodes: undefined, heap: [] }));
   for (let n = 0; n < WARM_UP + MEASURED; n++) {
     const tick = (n + 1) * TICKS_PER_SNAPSHOT;
     world.step(tick);
     for (let k = 0; k < peers.length; k++) {
       const index = (n + k) % peers.length;
       const peer = peers[index]!;
+      const heapBefore = process.memoryUsage().heapUsed;
       const sample = peer.snapshot(tick);
+      const heapGrowth = process.memoryUsage().heapUsed - heapBefore; // negative when a collection ran meanwhile
       peer.verify();
       if (n < WARM_UP) continue;
       const t = totals[index]!;
+      t.heap.push(heapGrowth);
       for (const b of sample.bytes) t.bytes += b;
       t.encodeMs.push(sample.encodeMs);
       t.otherMs += sample.otherMs;
@@ -125,6 +128,7 @@ function runCase(c: Case): Result[] {
       otherMsPerSnapshot: round(t.otherMs / MEASURED, 3),
       totalMsPerSnapshot: round((t.encodeMs.reduce((a, b) => a + b, 0) + t.otherMs) / MEASURED, 3),
       encodesPerSnapshot: t.encodes === undefined ? null : round(t.encodes / MEASURED, 2),
+      heapBytesPerSnapshotMedian: round(median(t.heap), 0),
     };
   });
 }
