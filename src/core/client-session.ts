@@ -17,7 +17,8 @@ import { type MessageEncoder, readKind, readReason, readWelcome, type Welcome } 
 import { forEachMessage } from './outbox.ts';
 import { payloadProblem } from './payload.ts';
 import type { JoinPayload, Protocol } from './protocol.ts';
-import { DROP_WATCH_RECHECK_MS, LAST_ATTEMPT_MS, Reconnector } from './reconnect.ts';
+import { DropWatch } from './drop-watch.ts';
+import { LAST_ATTEMPT_MS, Reconnector } from './reconnect.ts';
 import { MAX_MESSAGE_BYTES, MessageKind, WIRE_VERSION } from './wire.ts';
 import { watchOnce } from './watch.ts';
 
@@ -74,8 +75,15 @@ export class ClientSession<P extends Protocol> {
   private stopFrameWatch: () => void = () => {};
   /** Frames (`receive`) run so far: the drop watch tells from it whether frames stopped. */
   private frames = 0;
-  /** Cancels the drop watch (watchDrop); undefined when none is armed. */
-  private stopDropWatch: (() => void) | undefined;
+  /** Closes a dropped session when frames stopped (drop-watch.ts); `dropReason`: why the link dropped. */
+  private readonly dropWatch = new DropWatch({
+    frames: () => this.frames,
+    closed: () => this.current.status === 'closed',
+    paused: () => this.parts.host.paused() || this.pausedInDrop,
+    sawPaused: () => void (this.pausedInDrop = true),
+    expire: (waited) => this.expired(this.dropReason, `: client.update(now) did not run for ${waited} ms, and a resume is tried only inside it (a hidden page gets no animation frames; a Node client calls it from a timer)`),
+  });
+  private dropReason = '';
   /** The client was paused (a hidden page) at some time since the link dropped. */
   private pausedInDrop = false;
   /** After the grace of a paused drop: until when its last attempt may take (undefined: none made). */
@@ -202,7 +210,9 @@ export class ClientSession<P extends Protocol> {
       onClose: (reason) => {
         if (generation !== this.generation) return;
         this.inbox.push({ kind: 'close', reason, at: now?.() ?? Number.NaN });
-        if (this.resumeToken !== 0 && this.reconnect.enabled && !serverError) this.watchDrop(reason);
+        if (this.resumeToken === 0 || !this.reconnect.enabled || serverError || this.dropWatch.armed) return;
+        this.dropReason = reason; // the first link's reason: a failed attempt of the resume does not re-arm it
+        this.dropWatch.arm(this.reconnect.graceMs); // a frame within the grace resumes or closes it; else the watch does
       },
       onServerError: (reason) => {
         if (generation !== this.generation || serverError) return;
@@ -217,40 +227,9 @@ export class ClientSession<P extends Protocol> {
     }, intent);
   }
 
-  /**
-   * The link of a session dropped (on the transport's callback, frames or not): unless a frame runs
-   * within the grace (resuming or closing it on the app's clock), close the session when the grace is over.
-   * Armed once per drop: the failed attempts of a resume do not restart it.
-   */
-  private watchDrop(reason: string): void {
-    if (this.stopDropWatch !== undefined) return;
-    let seen = this.frames;
-    let waited = this.reconnect.graceMs;
-    const check = (): void => {
-      if (this.current.status === 'closed') return;
-      if (this.parts.host.paused() || this.pausedInDrop) {
-        this.pausedInDrop = true; // paused (a hidden page): left to the frames when it is back (retry())
-        this.stopDropWatch = undefined;
-        return;
-      }
-      const ran = this.frames - seen;
-      if (ran > 0) {
-        // Frames still run: the next one ends the session on the app's clock. Wait three of their mean gaps (at least
-        // DROP_WATCH_RECHECK_MS), so that a slow loop (1 fps) is not taken for a stopped one.
-        seen = this.frames;
-        waited = Math.max(DROP_WATCH_RECHECK_MS, Math.ceil((3 * waited) / ran));
-        this.stopDropWatch = watchOnce(waited, check);
-        return;
-      }
-      this.expired(reason, `: client.update(now) did not run for ${waited} ms, and a resume is tried only inside it (a hidden page gets no animation frames; a Node client calls it from a timer)`);
-    };
-    this.stopDropWatch = watchOnce(this.reconnect.graceMs, check);
-  }
-
   /** The drop is over (a Welcome, or the session ended): no watch, no paused drop's last attempt. */
   private dropOver(): void {
-    this.stopDropWatch?.();
-    this.stopDropWatch = undefined;
+    this.dropWatch.cancel();
     this.pausedInDrop = false;
     this.lastAttemptUntil = undefined;
   }

@@ -38,6 +38,16 @@ export class LogLimiter {
     }
   }
 
+  /**
+   * A logger that writes through this limiter, each message keyed by its shape (`prefix`, then the message with its
+   * numbers left out): the same message from many sources (one per room) is limited as one. Keeps `log`'s levels.
+   */
+  byShape(prefix: string, log: Logger, now: () => number): Logger {
+    const shape = (m: string): string => `${prefix}: ${m.replace(/\d[\d.]*/g, '#').slice(0, 72)}`;
+    const write = (level: LogLevel, m: string): void => this.log(level, shape(m), m, now());
+    return Object.assign(write, log.levels === undefined ? {} : { levels: log.levels });
+  }
+
   /** Call now and then (the server: once a second): reports what ended windows left out. */
   flush(now: number): void {
     for (const [key, w] of this.windows) if (w.suppressed > 0 && now - w.start >= this.windowMs) this.restart(key, w, now);

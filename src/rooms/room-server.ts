@@ -5,7 +5,7 @@
 // seats, rooms empty past their grace, the process heartbeat. With `workers`, the rooms run in
 // worker threads instead (room-workers.ts) and this loop keeps the links, seats and sweep.
 
-import { Emitter, consoleLogger, type Listenable, type Logger, type LogLevel } from '../core/emitter.ts';
+import { Emitter, consoleLogger, type Listenable, type Logger } from '../core/emitter.ts';
 import { NetcodeError, asNetcodeError } from '../core/errors.ts';
 import type { Protocol } from '../core/protocol.ts';
 import { deriveSeed } from '../core/rng.ts';
@@ -14,17 +14,18 @@ import { peerErrorMessage } from '../core/server-stages.ts';
 import { MatchmakingError } from './matchmaker.ts';
 import { RoomTurn } from './room-turn.ts';
 import { WorkerPool, WorkerRoom } from './room-workers.ts';
-import type { PeerId, Scheduler } from '../core/transport.ts';
+import type { Scheduler } from '../core/transport.ts';
 import { realTimeScheduler } from '../transport/scheduler.ts';
 import type { Room, RoomType } from './define-room.ts';
-import { after, settle, type Directory, type MaybePromise, type RoomListing } from './directory.ts';
+import { settle, type Directory, type MaybePromise, type RoomListing } from './directory.ts';
 import { LogLimiter } from '../core/log-limit.ts';
 import { LiveRoom, type HostedRoom } from './live-room.ts';
 import { MemoryDirectory } from './memory-directory.ts';
 import type { CreateOptions, Matchmaker } from './matchmaker.ts';
 import type { Seat } from './seat.ts';
 import { LocalMatchmaker } from './room-matchmaking.ts';
-import { RoomMux, RoomTransport, type SeatVerdict } from './room-mux.ts';
+import { RoomMux, RoomTransport } from './room-mux.ts';
+import { RoomSeats } from './room-seats.ts';
 import { roomStats, type RoomServerStats } from './room-stats.ts';
 import { nonNegative, positive, type RoomServerEvents, type RoomServerOptions } from './room-server-options.ts';
 
@@ -66,7 +67,6 @@ export class RoomServer {
   /** The rooms that run in this thread. */
   private readonly local: RoomTurn<LiveRoom<Protocol>>;
   private readonly pool: WorkerPool | undefined;
-  private readonly linkOfSeat = new Map<string, PeerId>();
   private readonly emptyGraceMs: number;
   private loop: ServerLoop | undefined;
   private nextSweepAt = 0;
@@ -80,13 +80,9 @@ export class RoomServer {
     this.scheduler = options.scheduler ?? realTimeScheduler;
     this.log = options.log ?? consoleLogger;
     this.limited = new LogLimiter(this.log);
-    // What the rooms log goes through this process's limiter, by the message's shape (its numbers left out): rooms that
-    // all fall behind at once (an overloaded process) say so a few times, not once each.
-    const shape = (m: string): string => `room: ${m.replace(/\d[\d.]*/g, '#').slice(0, 72)}`;
-    this.roomLog = Object.assign(
-      (level: LogLevel, m: string) => this.limited.log(level, shape(m), m, this.scheduler.now()),
-      this.log.levels === undefined ? {} : { levels: this.log.levels },
-    );
+    // What the rooms log goes through this process's limiter by shape: rooms that all fall behind at once (an
+    // overloaded process) say so a few times, not once each.
+    this.roomLog = this.limited.byShape('room', this.log, () => this.scheduler.now());
     this.random = options.random ?? secureUint32;
     this.processId = options.processId ?? `p${hex(this.random())}`;
     this.url = options.url;
@@ -98,7 +94,13 @@ export class RoomServer {
       if (this.types.has(type.name)) throw new NetcodeError('usage', `react-netcode: room type "${type.name}" is given twice; give each type one defineRoom.`);
       this.types.set(type.name, type);
     }
-    this.mux = new RoomMux(options.transport, { admit: (t, p) => this.admit(t, p), gone: (t, p) => this.gone(t, p) }, {
+    const seats = new RoomSeats({
+      directory: this.directory, scheduler: this.scheduler, processId: this.processId, url: this.url, seatLapseMs: this.seatLapseMs,
+      room: (id) => this.live.get(id),
+      holds: (token) => this.order.some((room) => room.holds(token)),
+      fire: (v, what) => this.fire(v, what),
+    });
+    this.mux = new RoomMux(options.transport, seats, {
       now: () => this.scheduler.now(),
       seatTimeoutMs: positive(options.seatTimeoutMs ?? 10_000, 'seatTimeoutMs'),
       maxPendingPeers: positive(options.maxPendingPeers ?? 64, 'maxPendingPeers'),
@@ -386,39 +388,6 @@ export class RoomServer {
     this.unsubscribe();
     this.pool?.close();
     this.mux.close();
-  }
-
-  private admit(token: string, peer: PeerId): MaybePromise<SeatVerdict> {
-    // A promise that resolves to a promise is flattened by `then`: the nested MaybePromise is one.
-    return after(this.directory.seat(token), (seat): MaybePromise<SeatVerdict> => {
-      if (seat === undefined) {
-        return { refuse: `react-netcode: this seat is unknown or lapsed unused (an unused seat is kept ${this.seatLapseMs} ms); call joinOrCreate or join again for a new seat.` };
-      }
-      const room = this.live.get(seat.roomId);
-      if (room === undefined) return after(this.directory.room(seat.roomId), (listing) => ({ refuse: this.notHere(seat.roomId, listing) }));
-      // A seat may come again on a new link while an older one holds it: the room's server settles which session the
-      // link gets by its Hello (a resume with the session's token takes it over, a new session replaces the old one).
-      this.linkOfSeat.set(token, peer);
-      this.fire(this.directory.markUsed(token, true, seat.expiresAt), 'seat');
-      return { room: room.link };
-    }) as MaybePromise<SeatVerdict>;
-  }
-
-  /** Why a seat of room `roomId` (listed as `listing`, or no more) cannot be used on this process. */
-  private notHere(roomId: string, listing: RoomListing | undefined): string {
-    const again = 'matchmake again for a new seat';
-    if (listing === undefined) return `react-netcode: room ${roomId} has ended; ${again}.`;
-    if (listing.url !== undefined && listing.url === this.url) {
-      return `react-netcode: room ${roomId} ran at this address in process ${listing.processId}, which is gone (this is process ${this.processId}, started since); ${again}.`;
-    }
-    return `react-netcode: room ${roomId} runs on process ${listing.processId}${listing.url === undefined ? '' : ` at ${listing.url}`}, not on this one (${this.processId}); connect to the url of the seat, or ${again}.`;
-  }
-
-  private gone(token: string, peer: PeerId): void {
-    if (this.linkOfSeat.get(token) !== peer) return;
-    this.linkOfSeat.delete(token);
-    for (const room of this.order) if (room.holds(token)) return; // suspended: the seat is kept until its connection leaves
-    this.fire(this.directory.markUsed(token, false, this.scheduler.now() + this.seatLapseMs), 'seat');
   }
 }
 
