@@ -8,11 +8,12 @@ import { createClient, type NetClient } from '../../src/core/client.ts';
 import { MessageEncoder } from '../../src/core/messages.ts';
 import { NetServer } from '../../src/core/server.ts';
 import { TAKEOVER_SILENCE_MS } from '../../src/core/server-sessions.ts';
-import { WIRE_VERSION } from '../../src/core/wire.ts';
+import { MessageKind, WIRE_VERSION } from '../../src/core/wire.ts';
+import { createStepper } from '../../src/testing/index.ts';
 import { LoopbackNetwork } from '../../src/transport/loopback.ts';
 import { arena, arenaSystems } from '../helpers/arena.ts';
 import { halfOpenable } from '../helpers/half-open.ts';
-import { rawPeer } from '../helpers/raw-peer.ts';
+import { joinedRawPeer, rawPeer } from '../helpers/raw-peer.ts';
 
 function setup(join = true) {
   const network = new LoopbackNetwork();
@@ -139,6 +140,21 @@ describe('a Joined lost with the link', () => {
     step(4000);
     expect(client.status).toBe('in-game');
     expect(client.world.size).toBe(1);
+  });
+});
+
+describe('a Join from a connection in game', () => {
+  it('is answered with Joined again (its client may not have heard the first), not ignored; nothing else changes', () => {
+    const s = createStepper({ protocol: arena, systems: arenaSystems, log: () => {} });
+    const joins: number[] = [];
+    s.server.events.on('join', (c) => joins.push(c.networkId));
+    const { peer, connection } = joinedRawPeer(s, arena, { name: 'p' });
+    const joinedBefore = peer.kinds.filter((k) => k === MessageKind.Joined).length;
+    peer.join(arena, { name: 'again' });
+    s.tick(2);
+    expect(peer.kinds.filter((k) => k === MessageKind.Joined).length).toBe(joinedBefore + 1);
+    expect(joins).toEqual([connection.networkId]); // onJoin ran once
+    expect(connection.joinPayload).toEqual({ name: 'p' });
   });
 });
 
